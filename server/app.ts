@@ -1,0 +1,38 @@
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { requestId } from "hono/request-id";
+import type { AppDeps } from "./deps.ts";
+import { HttpError } from "./errors.ts";
+import { createErrorHandler } from "./middleware/error_handler.ts";
+import { requestLog } from "./middleware/request_log.ts";
+import { securityHeaders } from "./middleware/security.ts";
+import { healthRoutes } from "./routes/health.ts";
+import { staticRoutes } from "./static_files.ts";
+
+/** Largest request body any route accepts. */
+export const MAX_BODY_BYTES = 64 * 1024;
+
+/** Builds the whole shop: the JSON API under /api and the client for every other path. */
+export function createApp(deps: AppDeps): Hono {
+  const { config, logger, clock } = deps;
+  const app = new Hono();
+  app.onError(createErrorHandler(logger));
+  app.use("*", requestId());
+  app.use("*", securityHeaders(config.production, config.imageBaseUrl));
+  app.use("/api/*", requestLog(logger, clock));
+  app.use(
+    "/api/*",
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      onError: () => {
+        throw new HttpError(413, `The request body is larger than ${MAX_BODY_BYTES / 1024} KB`);
+      },
+    }),
+  );
+
+  app.route("/api/health", healthRoutes(deps));
+
+  app.all("/api/*", (c) => c.json({ error: `No API route ${c.req.method} ${c.req.path}` }, 404));
+  app.route("/", staticRoutes(config.distDir, config.publicUrl));
+  return app;
+}

@@ -1,0 +1,107 @@
+import { z } from "zod";
+
+/** Runtime settings, read once from the environment at start-up. */
+export interface Config {
+  port: number;
+  /** Interface to listen on; 0.0.0.0 to accept other machines. */
+  host: string;
+  kvPath: string | undefined;
+  production: boolean;
+  adminPassword: string;
+  /** True when the admin password was generated because none was set. */
+  adminPasswordGenerated: boolean;
+  stripe: { secretKey: string; publishableKey: string; webhookSecret: string } | null;
+  publicUrl: string | undefined;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  shopEmail: string;
+  imageBaseUrl: string | undefined;
+  /** Minutes a checkout holds its stock before the reservation lapses. */
+  reservationMinutes: number;
+  /** Where the built client lives. */
+  distDir: string;
+}
+
+const optionalText = z.string().trim().min(1).optional();
+const optionalUrl = z.url({ protocol: /^https?$/ }).optional();
+
+const PORT_MESSAGE = "must be a whole number from 0 to 65535";
+
+const envSchema = z.object({
+  PORT: z.coerce.number({ error: PORT_MESSAGE }).int(PORT_MESSAGE).min(0, PORT_MESSAGE)
+    .max(65535, PORT_MESSAGE).default(8000),
+  HOST: z.string().trim().min(1).default("127.0.0.1"),
+  KV_PATH: optionalText,
+  DENO_ENV: z.enum(["development", "production", "test"]).optional(),
+  ADMIN_PASSWORD: z.string().min(8, "must be at least 8 characters").optional(),
+  STRIPE_SECRET_KEY: optionalText,
+  STRIPE_PUBLISHABLE_KEY: optionalText,
+  STRIPE_WEBHOOK_SECRET: optionalText,
+  PUBLIC_URL: optionalUrl,
+  SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
+  MAIL_FROM: z.email().optional(),
+  SHOP_EMAIL: z.email().optional(),
+  IMAGE_BASE_URL: optionalUrl,
+  RESERVATION_MINUTES: z.coerce.number().positive().max(24 * 60).default(30),
+  DIST_DIR: optionalText,
+});
+
+/** A configuration problem that should stop the server with one readable line. */
+export class ConfigError extends Error {}
+
+/**
+ * Validates the environment. Throws ConfigError naming the first bad variable, so start-up fails
+ * with one line instead of a stack trace.
+ */
+export function loadConfig(env: Record<string, string | undefined>): Config {
+  // Empty strings mean "unset": shells and .env files often leave variables defined but blank.
+  const cleaned = Object.fromEntries(
+    Object.entries(env).filter(([key, value]) => key in envSchema.shape && value !== ""),
+  );
+  const parsed = envSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const name = String(issue.path[0]);
+    throw new ConfigError(`Invalid ${name}=${JSON.stringify(env[name])}: ${issue.message}`);
+  }
+  const e = parsed.data;
+  const production = e.DENO_ENV === "production";
+  if (production && !e.ADMIN_PASSWORD) {
+    throw new ConfigError("Missing ADMIN_PASSWORD: it is required when DENO_ENV=production");
+  }
+  const stripeKeys = [e.STRIPE_SECRET_KEY, e.STRIPE_PUBLISHABLE_KEY, e.STRIPE_WEBHOOK_SECRET];
+  const stripeSet = stripeKeys.filter(Boolean).length;
+  if (stripeSet !== 0 && stripeSet !== 3) {
+    throw new ConfigError(
+      "Incomplete Stripe settings: set all of STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY and " +
+        "STRIPE_WEBHOOK_SECRET, or none of them for demo payments",
+    );
+  }
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    kvPath: e.KV_PATH,
+    production,
+    adminPassword: e.ADMIN_PASSWORD ?? generatePassword(),
+    adminPasswordGenerated: !e.ADMIN_PASSWORD,
+    stripe: stripeSet === 3
+      ? {
+        secretKey: e.STRIPE_SECRET_KEY!,
+        publishableKey: e.STRIPE_PUBLISHABLE_KEY!,
+        webhookSecret: e.STRIPE_WEBHOOK_SECRET!,
+      }
+      : null,
+    publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ""),
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM ?? "shop@localhost",
+    shopEmail: e.SHOP_EMAIL ?? "owner@localhost",
+    imageBaseUrl: e.IMAGE_BASE_URL?.replace(/\/+$/, ""),
+    reservationMinutes: e.RESERVATION_MINUTES,
+    distDir: e.DIST_DIR ?? new URL("../dist", import.meta.url).pathname,
+  };
+}
+
+function generatePassword(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(12));
+  return btoa(String.fromCharCode(...bytes)).replace(/[+/=]/g, "x");
+}

@@ -1,0 +1,48 @@
+import { createApp } from "./app.ts";
+import { ConfigError, loadConfig } from "./config.ts";
+import { jsonLogger, systemClock } from "./deps.ts";
+import { openKv } from "./kv.ts";
+import { seedKv } from "./db/seed.ts";
+
+/** Starts the shop: validated config, KV, seed data, then the HTTP server. */
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig(Deno.env.toObject());
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(`Cannot start the shop: ${err.message}`);
+      Deno.exit(1);
+    }
+    throw err;
+  }
+  const kv = await openKv(config.kvPath);
+  await seedKv(kv);
+  const app = createApp({ kv, config, clock: systemClock, logger: jsonLogger });
+
+  const server = Deno.serve({
+    port: config.port,
+    hostname: config.host,
+    onListen: ({ hostname, port }) => {
+      console.log(`Shop listening on http://${hostname}:${port}/`);
+      if (config.adminPasswordGenerated) {
+        console.log(
+          `Admin password (generated for this run; set ADMIN_PASSWORD to fix it): ${config.adminPassword}`,
+        );
+      }
+      console.log(
+        config.stripe ? "Payments: Stripe" : "Payments: demo provider (no Stripe keys set)",
+      );
+    },
+  }, app.fetch);
+
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    Deno.addSignalListener(signal, async () => {
+      await server.shutdown();
+      kv.close();
+      Deno.exit(0);
+    });
+  }
+}
+
+if (import.meta.main) await main();

@@ -1,0 +1,30 @@
+import { secureHeaders } from "hono/secure-headers";
+
+const STRIPE_HOSTS = ["https://js.stripe.com", "https://hooks.stripe.com"];
+
+/**
+ * Security headers for every response. The CSP allows only the shop itself and Stripe's hosts,
+ * with no inline scripts; HSTS is sent only in production, where the shop is behind HTTPS.
+ */
+export function securityHeaders(production: boolean, imageBaseUrl: string | undefined) {
+  return secureHeaders({
+    strictTransportSecurity: production ? "max-age=31536000; includeSubDomains" : false,
+    xFrameOptions: "DENY",
+    referrerPolicy: "strict-origin-when-cross-origin",
+    crossOriginEmbedderPolicy: false,
+    contentSecurityPolicy: {
+      defaultSrc: ["'self'"],
+      scriptSrc: ["'self'", ...STRIPE_HOSTS],
+      // React applies style attributes (and Stripe injects styles); no scripts are inline.
+      styleSrc: ["'self'", "'unsafe-inline'"],
+      imgSrc: ["'self'", "data:", "https://*.stripe.com", ...(imageBaseUrl ? [imageBaseUrl] : [])],
+      connectSrc: ["'self'", "https://api.stripe.com"],
+      frameSrc: STRIPE_HOSTS,
+      fontSrc: ["'self'"],
+      objectSrc: ["'none'"],
+      baseUri: ["'none'"],
+      formAction: ["'self'"],
+      frameAncestors: ["'none'"],
+    },
+  });
+}

@@ -1,0 +1,102 @@
+/**
+ * The shop's business facts and the decisions where the spec contradicts itself, in one place
+ * (DESIGN.md section 3). Money is integer cents.
+ */
+
+/** The shop's name until the owner renames it. */
+export const SHOP_NAME = "Switch Tester Shop";
+
+/** Contact address shown on the contact page and in emails. */
+export const SHOP_CONTACT_EMAIL = "hello@switchtester.shop";
+
+/** The promo code announced in the banner, and its discount in percent. */
+export const BANNER_PROMO_CODE = "LATEDELIVERY";
+export const BANNER_PROMO_PERCENT = 16;
+
+/** The red banner shown on every page. */
+export const BANNER_TEXT =
+  `New orders ship on September 26th. Use code ${BANNER_PROMO_CODE} for ${BANNER_PROMO_PERCENT}% off.`;
+
+/** Home page claims. */
+export const STARTING_PRICE_TEXT = "Starting at $9.99";
+export const SWITCH_COUNT_TEXT = "100+ unique switches";
+
+/** Shipping: $7.99 in the US (free from $50 after discount), $22.99 international. */
+export const SHIPPING_US_CENTS = 799;
+export const SHIPPING_INTERNATIONAL_CENTS = 2299;
+export const FREE_SHIPPING_THRESHOLD_CENTS = 5000;
+
+/** Estimated sales tax on (subtotal - discount), in percent. */
+export const TAX_PERCENT = 10;
+
+/** Where the order ships to. */
+export type Region = "us" | "international";
+
+/** Policy facts, as the terms, FAQ and shipping policy state them. */
+export const POLICY = {
+  processingDays: "1-2 business days",
+  domesticDelivery: "3-5 business days",
+  internationalDelivery: "1-3 weeks",
+  trackingWithin: "48 hours",
+  refundDays: "1-3 business days",
+  termsUpdated: "April 2025",
+  termsNoticeDays: 30,
+  governingLaw: "the State of California",
+  returns: "We do not accept returns. You can cancel for a full refund until your order ships.",
+} as const;
+
+/** Timings of the interface, in milliseconds. */
+export const TIMINGS = {
+  logoColorMs: 1000,
+  badgePulseMs: 300,
+  headerHideThresholdPx: 50,
+  reviewsAutoplayMs: 7000,
+  addButtonLockMs: 1000,
+  toastMs: 2000,
+  toastMaxVisible: 3,
+  testerToastMs: 5000,
+  zipEstimateDelayMs: 500,
+} as const;
+
+/** Longest contact message. */
+export const CONTACT_MESSAGE_MAX = 800;
+
+/** Shipping for a region and subtotal after discount. */
+export function shippingCents(region: Region, subtotalAfterDiscountCents: number): number {
+  if (region === "international") return SHIPPING_INTERNATIONAL_CENTS;
+  return subtotalAfterDiscountCents >= FREE_SHIPPING_THRESHOLD_CENTS ? 0 : SHIPPING_US_CENTS;
+}
+
+/** Estimated tax, rounded to the nearest cent. */
+export function taxCents(subtotalAfterDiscountCents: number): number {
+  return Math.round(subtotalAfterDiscountCents * TAX_PERCENT / 100);
+}
+
+/** Discount of a percentage promo code, rounded to the nearest cent. */
+export function discountCents(subtotalCents: number, percentOff: number): number {
+  return Math.round(subtotalCents * percentOff / 100);
+}
+
+/** The full money breakdown of an order. */
+export interface Totals {
+  subtotalCents: number;
+  discountCents: number;
+  shippingCents: number;
+  taxCents: number;
+  totalCents: number;
+}
+
+/** Computes an order's totals from its subtotal, region and promo percentage. */
+export function computeTotals(subtotal: number, region: Region, percentOff = 0): Totals {
+  const discount = discountCents(subtotal, percentOff);
+  const afterDiscount = subtotal - discount;
+  const shipping = subtotal === 0 ? 0 : shippingCents(region, afterDiscount);
+  const tax = taxCents(afterDiscount);
+  return {
+    subtotalCents: subtotal,
+    discountCents: discount,
+    shippingCents: shipping,
+    taxCents: tax,
+    totalCents: afterDiscount + shipping + tax,
+  };
+}

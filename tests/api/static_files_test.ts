@@ -1,0 +1,45 @@
+import assert from "node:assert/strict";
+import { createTestApp } from "../helpers/test_app.ts";
+import { builtClient } from "../helpers/shop_process.ts";
+
+Deno.test("the built client: pages get index.html, assets are immutable", async (t) => {
+  const distDir = await builtClient();
+  await using shop = await createTestApp({ env: { DIST_DIR: distDir } });
+
+  await t.step("client routes answer the app, uncached, with their own title", async () => {
+    for (const path of ["/", "/shop", "/order/track/abc", "/testers/custom"]) {
+      const res = await shop.request(path);
+      assert.equal(res.status, 200, path);
+      assert.match(res.headers.get("content-type") ?? "", /text\/html/);
+      assert.equal(res.headers.get("cache-control"), "no-cache");
+      assert.match(res.text, /<div id="root"><\/div>/);
+    }
+    assert.match((await shop.request("/shop")).text, /<title>Shop \| Switch Tester Shop<\/title>/);
+  });
+
+  await t.step("an unknown page answers 404 with the app (which shows not found)", async () => {
+    const res = await shop.request("/definitely/not/here");
+    assert.equal(res.status, 404);
+    assert.match(res.text, /<div id="root">/);
+  });
+
+  await t.step("hashed assets carry the immutable cache header", async () => {
+    const index = (await shop.request("/")).text;
+    const script = index.match(/src="(\/assets\/main-[A-Z0-9]+\.js)"/)?.[1];
+    assert.ok(script, "index.html references a hashed entry");
+    const res = await shop.request(script);
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get("cache-control"), "public, max-age=31536000, immutable");
+    assert.match(res.headers.get("content-type") ?? "", /javascript/);
+    assert.equal((await shop.request("/assets/nope-123.js")).status, 404);
+  });
+
+  await t.step("robots.txt and sitemap.xml list the public pages", async () => {
+    const robots = await shop.request("/robots.txt");
+    assert.match(robots.text, /Sitemap: .*\/sitemap\.xml/);
+    assert.match(robots.text, /Disallow: \/admin/);
+    const sitemap = await shop.request("/sitemap.xml");
+    assert.match(sitemap.text, /<loc>[^<]*\/shop<\/loc>/);
+    assert.doesNotMatch(sitemap.text, /\/admin/);
+  });
+});

@@ -1,0 +1,77 @@
+import { type Browser, chromium, type Page } from "playwright-core";
+
+const CANDIDATES = [
+  Deno.env.get("CHROME_PATH"),
+  "/usr/bin/chromium",
+  "/usr/bin/chromium-browser",
+  "/usr/bin/google-chrome",
+].filter((p): p is string => !!p);
+
+function findChromium(): string | null {
+  for (const path of CANDIDATES) {
+    try {
+      if (Deno.statSync(path).isFile) return path;
+    } catch { /* not here */ }
+  }
+  return null;
+}
+
+/** The system Chromium, or null when none is installed. */
+export const CHROMIUM_PATH = findChromium();
+
+/** Browser tests run when Chromium exists; REQUIRE_BROWSER=1 makes its absence a failure. */
+export const browserMissing = CHROMIUM_PATH === null;
+
+if (browserMissing) {
+  const message = "NO CHROMIUM FOUND: the end-to-end browser tests are NOT running. " +
+    "Install it with `apt-get install -y chromium` (or set CHROME_PATH).";
+  if (Deno.env.get("REQUIRE_BROWSER") === "1") throw new Error(message);
+  console.warn(`\n${"!".repeat(100)}\n${message}\n${"!".repeat(100)}\n`);
+}
+
+/** Launches the system Chromium headless with the flags this closed network needs. */
+export async function launchBrowser(): Promise<Browser> {
+  return await chromium.launch({
+    executablePath: CHROMIUM_PATH!,
+    headless: true,
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--no-first-run",
+      "--disable-quic",
+      "--disable-sync",
+      "--disable-dev-shm-usage",
+    ],
+  });
+}
+
+/** What went wrong on a page: console errors, uncaught exceptions and failed requests. */
+export interface PageProblems {
+  errors: string[];
+}
+
+/**
+ * Records console errors, page exceptions, failed requests and HTTP errors on a page.
+ * `allowStatus` lists URL fragments whose 4xx answers are expected by the test.
+ */
+export function watchProblems(page: Page, allow: RegExp[] = []): PageProblems {
+  const problems: PageProblems = { errors: [] };
+  const allowed = (text: string) => allow.some((re) => re.test(text));
+  page.on("console", (msg) => {
+    if (msg.type() === "error" && !allowed(msg.text())) {
+      problems.errors.push(`console: ${msg.text()}`);
+    }
+  });
+  page.on("pageerror", (err) => problems.errors.push(`exception: ${err.message}`));
+  page.on("requestfailed", (req) => {
+    const text = `${req.url()} ${req.failure()?.errorText}`;
+    if (!allowed(text) && !/ERR_ABORTED/.test(text)) problems.errors.push(`failed: ${text}`);
+  });
+  page.on("response", (res) => {
+    const text = `${res.status()} ${res.url()}`;
+    if (res.status() >= 400 && !allowed(text)) problems.errors.push(`http: ${text}`);
+  });
+  return problems;
+}

@@ -1,0 +1,108 @@
+import assert from "node:assert/strict";
+import { e2eTest } from "./helpers/e2e.ts";
+import { PAGES } from "../../shared/routes.ts";
+import { BANNER_TEXT, SHOP_NAME } from "../../shared/policy.ts";
+
+const SAMPLE_PATHS = PAGES.map((p) => p.path.replace(":orderNumber", "abc"));
+
+e2eTest("every route loads inside the site frame with a heading and no errors", async (e2e, t) => {
+  // Looking up an unknown order is expected to answer 404 from the API.
+  const { page, problems } = await e2e.newPage({ allow: [/\/api\/orders\/abc/] });
+  for (const path of SAMPLE_PATHS) {
+    await t.step(path, async () => {
+      problems.errors.length = 0;
+      const response = await page.goto(path);
+      assert.equal(response?.status(), 200, `${path} answers the app`);
+      await page.locator("h1").first().waitFor();
+      assert.ok((await page.locator("h1").first().textContent())?.trim(), "has a heading");
+      assert.equal(await page.locator(".banner").textContent(), BANNER_TEXT);
+      assert.equal(await page.locator(".logo").textContent(), SHOP_NAME);
+      for (const link of ["Home", "Shop", "Contact"]) {
+        assert.equal(
+          await page.getByRole("navigation", { name: "Main" })
+            .getByRole("link", { name: link, exact: true }).count(),
+          1,
+        );
+      }
+      assert.equal(await page.getByRole("link", { name: "Cart" }).count(), 1);
+      const footer = page.getByRole("navigation", { name: "Policies" });
+      for (
+        const href of ["/refund-policy", "/privacy-policy", "/shipping-policy", "/tos", "/contact"]
+      ) {
+        assert.equal(await footer.locator(`a[href="${href}"]`).count(), 1, `footer links ${href}`);
+      }
+      assert.match(await page.title(), new RegExp(SHOP_NAME));
+      // Give late requests (lazy chunks, data) a moment to fail if they are going to.
+      await page.waitForLoadState("networkidle");
+      assert.deepEqual(problems.errors, [], `${path} has no console errors or failed requests`);
+    });
+  }
+});
+
+e2eTest("the header hides when scrolling down and shows when scrolling up", async (e2e) => {
+  const { page, problems } = await e2e.newPage({ viewport: { width: 1000, height: 500 } });
+  await page.goto("/tos");
+  await page.locator("h1").waitFor();
+  const header = page.locator(".site-header");
+  assert.equal(await header.getAttribute("data-visible"), "true");
+  await page.mouse.wheel(0, 30);
+  await page.waitForTimeout(150);
+  assert.equal(await header.getAttribute("data-visible"), "true", "still shown within 50 px");
+  await page.mouse.wheel(0, 400);
+  await page.waitForFunction(() =>
+    document.querySelector(".site-header")?.getAttribute("data-visible") === "false"
+  );
+  await page.mouse.wheel(0, -100);
+  await page.waitForFunction(() =>
+    document.querySelector(".site-header")?.getAttribute("data-visible") === "true"
+  );
+  assert.deepEqual(problems.errors, []);
+});
+
+e2eTest("the theme follows the OS until chosen, and the choice survives a reload", async (e2e) => {
+  const { page, problems } = await e2e.newPage();
+  await page.emulateMedia({ colorScheme: "dark" });
+  await page.goto("/");
+  await page.locator("h1").waitFor();
+  assert.equal(await page.locator("html").getAttribute("data-theme"), "dark", "system: dark OS");
+  await page.emulateMedia({ colorScheme: "light" });
+  await page.waitForFunction(() => document.documentElement.dataset.theme === "light");
+  await page.getByRole("button", { name: "Switch to dark theme" }).click();
+  assert.equal(await page.locator("html").getAttribute("data-theme"), "dark");
+  await page.reload();
+  await page.locator("h1").waitFor();
+  assert.equal(await page.locator("html").getAttribute("data-theme"), "dark", "kept after reload");
+  assert.equal(
+    await page.evaluate(() => localStorage.getItem("switch-tester-shop:theme")),
+    "dark",
+  );
+  assert.deepEqual(problems.errors, []);
+});
+
+e2eTest("an unknown path shows the not-found page with a 404 status", async (e2e) => {
+  const { page } = await e2e.newPage({ allow: [/404 .*\/no-such-page/] });
+  const response = await page.goto("/no-such-page");
+  assert.equal(response?.status(), 404);
+  assert.equal(await page.locator("h1").textContent(), "Page not found");
+  await page.getByRole("link", { name: "Browse the shop" }).click();
+  await page.waitForURL("**/shop");
+});
+
+e2eTest("the logo changes colour every second and the mobile menu holds the cart", async (e2e) => {
+  const { page, problems } = await e2e.newPage({ viewport: { width: 390, height: 800 } });
+  await page.goto("/");
+  const logo = page.locator(".logo");
+  const first = await logo.getAttribute("data-color-index");
+  await page.waitForFunction(
+    (before) => document.querySelector(".logo")?.getAttribute("data-color-index") !== before,
+    first,
+    { timeout: 3000 },
+  );
+  const cart = page.getByRole("link", { name: "Cart" });
+  assert.equal(await cart.isVisible(), false, "the nav is folded on a phone");
+  await page.getByRole("button", { name: "Open menu" }).click();
+  assert.equal(await cart.isVisible(), true);
+  await cart.click();
+  await page.waitForURL("**/cart");
+  assert.deepEqual(problems.errors, []);
+});

@@ -1,0 +1,16 @@
+import assert from "node:assert/strict";
+
+Deno.test("a bad PORT stops the server with one readable line", async () => {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", new URL("../../server/main.ts", import.meta.url).pathname],
+    env: { PORT: "eighty", KV_PATH: ":memory:" },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert.equal(out.code, 1);
+  const stderr = new TextDecoder().decode(out.stderr).trim();
+  assert.equal(
+    stderr,
+    'Cannot start the shop: Invalid PORT="eighty": must be a whole number from 0 to 65535',
+  );
+});

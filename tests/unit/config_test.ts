@@ -1,0 +1,46 @@
+import assert from "node:assert/strict";
+import { ConfigError, loadConfig } from "../../server/config.ts";
+
+Deno.test("defaults: port 8000, demo payments, a generated admin password", () => {
+  const config = loadConfig({});
+  assert.equal(config.port, 8000);
+  assert.equal(config.stripe, null);
+  assert.equal(config.adminPasswordGenerated, true);
+  assert.ok(config.adminPassword.length >= 12);
+  assert.equal(config.reservationMinutes, 30);
+});
+
+Deno.test("a bad value stops start-up with one line naming the variable", () => {
+  const cases: [Record<string, string>, RegExp][] = [
+    [{ PORT: "abc" }, /^Invalid PORT="abc": must be a whole number from 0 to 65535$/],
+    [{ PORT: "70000" }, /^Invalid PORT="70000"/],
+    [{ PORT: "-1" }, /^Invalid PORT/],
+    [{ PUBLIC_URL: "not a url" }, /^Invalid PUBLIC_URL/],
+    [{ SHOP_EMAIL: "nobody" }, /^Invalid SHOP_EMAIL/],
+    [{ ADMIN_PASSWORD: "short" }, /^Invalid ADMIN_PASSWORD=.*at least 8/],
+    [{ DENO_ENV: "staging" }, /^Invalid DENO_ENV/],
+    [{ DENO_ENV: "production" }, /ADMIN_PASSWORD: it is required/],
+    [{ STRIPE_SECRET_KEY: "sk_test_1" }, /Incomplete Stripe settings/],
+  ];
+  for (const [env, message] of cases) {
+    assert.throws(() => loadConfig(env), (err: Error) => {
+      assert.ok(err instanceof ConfigError);
+      assert.doesNotMatch(err.message, /\n/);
+      assert.match(err.message, message);
+      return true;
+    });
+  }
+});
+
+Deno.test("empty variables count as unset, and all three Stripe keys switch to Stripe", () => {
+  const config = loadConfig({
+    PORT: "",
+    STRIPE_SECRET_KEY: "sk_test_1",
+    STRIPE_PUBLISHABLE_KEY: "pk_test_1",
+    STRIPE_WEBHOOK_SECRET: "whsec_1",
+    PUBLIC_URL: "https://shop.example/",
+  });
+  assert.equal(config.port, 8000);
+  assert.equal(config.stripe?.secretKey, "sk_test_1");
+  assert.equal(config.publicUrl, "https://shop.example");
+});
