@@ -7,6 +7,11 @@ import { createErrorHandler } from "./middleware/error_handler.ts";
 import { requestLog } from "./middleware/request_log.ts";
 import { securityHeaders } from "./middleware/security.ts";
 import { healthRoutes } from "./routes/health.ts";
+import { catalogRoutes } from "./routes/catalog.ts";
+import { cartRoutes } from "./routes/cart.ts";
+import { contactRoutes } from "./routes/contact.ts";
+import { imageRoutes } from "./routes/images.ts";
+import { LOCAL_IMAGE_BASE } from "../shared/images.ts";
 import { staticRoutes } from "./static_files.ts";
 
 /** Largest request body any route accepts. */
@@ -30,9 +35,14 @@ export function createApp(deps: AppDeps): Hono {
     }),
   );
 
+  const routeDeps = { ...deps, imageBase: config.imageBaseUrl ?? LOCAL_IMAGE_BASE };
   app.route("/api/health", healthRoutes(deps));
+  app.route("/api", catalogRoutes(routeDeps));
+  app.route("/api/cart", cartRoutes(routeDeps));
+  app.route("/api", contactRoutes(deps));
 
   app.all("/api/*", (c) => c.json({ error: `No API route ${c.req.method} ${c.req.path}` }, 404));
-  app.route("/", staticRoutes(config.distDir, config.publicUrl));
+  app.route("/images", imageRoutes());
+  app.route("/", staticRoutes(config.distDir, config.publicUrl, routeDeps.imageBase));
   return app;
 }

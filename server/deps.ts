@@ -1,4 +1,5 @@
 import type { Config } from "./config.ts";
+import type { Mailer } from "./email/mailer.ts";
 
 /** Source of the current time, so tests can fix it. */
 export interface Clock {
@@ -17,6 +18,7 @@ export interface AppDeps {
   config: Config;
   clock: Clock;
   logger: Logger;
+  mailer: Mailer;
 }
 
 /** The real clock. */

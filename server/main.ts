@@ -3,6 +3,8 @@ import { ConfigError, loadConfig } from "./config.ts";
 import { jsonLogger, systemClock } from "./deps.ts";
 import { openKv } from "./kv.ts";
 import { seedKv } from "./db/seed.ts";
+import { logMailer } from "./email/mailer.ts";
+import { startQueueWorker } from "./queue.ts";
 
 /** Starts the shop: validated config, KV, seed data, then the HTTP server. */
 async function main(): Promise<void> {
@@ -18,7 +20,12 @@ async function main(): Promise<void> {
   }
   const kv = await openKv(config.kvPath);
   await seedKv(kv);
-  const app = createApp({ kv, config, clock: systemClock, logger: jsonLogger });
+  const mailer = logMailer(jsonLogger);
+  const deps = { kv, config, clock: systemClock, logger: jsonLogger, mailer };
+  const app = createApp(deps);
+  startQueueWorker(deps).catch((err) =>
+    jsonLogger({ msg: "queue worker stopped", level: "error", error: String(err) })
+  );
 
   const server = Deno.serve({
     port: config.port,

@@ -21,7 +21,11 @@ interface Asset {
  * Serves the built client: hashed assets as immutable, and the app's index.html (never cached) for
  * every page. Files are read once at start, so a request never touches the disk.
  */
-export function staticRoutes(distDir: string, publicUrl: string | undefined): Hono {
+export function staticRoutes(
+  distDir: string,
+  publicUrl: string | undefined,
+  imageBase: string,
+): Hono {
   const assets = new Map<string, Asset>();
   let indexHtml: string | null = null;
   try {
@@ -72,7 +76,8 @@ export function staticRoutes(distDir: string, publicUrl: string | undefined): Ho
     const page = findPage(c.req.path);
     const html = indexHtml
       .replace("%TITLE%", escapeHtml(pageTitle(page?.title ?? "Page not found")))
-      .replace("%DESCRIPTION%", escapeHtml(page?.description ?? PAGES[0].description));
+      .replace("%DESCRIPTION%", escapeHtml(page?.description ?? PAGES[0].description))
+      .replace("%IMAGE_BASE%", escapeHtml(imageBase));
     return c.html(html, page ? 200 : 404, { "Cache-Control": "no-cache" });
   });
   return app;

@@ -1,3 +1,11 @@
-/** Writes the catalogue and initial stock into KV where absent; filled in by the catalogue. */
-export async function seedKv(_kv: Deno.Kv): Promise<void> {
+import { seedCatalog } from "./catalog.ts";
+import { seedStock } from "./stock.ts";
+import { seedPromoCodes } from "./promo.ts";
+
+/**
+ * Writes the catalogue, initial stock and promo codes into KV where absent. Safe to run at every
+ * start: what the owner or sales changed since is never overwritten.
+ */
+export async function seedKv(kv: Deno.Kv): Promise<void> {
+  await Promise.all([seedCatalog(kv), seedStock(kv), seedPromoCodes(kv)]);
 }

@@ -2,6 +2,8 @@ import { createApp } from "../../server/app.ts";
 import { type Config, loadConfig } from "../../server/config.ts";
 import type { Clock, LogEntry } from "../../server/deps.ts";
 import { seedKv } from "../../server/db/seed.ts";
+import { memoryMailer } from "../../server/email/mailer.ts";
+import { deliverPending } from "../../server/email/outbox.ts";
 
 /** A clock that stands still until a test moves it. */
 export interface TestClock extends Clock {
@@ -47,7 +49,11 @@ export async function createTestApp(options: TestAppOptions = {}) {
     ...options.env,
   });
   if (options.seed !== false) await seedKv(kv);
-  const app = createApp({ kv, config, clock, logger: (entry) => logs.push(entry) });
+  const mailer = memoryMailer();
+  const logger = (entry: LogEntry) => logs.push(entry);
+  const app = createApp({ kv, config, clock, logger, mailer });
+  /** Delivers queued emails now, as the queue worker would. */
+  const deliverEmails = () => deliverPending(kv, mailer, clock, logger);
 
   /** Sends a request to the app; `body` objects are sent as JSON. */
   async function request(
@@ -77,6 +83,8 @@ export async function createTestApp(options: TestAppOptions = {}) {
     clock,
     config,
     logs,
+    mailer,
+    deliverEmails,
     request,
     [Symbol.asyncDispose]: () => Promise.resolve(kv.close()),
   };

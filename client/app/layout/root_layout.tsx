@@ -2,6 +2,7 @@ import { Suspense, useEffect } from "react";
 import { Outlet, ScrollRestoration, useLocation } from "react-router-dom";
 import { BANNER_TEXT } from "../../../shared/policy.ts";
 import { findPage, PAGES, pageTitle } from "../../../shared/routes.ts";
+import { loadCart } from "../cart/cart_service.ts";
 import { Footer } from "./footer.tsx";
 import { Header } from "./header.tsx";
 import { Toasts } from "./toasts.tsx";
@@ -11,6 +12,10 @@ import { useApplyTheme } from "./use_theme.ts";
 export function RootLayout() {
   useApplyTheme();
   useDocumentMeta();
+  useEffect(() => {
+    // The badge needs the cart's quantities on every page, not only on /cart.
+    loadCart();
+  }, []);
   return (
     <>
       <a href="#main" className="skip-link">Skip to content</a>

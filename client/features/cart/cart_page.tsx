@@ -1,8 +1,91 @@
-/** Cart: the page's frame; its feature fills it in. */
+import { useEffect, useState } from "react";
+import { Link } from "react-router-dom";
+import { toast } from "react-hot-toast";
+import type { CartView } from "../../../shared/api_types.ts";
+import { formatCents } from "../../../shared/pricing.ts";
+import { ApiError } from "../../app/api.ts";
+import { loadCart, removeCartItem, updateCartQuantity } from "../../app/cart/cart_service.ts";
+import { useStore } from "../../app/store/store.ts";
+import { CartLine } from "./cart_line.tsx";
+import { CheckoutButtons } from "./checkout_buttons.tsx";
+
+/** The cart page: loading, empty or populated, with quantity controls and the checkout buttons. */
 export function CartPage() {
+  const cartId = useStore((s) => s.cartId);
+  const [cart, setCart] = useState<CartView | null>(null);
+  const [loading, setLoading] = useState(true);
+  const [busyLine, setBusyLine] = useState<string | null>(null);
+
+  useEffect(() => {
+    let live = true;
+    loadCart().then((loaded) => {
+      if (!live) return;
+      setCart(loaded);
+      setLoading(false);
+    });
+    return () => {
+      live = false;
+    };
+  }, [cartId]);
+
+  async function change(lineId: string, quantity: number) {
+    setBusyLine(lineId);
+    try {
+      setCart(
+        quantity <= 0 ? await removeCartItem(lineId) : await updateCartQuantity(lineId, quantity),
+      );
+    } catch (err) {
+      console.error(err);
+      // Stock limits are worth telling; other update errors are only logged, as the spec says.
+      if (err instanceof ApiError) toast.error(err.message);
+    } finally {
+      setBusyLine(null);
+    }
+  }
+
+  const items = cart?.items ?? [];
   return (
-    <section className="page">
+    <section className="page cart-page">
       <h1>Cart</h1>
+      {loading ? <p className="loading">Loading cart...</p> : (
+        <div className="cart-layout">
+          {items.length === 0
+            ? (
+              <p className="empty-cart">
+                Nothing here yet! <Link to="/shop">(fix it)</Link>
+              </p>
+            )
+            : (
+              <ul className="cart-lines">
+                {items.map(({ item, quantity }) => (
+                  <CartLine
+                    key={item.id}
+                    item={item}
+                    quantity={quantity}
+                    busy={busyLine === item.id}
+                    onChange={(q) => change(item.id, q)}
+                  />
+                ))}
+              </ul>
+            )}
+          <aside className="card cart-summary" aria-label="Summary">
+            <p className="row spread">
+              <span>Subtotal</span>
+              <strong data-testid="cart-subtotal">{formatCents(cart?.subtotalCents ?? 0)}</strong>
+            </p>
+            <p className="muted">Shipping: Calculated at checkout</p>
+            <CheckoutButtons cartId={cartId} empty={items.length === 0} />
+            {items.length > 0 && (
+              <p className="muted small">
+                Prefer to enter your address here? <Link to="/checkout">Pay on this site</Link>
+              </p>
+            )}
+          </aside>
+        </div>
+      )}
+      <p>
+        <Link to="/shop" className="button secondary">Continue Shopping</Link>
+      </p>
     </section>
   );
 }

@@ -1,8 +1,145 @@
-/** Contact: the page's frame; its feature fills it in. */
+import { type FormEvent, useState } from "react";
+import { Link } from "react-router-dom";
+import { toast } from "react-hot-toast";
+import { CONTACT_MESSAGE_MAX, SHOP_CONTACT_EMAIL } from "../../../shared/policy.ts";
+import { api, ApiError } from "../../app/api.ts";
+
+const EMPTY = { name: "", email: "", subject: "", message: "" };
+
+/** The contact page: a form that writes to the shop, named or anonymous, and ways to reach us. */
 export function ContactPage() {
+  const [fields, setFields] = useState(EMPTY);
+  const [anonymous, setAnonymous] = useState(false);
+  const [sending, setSending] = useState(false);
+  const remaining = CONTACT_MESSAGE_MAX - fields.message.length;
+
+  function set(name: keyof typeof EMPTY, value: string) {
+    setFields((f) => ({ ...f, [name]: value }));
+  }
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setSending(true);
+    try {
+      await api("/api/sendMessage", {
+        method: "POST",
+        body: {
+          message: fields.message,
+          topic: fields.subject,
+          // Anonymous messages carry no address, so no reply is possible.
+          userEmail: anonymous ? "" : fields.email.trim(),
+          name: anonymous ? "" : fields.name.trim(),
+        },
+      });
+      toast.success("Message sent successfully!");
+      setFields(EMPTY);
+      setAnonymous(false);
+    } catch (err) {
+      toast.error(
+        err instanceof ApiError && err.status >= 400 && err.status < 500
+          ? err.message
+          : "Failed to send message. Please try again later.",
+      );
+    } finally {
+      setSending(false);
+    }
+  }
+
   return (
-    <section className="page">
+    <section className="page contact-page">
       <h1>Contact</h1>
+      <div className="contact-layout">
+        <form className="card contact-form" onSubmit={submit} aria-label="Contact form">
+          <label className="checkbox">
+            <input
+              type="checkbox"
+              checked={anonymous}
+              onChange={(e) => setAnonymous(e.target.checked)}
+            />
+            Send anonymously (we will not be able to reply)
+          </label>
+          {!anonymous && (
+            <>
+              <div className="field">
+                <label htmlFor="contact-name">Name</label>
+                <input
+                  id="contact-name"
+                  name="name"
+                  autoComplete="name"
+                  maxLength={100}
+                  value={fields.name}
+                  onChange={(e) => set("name", e.target.value)}
+                />
+              </div>
+              <div className="field">
+                <label htmlFor="contact-email">Email</label>
+                <input
+                  id="contact-email"
+                  name="email"
+                  type="email"
+                  autoComplete="email"
+                  value={fields.email}
+                  onChange={(e) => set("email", e.target.value)}
+                />
+              </div>
+            </>
+          )}
+          <div className="field">
+            <label htmlFor="contact-subject">Subject</label>
+            <input
+              id="contact-subject"
+              name="subject"
+              required
+              maxLength={200}
+              value={fields.subject}
+              onChange={(e) => set("subject", e.target.value)}
+            />
+          </div>
+          <div className="field">
+            <label htmlFor="contact-message">Message</label>
+            <textarea
+              id="contact-message"
+              name="message"
+              required
+              maxLength={CONTACT_MESSAGE_MAX}
+              value={fields.message}
+              aria-describedby="contact-remaining"
+              onChange={(e) => set("message", e.target.value)}
+            />
+            <span
+              id="contact-remaining"
+              className={remaining <= 100 ? "warn-text small" : "muted small"}
+              data-testid="characters-remaining"
+            >
+              {remaining} characters remaining
+            </span>
+          </div>
+          <button type="submit" className="button" disabled={sending}>
+            {sending ? "Sending..." : "Send message"}
+          </button>
+        </form>
+        <aside className="contact-cards">
+          <div className="card">
+            <h2>Why write to us</h2>
+            <ul>
+              <li>A question about your order or its tracking</li>
+              <li>Cancelling an order before it ships</li>
+              <li>Help choosing switches for a tester</li>
+              <li>Custom or bulk orders</li>
+            </ul>
+          </div>
+          <div className="card">
+            <h2>Contact details</h2>
+            <p>
+              Email: <a href={`mailto:${SHOP_CONTACT_EMAIL}`}>{SHOP_CONTACT_EMAIL}</a>
+            </p>
+            <p className="muted">We usually answer within one business day.</p>
+            <p>
+              Many answers are already in the <Link to="/faq">FAQ</Link>.
+            </p>
+          </div>
+        </aside>
+      </div>
     </section>
   );
 }

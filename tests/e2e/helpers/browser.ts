@@ -60,9 +60,9 @@ export function watchProblems(page: Page, allow: RegExp[] = []): PageProblems {
   const problems: PageProblems = { errors: [] };
   const allowed = (text: string) => allow.some((re) => re.test(text));
   page.on("console", (msg) => {
-    if (msg.type() === "error" && !allowed(msg.text())) {
-      problems.errors.push(`console: ${msg.text()}`);
-    }
+    // Resource errors name their URL only in the location, so match the allow-list on both.
+    const text = `${msg.text()} ${msg.location()?.url ?? ""}`;
+    if (msg.type() === "error" && !allowed(text)) problems.errors.push(`console: ${text}`);
   });
   page.on("pageerror", (err) => problems.errors.push(`exception: ${err.message}`));
   page.on("requestfailed", (req) => {

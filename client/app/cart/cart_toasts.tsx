@@ -1,0 +1,30 @@
+import { Link } from "react-router-dom";
+import { toast } from "react-hot-toast";
+import { TIMINGS } from "../../../shared/policy.ts";
+import { ApiError } from "../api.ts";
+
+/** Success toast with a link to the cart ('View Cart' or 'Go to Cart'). */
+export function toastAddedWithLink(message: string, linkLabel: "View Cart" | "Go to Cart"): void {
+  toast.success(
+    (t) => (
+      <span className="toast-with-action">
+        {message}
+        <Link to="/cart" className="toast-action" onClick={() => toast.dismiss(t.id)}>
+          {linkLabel}
+        </Link>
+      </span>
+    ),
+    { duration: linkLabel === "Go to Cart" ? TIMINGS.testerToastMs : TIMINGS.toastMs * 2 },
+  );
+}
+
+/**
+ * Failure toast: the server's reason when it gave one a shopper can act on (out of stock, a
+ * limit), otherwise the spec's generic message.
+ */
+export function toastAddFailed(err: unknown, fallback: string, long = false): void {
+  const message = err instanceof ApiError && err.status >= 400 && err.status < 500
+    ? err.message
+    : fallback;
+  toast.error(message, { duration: long ? TIMINGS.testerToastMs : TIMINGS.toastMs * 2 });
+}

@@ -1,0 +1,87 @@
+import { useState } from "react";
+import type { PricedItem } from "../../../shared/api_types.ts";
+import { formatCents } from "../../../shared/pricing.ts";
+
+const KEYCAP_NAMES: Record<string, string> = {
+  none: "No keycaps",
+  transparent: "Transparent keycaps",
+  random: "Random keycaps",
+  white: "White keycaps",
+  pastel: "Pastel Mix keycaps",
+};
+
+/** One cart line: image, name, configuration, price and the quantity control. */
+export function CartLine({ item, quantity, busy, onChange }: {
+  item: PricedItem;
+  quantity: number;
+  busy: boolean;
+  onChange: (quantity: number) => void;
+}) {
+  const [showSwitches, setShowSwitches] = useState(false);
+  const configured = item.kind !== "product";
+  return (
+    <li className="cart-line card" data-testid="cart-line" data-line-id={item.id}>
+      <img src={item.imageUrl} alt="" width="96" height="96" className="cart-line-image" />
+      <div className="cart-line-body">
+        <h2 className="cart-line-name">{item.name}</h2>
+        {configured && (
+          <p className="muted">
+            {item.size} switches · {KEYCAP_NAMES[item.keycaps ?? "none"] ?? item.keycaps}
+            {item.bodyColor && ` · ${item.bodyColor === "black" ? "Black" : "White"} body`}
+          </p>
+        )}
+        {!configured && item.keycaps === "transparent" && (
+          <p className="muted">With transparent keycaps</p>
+        )}
+        {configured && (
+          <>
+            <button
+              type="button"
+              className="link-button"
+              aria-expanded={showSwitches}
+              onClick={() => setShowSwitches((s) => !s)}
+            >
+              {showSwitches ? "Hide switches" : `Show ${item.switches.length} switches`}
+            </button>
+            {showSwitches && (
+              <ul className="switch-chips">
+                {item.switches.map((s) => <li key={s.id}>{s.brand} {s.name}</li>)}
+              </ul>
+            )}
+          </>
+        )}
+        {!item.available && (
+          <p className="warn-text">Not enough stock for this quantity right now.</p>
+        )}
+      </div>
+      <div className="cart-line-side">
+        <p className="price" aria-label={`Price ${formatCents(item.priceCents)} each`}>
+          {formatCents(item.priceCents)}
+        </p>
+        <div className="quantity" role="group" aria-label={`Quantity of ${item.name}`}>
+          <button
+            type="button"
+            className="qty-button"
+            disabled={busy}
+            onClick={() => onChange(quantity - 1)}
+            aria-label={quantity === 1 ? `Remove ${item.name}` : `Decrease ${item.name}`}
+          >
+            {quantity === 1 ? "Remove" : "−"}
+          </button>
+          <span className="qty-value" data-testid="line-quantity" aria-live="polite">
+            {quantity}
+          </span>
+          <button
+            type="button"
+            className="qty-button"
+            disabled={busy}
+            onClick={() => onChange(quantity + 1)}
+            aria-label={`Increase ${item.name}`}
+          >
+            +
+          </button>
+        </div>
+      </div>
+    </li>
+  );
+}

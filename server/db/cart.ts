@@ -1,0 +1,268 @@
+import { addBom, type Bom, bomOf, type BomSubject, shortages } from "../../shared/bom.ts";
+import {
+  type BodyColor,
+  CUBE_SIZE,
+  type CubeKeycaps,
+  type TesterKeycaps,
+  type TesterSize,
+} from "../../shared/pricing.ts";
+import { BadRequest, Conflict, NotFound } from "../errors.ts";
+import type { Clock } from "../deps.ts";
+import { getProduct, getSwitches, type ProductRecord } from "./catalog.ts";
+import { keys } from "./keys.ts";
+import { CONFLICT, randomId, withRetries } from "./kv_util.ts";
+import { getStockCounts } from "./stock.ts";
+import { describeShortages } from "./stock_names.ts";
+
+/** Carts are kept this long after their last change. */
+export const CART_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+/** Most units of one line, and most lines in a cart. */
+export const MAX_LINE_QUANTITY = 20;
+export const MAX_CART_LINES = 30;
+
+/** A line of a cart, as stored: what it is, never what it costs (prices are computed on read). */
+export type CartLine =
+  & { lineId: string; quantity: number }
+  & (
+    | { kind: "product"; productId: number }
+    | {
+      kind: "custom";
+      size: TesterSize;
+      keycaps: TesterKeycaps;
+      bodyColor: BodyColor;
+      switchIds: number[];
+    }
+    | { kind: "cube"; keycaps: CubeKeycaps; bodyColor: BodyColor; switchIds: number[] }
+  );
+
+/** What a line is, without its id and quantity. */
+export type LineSpec =
+  | { kind: "product"; productId: number }
+  | {
+    kind: "custom";
+    size: TesterSize;
+    keycaps: TesterKeycaps;
+    bodyColor: BodyColor;
+    switchIds: number[];
+  }
+  | { kind: "cube"; keycaps: CubeKeycaps; bodyColor: BodyColor; switchIds: number[] };
+
+/** A cart as stored. */
+export interface CartRecord {
+  id: string;
+  lines: CartLine[];
+  createdAt: number;
+  updatedAt: number;
+  expiresAt: number;
+  userId: string | null;
+}
+
+const CART_ID = /^[A-Za-z0-9_-]{8,64}$/;
+
+/** The cart, or null when it does not exist or has expired. */
+export async function findCart(
+  kv: Deno.Kv,
+  clock: Clock,
+  cartId: string,
+): Promise<Deno.KvEntryMaybe<CartRecord> | null> {
+  if (!CART_ID.test(cartId)) return null;
+  const entry = await kv.get<CartRecord>(keys.cart(cartId));
+  if (!entry.value || entry.value.expiresAt <= clock.now()) return null;
+  return entry;
+}
+
+/** The cart; throws NotFound when it does not exist or has expired. */
+export async function getCart(kv: Deno.Kv, clock: Clock, cartId: string): Promise<CartRecord> {
+  const entry = await findCart(kv, clock, cartId);
+  if (!entry) {
+    throw new NotFound("Cart not found. It may have expired; add items to start a new one.");
+  }
+  return entry.value!;
+}
+
+/** The id a line gets: the product id, or a digest of a configuration so equal ones merge. */
+export function lineIdOf(spec: LineSpec): string {
+  if (spec.kind === "product") return String(spec.productId);
+  const config = [
+    spec.kind,
+    "size" in spec ? spec.size : CUBE_SIZE,
+    spec.keycaps,
+    spec.bodyColor,
+    ...[...spec.switchIds].sort((a, b) => a - b),
+  ].join(",");
+  // FNV-1a: a stable short digest; collisions inside one cart are vanishingly unlikely.
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < config.length; i++) {
+    hash = Math.imul(hash ^ config.charCodeAt(i), 0x01000193) >>> 0;
+  }
+  return `${spec.kind}-${hash.toString(16).padStart(8, "0")}`;
+}
+
+/** What one unit of a line consumes. */
+export function lineBom(spec: LineSpec, product: ProductRecord | null): Bom {
+  const subject: BomSubject = spec.kind === "product"
+    ? product!.bom
+    : spec.kind === "custom"
+    ? { kind: "custom", size: spec.size, keycaps: spec.keycaps, switchIds: spec.switchIds }
+    : { kind: "cube", keycaps: spec.keycaps, switchIds: spec.switchIds };
+  return bomOf(subject);
+}
+
+/** Checks a configured tester or cube against the catalogue: every switch exists and is in stock. */
+export async function validateSpec(kv: Deno.Kv, spec: LineSpec): Promise<ProductRecord | null> {
+  if (spec.kind === "product") return await getProduct(kv, spec.productId);
+  const expected = spec.kind === "custom" ? spec.size : CUBE_SIZE;
+  const what = spec.kind === "custom" ? "a Custom Switch Tester" : "the Fidget Cube";
+  if (new Set(spec.switchIds).size !== spec.switchIds.length) {
+    throw new BadRequest("Each switch can be chosen only once");
+  }
+  if (spec.switchIds.length !== expected) {
+    throw new BadRequest(
+      `Please select ${expected} switches for ${what}. You've selected ${spec.switchIds.length}.`,
+    );
+  }
+  await getSwitches(kv, spec.switchIds);
+  return null;
+}
+
+/** Refuses a quantity that the current stock cannot cover, naming what is short. */
+async function ensureStock(kv: Deno.Kv, bom: Bom, quantity: number): Promise<void> {
+  const need = addBom(new Map(), bom, quantity);
+  const counts = await getStockCounts(kv, [...need.keys()]);
+  const short = shortages(need, (key) => counts.get(key) ?? 0);
+  if (short.size > 0) {
+    throw new Conflict(`Out of stock: ${await describeShortages(kv, short, need)}`);
+  }
+}
+
+/** Input of an add. */
+export interface AddInput {
+  cartId: string | null | undefined;
+  spec: LineSpec;
+  quantity: number;
+  userId?: string | null;
+}
+
+/**
+ * Adds a line (or more of an equal line) to a cart, creating the cart when there is no usable id.
+ * Validates the configuration and that stock covers the new quantity.
+ */
+export async function addToCart(kv: Deno.Kv, clock: Clock, input: AddInput): Promise<CartRecord> {
+  const product = await validateSpec(kv, input.spec);
+  const lineId = lineIdOf(input.spec);
+  const bom = lineBom(input.spec, product);
+  return await withRetries(async () => {
+    const entry = input.cartId ? await findCart(kv, clock, input.cartId) : null;
+    if (input.cartId && !entry) {
+      throw new NotFound("Cart not found. It may have expired; add items to start a new one.");
+    }
+    const now = clock.now();
+    const cart: CartRecord = entry?.value ?? {
+      id: randomId(16),
+      lines: [],
+      createdAt: now,
+      updatedAt: now,
+      expiresAt: now + CART_TTL_MS,
+      userId: input.userId ?? null,
+    };
+    const existing = cart.lines.find((l) => l.lineId === lineId);
+    const quantity = (existing?.quantity ?? 0) + input.quantity;
+    if (quantity > MAX_LINE_QUANTITY) {
+      throw new BadRequest(
+        `You can have at most ${MAX_LINE_QUANTITY} of one item in the cart (it already has ${
+          existing?.quantity ?? 0
+        })`,
+      );
+    }
+    if (!existing && cart.lines.length >= MAX_CART_LINES) {
+      throw new BadRequest(`A cart holds at most ${MAX_CART_LINES} different items`);
+    }
+    await ensureStock(kv, bom, quantity);
+    const lines = existing
+      ? cart.lines.map((l) => (l.lineId === lineId ? { ...l, quantity } : l))
+      : [...cart.lines, { ...input.spec, lineId, quantity } as CartLine];
+    const next = { ...cart, lines, updatedAt: now, expiresAt: now + CART_TTL_MS };
+    const ok = await commitCart(kv, next, entry?.versionstamp ?? null);
+    return ok ? next : CONFLICT;
+  }, "update the cart");
+}
+
+/** Sets a line's quantity; 0 or less removes it. */
+export async function setLineQuantity(
+  kv: Deno.Kv,
+  clock: Clock,
+  cartId: string,
+  lineId: string,
+  quantity: number,
+): Promise<CartRecord> {
+  if (quantity > MAX_LINE_QUANTITY) {
+    throw new BadRequest(`You can have at most ${MAX_LINE_QUANTITY} of one item in the cart`);
+  }
+  return await updateCart(kv, clock, cartId, async (cart) => {
+    const line = cart.lines.find((l) => l.lineId === lineId);
+    if (!line) throw new NotFound(`This cart has no item ${lineId}`);
+    if (quantity <= 0) return cart.lines.filter((l) => l.lineId !== lineId);
+    if (quantity > line.quantity) {
+      const product = line.kind === "product" ? await getProduct(kv, line.productId) : null;
+      await ensureStock(kv, lineBom(line, product), quantity);
+    }
+    return cart.lines.map((l) => (l.lineId === lineId ? { ...l, quantity } : l));
+  });
+}
+
+/** Removes a line. */
+export async function removeLine(
+  kv: Deno.Kv,
+  clock: Clock,
+  cartId: string,
+  lineId: string,
+): Promise<CartRecord> {
+  return await updateCart(kv, clock, cartId, (cart) => {
+    if (!cart.lines.some((l) => l.lineId === lineId)) {
+      throw new NotFound(`This cart has no item ${lineId}`);
+    }
+    return Promise.resolve(cart.lines.filter((l) => l.lineId !== lineId));
+  });
+}
+
+/** Empties a cart (after a paid order). */
+export async function emptyCart(kv: Deno.Kv, clock: Clock, cartId: string): Promise<void> {
+  const entry = await findCart(kv, clock, cartId);
+  if (!entry) return;
+  await updateCart(kv, clock, cartId, () => Promise.resolve([]));
+}
+
+async function updateCart(
+  kv: Deno.Kv,
+  clock: Clock,
+  cartId: string,
+  change: (cart: CartRecord) => Promise<CartLine[]>,
+): Promise<CartRecord> {
+  return await withRetries(async () => {
+    const entry = await findCart(kv, clock, cartId);
+    if (!entry) {
+      throw new NotFound("Cart not found. It may have expired; add items to start a new one.");
+    }
+    const now = clock.now();
+    const next: CartRecord = {
+      ...entry.value!,
+      lines: await change(entry.value!),
+      updatedAt: now,
+      expiresAt: now + CART_TTL_MS,
+    };
+    const ok = await commitCart(kv, next, entry.versionstamp);
+    return ok ? next : CONFLICT;
+  }, "update the cart");
+}
+
+async function commitCart(
+  kv: Deno.Kv,
+  cart: CartRecord,
+  versionstamp: string | null,
+): Promise<boolean> {
+  const result = await kv.atomic()
+    .check({ key: keys.cart(cart.id), versionstamp })
+    .set(keys.cart(cart.id), cart, { expireIn: CART_TTL_MS })
+    .commit();
+  return result.ok;
+}

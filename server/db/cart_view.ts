@@ -1,0 +1,183 @@
+import { addBom, type Bom, shortages } from "../../shared/bom.ts";
+import { cubeCents, customTesterCents, toDollars } from "../../shared/pricing.ts";
+import {
+  cubeImageName,
+  cubeImageUrl,
+  itemImageUrl,
+  packImageUrl,
+  switchImageUrl,
+} from "../../shared/images.ts";
+import type { CartLine, CartRecord } from "./cart.ts";
+import { lineBom } from "./cart.ts";
+import { type ProductRecord, type SwitchRecord } from "./catalog.ts";
+import { keys } from "./keys.ts";
+import { getManyBatched } from "./kv_util.ts";
+import { getStockCounts } from "./stock.ts";
+
+/** A switch inside a configured line. */
+export interface LineSwitch {
+  id: number;
+  name: string;
+  brand: string;
+  image: string;
+  imageUrl: string;
+  extraPrice: number;
+  quantity: 1;
+}
+
+/** A cart line priced from the current catalogue, as the API shows it (SPEC.md section 7). */
+export interface PricedItem {
+  id: string;
+  kind: CartLine["kind"];
+  productId: number | null;
+  name: string;
+  /** Unit price in dollars with two decimals, and the same in cents. */
+  price: number;
+  priceCents: number;
+  image: string;
+  imageUrl: string;
+  size: number | null;
+  keycaps: string | null;
+  bodyColor: string | null;
+  switches: LineSwitch[];
+  /** Whether current stock covers this line's quantity. */
+  available: boolean;
+}
+
+/** One priced line with its quantity. */
+export interface PricedLine {
+  item: PricedItem;
+  quantity: number;
+  lineTotalCents: number;
+  bom: Bom;
+}
+
+const LINE_NAMES = { custom: "Custom Switch Tester", cube: "Custom Fidget Cube" } as const;
+
+/** Prices every line of a cart from the catalogue in KV and checks stock for each. */
+export async function priceLines(
+  kv: Deno.Kv,
+  lines: readonly CartLine[],
+  imageBase: string,
+): Promise<PricedLine[]> {
+  const switchIds = [...new Set(lines.flatMap((l) => (l.kind === "product" ? [] : l.switchIds)))];
+  const productIds = [
+    ...new Set(lines.flatMap((l) => (l.kind === "product" ? [l.productId] : []))),
+  ];
+  const [switchEntries, productEntries] = await Promise.all([
+    getManyBatched<SwitchRecord>(kv, switchIds.map((id) => keys.switch(id))),
+    getManyBatched<ProductRecord>(kv, productIds.map((id) => keys.product(id))),
+  ]);
+  const switches = new Map(switchEntries.flatMap((e) => (e.value ? [[e.value.id, e.value]] : [])));
+  const products = new Map(productEntries.flatMap((e) => (e.value ? [[e.value.id, e.value]] : [])));
+
+  const result: PricedLine[] = [];
+  for (const line of lines) {
+    const item = priceItem(line, switches, products, imageBase);
+    // A line whose product or switch left the catalogue is dropped from view rather than sold.
+    if (!item) continue;
+    const product = line.kind === "product" ? products.get(line.productId)! : null;
+    result.push({
+      item: { ...item, available: true },
+      quantity: line.quantity,
+      lineTotalCents: item.priceCents * line.quantity,
+      bom: lineBom(line, product),
+    });
+  }
+  const need: Bom = new Map();
+  for (const line of result) addBom(need, line.bom, line.quantity);
+  const counts = await getStockCounts(kv, [...need.keys()]);
+  for (const line of result) {
+    const lineNeed = addBom(new Map(), line.bom, line.quantity);
+    line.item.available = shortages(lineNeed, (k) => counts.get(k) ?? 0).size === 0;
+  }
+  return result;
+}
+
+function priceItem(
+  line: CartLine,
+  switches: Map<number, SwitchRecord>,
+  products: Map<number, ProductRecord>,
+  imageBase: string,
+): Omit<PricedItem, "available"> | null {
+  if (line.kind === "product") {
+    const product = products.get(line.productId);
+    if (!product) return null;
+    return {
+      id: line.lineId,
+      kind: "product",
+      productId: product.id,
+      name: product.name,
+      price: toDollars(product.priceCents),
+      priceCents: product.priceCents,
+      image: product.image,
+      imageUrl: product.packSlug
+        ? packImageUrl(imageBase, product.image)
+        : itemImageUrl(imageBase, product.image),
+      size: null,
+      keycaps: product.packSlug ? (product.withKeycaps ? "transparent" : "none") : null,
+      bodyColor: null,
+      switches: [],
+    };
+  }
+  const chosen = line.switchIds.map((id) => switches.get(id));
+  if (chosen.some((s) => !s)) return null;
+  const list = chosen as SwitchRecord[];
+  const extras = list.map((s) => s.extraPriceCents);
+  const priceCents = line.kind === "custom"
+    ? customTesterCents(line.size, line.keycaps, extras)
+    : cubeCents(extras);
+  return {
+    id: line.lineId,
+    kind: line.kind,
+    productId: null,
+    name: LINE_NAMES[line.kind],
+    price: toDollars(priceCents),
+    priceCents,
+    image: line.kind === "cube" ? cubeImageName(line.keycaps, line.bodyColor) : "custom-tester",
+    imageUrl: line.kind === "cube"
+      ? cubeImageUrl(imageBase, line.keycaps, line.bodyColor)
+      : itemImageUrl(imageBase, "custom-tester"),
+    size: line.kind === "custom" ? line.size : line.switchIds.length,
+    keycaps: line.keycaps,
+    bodyColor: line.bodyColor,
+    switches: list.map((s) => ({
+      id: s.id,
+      name: s.name,
+      brand: s.brand,
+      image: s.image,
+      imageUrl: switchImageUrl(imageBase, s.image),
+      extraPrice: toDollars(s.extraPriceCents),
+      quantity: 1 as const,
+    })),
+  };
+}
+
+/** The cart as the API answers it. */
+export interface CartView {
+  id: string;
+  items: { item: PricedItem; quantity: number }[];
+  subtotal: number;
+  subtotalCents: number;
+  /** Sum of quantities (the badge) and number of lines. */
+  itemCount: number;
+  lineCount: number;
+}
+
+/** Prices a cart for the API. */
+export async function viewCart(
+  kv: Deno.Kv,
+  cart: CartRecord,
+  imageBase: string,
+): Promise<CartView> {
+  const lines = await priceLines(kv, cart.lines, imageBase);
+  const subtotalCents = lines.reduce((sum, l) => sum + l.lineTotalCents, 0);
+  return {
+    id: cart.id,
+    items: lines.map((l) => ({ item: l.item, quantity: l.quantity })),
+    subtotal: toDollars(subtotalCents),
+    subtotalCents,
+    itemCount: lines.reduce((sum, l) => sum + l.quantity, 0),
+    lineCount: lines.length,
+  };
+}

@@ -1,0 +1,72 @@
+import { SWITCHES } from "../../shared/catalog/switches.ts";
+import { type ProductData, PRODUCTS } from "../../shared/catalog/products.ts";
+import type { SwitchData } from "../../shared/catalog/types.ts";
+import { NotFound } from "../errors.ts";
+import { keys } from "./keys.ts";
+import { getManyBatched, listValues } from "./kv_util.ts";
+
+/** A switch as stored: the catalogue data without its seed-only fields. */
+export type SwitchRecord = Omit<SwitchData, "initialStock">;
+
+/** A product as stored. */
+export type ProductRecord = ProductData;
+
+/** Writes catalogue records that are absent; existing ones (maybe edited) are left alone. */
+export async function seedCatalog(kv: Deno.Kv): Promise<number> {
+  const entries: [Deno.KvKey, unknown][] = [
+    ...SWITCHES.map(({ initialStock: _, ...record }): [Deno.KvKey, unknown] => [
+      keys.switch(record.id),
+      record,
+    ]),
+    ...PRODUCTS.map((p): [Deno.KvKey, unknown] => [keys.product(p.id), p]),
+  ];
+  return await setMissing(kv, entries);
+}
+
+/** Sets each key that does not exist yet, never overwriting; returns how many were written. */
+export async function setMissing(kv: Deno.Kv, entries: [Deno.KvKey, unknown][]): Promise<number> {
+  const existing = await getManyBatched(kv, entries.map(([key]) => key));
+  const missing = entries.filter((_, i) => existing[i].versionstamp === null);
+  for (let i = 0; i < missing.length; i += 100) {
+    const op = kv.atomic();
+    for (const [key, value] of missing.slice(i, i + 100)) {
+      op.check({ key, versionstamp: null }).set(key, value);
+    }
+    // A concurrent seeder may win the race; its values are the same, so a failed commit is fine.
+    await op.commit();
+  }
+  return missing.length;
+}
+
+/** Every switch, sorted by brand then name. */
+export async function listSwitches(kv: Deno.Kv): Promise<SwitchRecord[]> {
+  const all = await listValues<SwitchRecord>(kv, keys.switches());
+  return all.sort((a, b) => a.brand.localeCompare(b.brand) || a.name.localeCompare(b.name));
+}
+
+/** The switches with these ids, in the same order; throws NotFound naming unknown ids. */
+export async function getSwitches(kv: Deno.Kv, ids: readonly number[]): Promise<SwitchRecord[]> {
+  const entries = await getManyBatched<SwitchRecord>(kv, ids.map((id) => keys.switch(id)));
+  const unknown = ids.filter((_, i) => entries[i].value === null);
+  if (unknown.length > 0) {
+    throw new NotFound(`Unknown switch id${unknown.length > 1 ? "s" : ""}: ${unknown.join(", ")}`);
+  }
+  return entries.map((e) => e.value!);
+}
+
+/** A product sold by id, or null. */
+export async function findProduct(kv: Deno.Kv, id: number): Promise<ProductRecord | null> {
+  return (await kv.get<ProductRecord>(keys.product(id))).value;
+}
+
+/** A product sold by id; throws NotFound. */
+export async function getProduct(kv: Deno.Kv, id: number): Promise<ProductRecord> {
+  const product = await findProduct(kv, id);
+  if (!product) throw new NotFound(`No product with id ${id}`);
+  return product;
+}
+
+/** Every product sold by id. */
+export async function listProducts(kv: Deno.Kv): Promise<ProductRecord[]> {
+  return await listValues<ProductRecord>(kv, keys.products());
+}

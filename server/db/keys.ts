@@ -1,0 +1,52 @@
+/** Every Deno KV key of the shop is built here, so the data layout is readable in one place. */
+import type { StockKey } from "../../shared/bom.ts";
+
+export const keys = {
+  /** Catalogue: a switch record. */
+  switch: (id: number) => ["catalog", "switch", id] as const,
+  switches: () => ["catalog", "switch"] as const,
+  /** Catalogue: a product sold by id (pack or item). */
+  product: (id: number) => ["catalog", "product", id] as const,
+  products: () => ["catalog", "product"] as const,
+  /** Stock and used counts of one component. */
+  stock: (key: StockKey) => ["stock", key] as const,
+  stocks: () => ["stock"] as const,
+  /** Bumped on every stock change, so list endpoints can answer 304 cheaply. */
+  stockVersion: () => ["meta", "stock_version"] as const,
+  /** Carts. */
+  cart: (id: string) => ["carts", id] as const,
+  /** Orders and their lookups. */
+  order: (orderNumber: string) => ["orders", orderNumber] as const,
+  orders: () => ["orders"] as const,
+  orderBySession: (sessionId: string) => ["order_by_session", sessionId] as const,
+  orderByPaymentIntent: (id: string) => ["order_by_payment_intent", id] as const,
+  ordersByUser: (userId: string, orderNumber: string) =>
+    ["orders_by_user", userId, orderNumber] as const,
+  userOrders: (userId: string) => ["orders_by_user", userId] as const,
+  /** Payment events already handled (idempotency). */
+  paymentEvent: (eventId: string) => ["payment_events", eventId] as const,
+  /** Demo payment provider state. */
+  demoSession: (id: string) => ["demo", "session", id] as const,
+  demoIntent: (id: string) => ["demo", "intent", id] as const,
+  /** Promo codes. */
+  promo: (code: string) => ["promo_codes", code] as const,
+  /** Email outbox. */
+  outbox: (id: string) => ["outbox", id] as const,
+  outboxAll: () => ["outbox"] as const,
+  emailSent: (dedupeKey: string) => ["email_sent", dedupeKey] as const,
+  /** Contact messages. */
+  contactMessage: (id: string) => ["contact_messages", id] as const,
+  contactMessages: () => ["contact_messages"] as const,
+  /** Rate limit counters per bucket, client and window. */
+  rateLimit: (bucket: string, client: string, window: number) =>
+    ["rate_limits", bucket, client, window] as const,
+  /** Admin sessions by token hash. */
+  adminSession: (tokenHash: string) => ["admin_sessions", tokenHash] as const,
+  /** Accounts. */
+  user: (userId: string) => ["users", userId] as const,
+  userByEmail: (email: string) => ["users_by_email", email] as const,
+  userSession: (tokenHash: string) => ["user_sessions", tokenHash] as const,
+  userCart: (userId: string) => ["user_carts", userId] as const,
+  /** Seed bookkeeping. */
+  seedVersion: () => ["meta", "seed_version"] as const,
+};

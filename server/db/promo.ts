@@ -1,0 +1,33 @@
+import { BANNER_PROMO_CODE, BANNER_PROMO_PERCENT } from "../../shared/policy.ts";
+import { setMissing } from "./catalog.ts";
+import { keys } from "./keys.ts";
+
+/** A promo code as stored. */
+export interface PromoRecord {
+  code: string;
+  percentOff: number;
+  active: boolean;
+}
+
+/** Writes the banner's code where absent. */
+export async function seedPromoCodes(kv: Deno.Kv): Promise<number> {
+  const code: PromoRecord = {
+    code: BANNER_PROMO_CODE,
+    percentOff: BANNER_PROMO_PERCENT,
+    active: true,
+  };
+  return await setMissing(kv, [[keys.promo(code.code), code]]);
+}
+
+/** Normalises what a shopper typed: codes are case-insensitive and ignore spaces. */
+export function normalizePromoCode(input: string): string {
+  return input.replace(/\s+/g, "").toUpperCase();
+}
+
+/** The active promo code for this input, or null. */
+export async function findPromo(kv: Deno.Kv, input: string): Promise<PromoRecord | null> {
+  const code = normalizePromoCode(input);
+  if (!code || code.length > 40) return null;
+  const promo = (await kv.get<PromoRecord>(keys.promo(code))).value;
+  return promo?.active ? promo : null;
+}

@@ -1,0 +1,54 @@
+import { COMPONENTS, type StockKey, switchKey } from "../../shared/bom.ts";
+import { SWITCHES } from "../../shared/catalog/switches.ts";
+import { INITIAL_COMPONENT_STOCK } from "../../shared/catalog/products.ts";
+import { setMissing } from "./catalog.ts";
+import { keys } from "./keys.ts";
+import { getManyBatched } from "./kv_util.ts";
+
+/** Stock of one component: what can still be sold, and what paid orders consumed. */
+export interface StockRecord {
+  stock: number;
+  used: number;
+}
+
+/** Writes initial stock where absent; stock changed since (sales, admin edits) is kept. */
+export async function seedStock(kv: Deno.Kv): Promise<number> {
+  const entries: [Deno.KvKey, StockRecord][] = [
+    ...SWITCHES.map((s): [Deno.KvKey, StockRecord] => [
+      keys.stock(switchKey(s.id)),
+      { stock: s.initialStock, used: 0 },
+    ]),
+    ...COMPONENTS.map((c): [Deno.KvKey, StockRecord] => [
+      keys.stock(c),
+      { stock: INITIAL_COMPONENT_STOCK[c], used: 0 },
+    ]),
+  ];
+  return await setMissing(kv, entries);
+}
+
+/** Stock entries (with versionstamps, for check-and-set) for these keys; absent counts as 0. */
+export async function getStockEntries(
+  kv: Deno.Kv,
+  stockKeys: readonly StockKey[],
+): Promise<Map<StockKey, Deno.KvEntryMaybe<StockRecord>>> {
+  const entries = await getManyBatched<StockRecord>(kv, stockKeys.map((k) => keys.stock(k)));
+  return new Map(stockKeys.map((k, i) => [k, entries[i]]));
+}
+
+/** Current stock counts for these keys (absent = 0). */
+export async function getStockCounts(
+  kv: Deno.Kv,
+  stockKeys: readonly StockKey[],
+): Promise<Map<StockKey, number>> {
+  const entries = await getStockEntries(kv, stockKeys);
+  return new Map([...entries].map(([k, e]) => [k, e.value?.stock ?? 0]));
+}
+
+/** Every stock record. */
+export async function listStock(kv: Deno.Kv): Promise<Map<StockKey, StockRecord>> {
+  const all = new Map<StockKey, StockRecord>();
+  for await (const entry of kv.list<StockRecord>({ prefix: keys.stocks() })) {
+    all.set(entry.key[1] as StockKey, entry.value);
+  }
+  return all;
+}

@@ -1,0 +1,129 @@
+import type { Clock, Logger } from "../deps.ts";
+import { keys } from "../db/keys.ts";
+import { randomId } from "../db/kv_util.ts";
+import type { Email, Mailer } from "./mailer.ts";
+
+/** An email waiting in, or delivered from, the outbox. */
+export interface OutboxEntry {
+  id: string;
+  email: Email;
+  status: "pending" | "sent" | "failed";
+  attempts: number;
+  createdAt: number;
+  sentAt: number | null;
+  lastError: string | null;
+  /** At most one email per dedupe key, ever (e.g. one confirmation per order). */
+  dedupeKey: string | null;
+}
+
+/** Message put on the KV queue to deliver one outbox entry. */
+export interface EmailJob {
+  type: "email";
+  id: string;
+}
+
+const MAX_ATTEMPTS = 6;
+
+/**
+ * Adds an email to the outbox in an atomic operation that can join a larger one (so an order and
+ * its confirmation are written together), and enqueues its delivery.
+ */
+export function queueEmailInto(
+  op: Deno.AtomicOperation,
+  email: Email,
+  now: number,
+  dedupeKey: string | null = null,
+): OutboxEntry {
+  const entry: OutboxEntry = {
+    id: `${now.toString(36)}-${randomId(8)}`,
+    email,
+    status: "pending",
+    attempts: 0,
+    createdAt: now,
+    sentAt: null,
+    lastError: null,
+    dedupeKey,
+  };
+  if (dedupeKey) {
+    op.check({ key: keys.emailSent(dedupeKey), versionstamp: null })
+      .set(keys.emailSent(dedupeKey), entry.id);
+  }
+  op.set(keys.outbox(entry.id), entry);
+  op.enqueue({ type: "email", id: entry.id } satisfies EmailJob);
+  return entry;
+}
+
+/** Queues one email on its own; false when its dedupe key was used already. */
+export async function queueEmail(
+  kv: Deno.Kv,
+  clock: Clock,
+  email: Email,
+  dedupeKey: string | null = null,
+): Promise<boolean> {
+  const op = kv.atomic();
+  queueEmailInto(op, email, clock.now(), dedupeKey);
+  return (await op.commit()).ok;
+}
+
+/**
+ * Delivers one outbox entry. Idempotent: a sent entry is not sent again, since queue delivery is
+ * at least once. A failure is recorded and thrown so the queue retries it.
+ */
+export async function deliverEmail(
+  kv: Deno.Kv,
+  mailer: Mailer,
+  clock: Clock,
+  logger: Logger,
+  id: string,
+): Promise<void> {
+  const entry = await kv.get<OutboxEntry>(keys.outbox(id));
+  if (!entry.value || entry.value.status !== "pending") return;
+  const attempts = entry.value.attempts + 1;
+  try {
+    await mailer.send(entry.value.email);
+    await kv.set(keys.outbox(id), {
+      ...entry.value,
+      status: "sent",
+      attempts,
+      sentAt: clock.now(),
+      lastError: null,
+    });
+  } catch (err) {
+    const failed = attempts >= MAX_ATTEMPTS;
+    await kv.set(keys.outbox(id), {
+      ...entry.value,
+      status: failed ? "failed" : "pending",
+      attempts,
+      lastError: String((err as Error)?.message ?? err),
+    });
+    logger({ msg: "email delivery failed", level: "warn", id, attempts, error: String(err) });
+    if (!failed) throw err;
+  }
+}
+
+/** Delivers every pending email now (tests, and a start-up sweep after a crash). */
+export async function deliverPending(
+  kv: Deno.Kv,
+  mailer: Mailer,
+  clock: Clock,
+  logger: Logger,
+): Promise<number> {
+  let delivered = 0;
+  for await (const entry of kv.list<OutboxEntry>({ prefix: keys.outboxAll() })) {
+    if (entry.value.status !== "pending") continue;
+    try {
+      await deliverEmail(kv, mailer, clock, logger, entry.value.id);
+      delivered++;
+    } catch { /* recorded on the entry; the queue or the next sweep retries */ }
+  }
+  return delivered;
+}
+
+/** Every outbox entry, oldest first. */
+export async function listOutbox(kv: Deno.Kv): Promise<OutboxEntry[]> {
+  const all: OutboxEntry[] = [];
+  for await (const entry of kv.list<OutboxEntry>({ prefix: keys.outboxAll() })) {
+    all.push(entry.value);
+  }
+  return all.sort((a, b) => a.createdAt - b.createdAt);
+}

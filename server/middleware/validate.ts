@@ -1,0 +1,64 @@
+import { validator } from "hono/validator";
+import type { z } from "zod";
+import { BadRequest, HttpError } from "../errors.ts";
+
+const JSON_TYPE = /^application\/([\w.-]+\+)?json$/i;
+
+function describe(error: z.ZodError): { message: string; issues: unknown[] } {
+  const issues = error.issues.map((i) => ({ path: i.path.join("."), message: i.message }));
+  const first = issues[0];
+  return {
+    message: first.path && !first.message.includes(first.path)
+      ? `${first.path}: ${first.message}`
+      : first.message,
+    issues,
+  };
+}
+
+/** Parses a value with a schema, throwing BadRequest with a readable message. */
+export function parseWith<T extends z.ZodType>(schema: T, value: unknown): z.infer<T> {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) {
+    const { message, issues } = describe(parsed.error);
+    throw new BadRequest(message, { issues });
+  }
+  return parsed.data;
+}
+
+/** Validates a JSON body: 415 for another content type, 400 for bad JSON or a bad shape. */
+export function validateJson<T extends z.ZodType>(schema: T) {
+  return validator("json", async (_value, c) => {
+    const type = (c.req.header("Content-Type") ?? "").split(";")[0].trim();
+    if (!JSON_TYPE.test(type)) {
+      throw new HttpError(415, "Send the request body as JSON (Content-Type: application/json)");
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(await c.req.text());
+    } catch {
+      throw new BadRequest("The request body is not valid JSON");
+    }
+    return parseWith(schema, body) as z.infer<T>;
+  });
+}
+
+/** Validates the query string. */
+export function validateQuery<T extends z.ZodType>(schema: T) {
+  return validator("query", (value) => parseWith(schema, value) as z.infer<T>);
+}
+
+/** Validates path parameters. */
+export function validateParams<T extends z.ZodType>(schema: T) {
+  return validator("param", (value) => parseWith(schema, value) as z.infer<T>);
+}
+
+/** Parses a JSON body that may be empty (some calls send none). */
+export async function optionalJson(req: { text(): Promise<string> }): Promise<unknown> {
+  const text = await req.text();
+  if (!text.trim()) return {};
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new BadRequest("The request body is not valid JSON");
+  }
+}

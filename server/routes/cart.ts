@@ -1,0 +1,74 @@
+import { Hono } from "hono";
+import { z } from "zod";
+import { quantityUpdateSchema, simpleAddSchema, testerAddSchema } from "../../shared/schemas.ts";
+import type { AppDeps } from "../deps.ts";
+import { addToCart, getCart, type LineSpec, removeLine, setLineQuantity } from "../db/cart.ts";
+import { viewCart } from "../db/cart_view.ts";
+import { validateJson, validateParams, validateQuery } from "../middleware/validate.ts";
+
+const cartParam = z.object({ cartId: z.string().min(1).max(64) });
+const lineParam = z.object({
+  cartId: z.string().min(1).max(64),
+  itemId: z.string().min(1).max(64),
+});
+
+/** The cart API of SPEC.md section 7 'Cart'. */
+export function cartRoutes({ kv, clock, imageBase }: AppDeps & { imageBase: string }): Hono {
+  const app = new Hono();
+
+  app.post("/add", validateQuery(simpleAddSchema), async (c) => {
+    const { itemId, quantity, cartId } = c.req.valid("query");
+    const cart = await addToCart(kv, clock, {
+      cartId: cartId || null,
+      spec: { kind: "product", productId: itemId },
+      quantity,
+    });
+    return c.json({ ...(await viewCart(kv, cart, imageBase)), message: "Item added to cart" });
+  });
+
+  app.post("/add/tester", validateJson(testerAddSchema), async (c) => {
+    const body = c.req.valid("json");
+    const switchIds = body.switches.map((s) => s.id);
+    const spec: LineSpec = body.name === "Custom Switch Tester"
+      ? {
+        kind: "custom",
+        size: body.size,
+        keycaps: body.keycaps,
+        bodyColor: body.bodyColor,
+        switchIds,
+      }
+      : { kind: "cube", keycaps: body.keycaps, bodyColor: body.bodyColor, switchIds };
+    const cart = await addToCart(kv, clock, {
+      cartId: body.cartId || null,
+      spec,
+      quantity: body.quantity,
+    });
+    return c.json({
+      ...(await viewCart(kv, cart, imageBase)),
+      message: `${body.name} added to cart`,
+    });
+  });
+
+  app.get("/:cartId", validateParams(cartParam), async (c) => {
+    const cart = await getCart(kv, clock, c.req.valid("param").cartId);
+    return c.json(await viewCart(kv, cart, imageBase));
+  });
+
+  app.delete("/:cartId/items/:itemId", validateParams(lineParam), async (c) => {
+    const { cartId, itemId } = c.req.valid("param");
+    const cart = await removeLine(kv, clock, cartId, itemId);
+    return c.json(await viewCart(kv, cart, imageBase));
+  });
+
+  app.put(
+    "/:cartId/items/:itemId",
+    validateParams(lineParam),
+    validateQuery(quantityUpdateSchema),
+    async (c) => {
+      const { cartId, itemId } = c.req.valid("param");
+      const cart = await setLineQuantity(kv, clock, cartId, itemId, c.req.valid("query").quantity);
+      return c.json(await viewCart(kv, cart, imageBase));
+    },
+  );
+  return app;
+}

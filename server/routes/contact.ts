@@ -1,0 +1,25 @@
+import { Hono } from "hono";
+import { contactSchema } from "../../shared/schemas.ts";
+import type { AppDeps } from "../deps.ts";
+import { saveContactMessage } from "../db/contact.ts";
+import { hitRateLimit } from "../db/rate_limit.ts";
+import { clientKey } from "../middleware/client_key.ts";
+import { validateJson } from "../middleware/validate.ts";
+
+/** Five messages per ten minutes per client stops floods without bothering real shoppers. */
+export const CONTACT_LIMIT = { bucket: "contact", max: 5, windowMs: 10 * 60 * 1000 };
+
+/** POST /api/sendMessage (SPEC.md section 7 'Contact'). */
+export function contactRoutes({ kv, clock, config }: AppDeps): Hono {
+  return new Hono().post("/sendMessage", validateJson(contactSchema), async (c) => {
+    await hitRateLimit(
+      kv,
+      clock,
+      CONTACT_LIMIT,
+      clientKey(c),
+      "You have sent several messages in a short time. Please wait a few minutes and try again.",
+    );
+    const message = await saveContactMessage(kv, clock, config.shopEmail, c.req.valid("json"));
+    return c.json({ ok: true, id: message.id });
+  });
+}

@@ -1,0 +1,88 @@
+/**
+ * Request shapes shared by the API (validation at the edge) and the client. Messages are written
+ * for the person who will read them.
+ */
+import { z } from "zod";
+import { CONTACT_MESSAGE_MAX } from "./policy.ts";
+import { BODY_COLORS, CUBE_KEYCAPS, TESTER_KEYCAPS, TESTER_SIZES } from "./pricing.ts";
+
+const MAX_QUANTITY = 20;
+
+/**
+ * A whole quantity, from JSON or from a query string. Only numbers and numeric text count: an empty
+ * value, null or true is not silently read as 0 or 1 (which would remove a line or add one).
+ */
+export const quantitySchema = z.preprocess(
+  (v) => (typeof v === "string" && v.trim() !== "" ? Number(v) : v),
+  z.number({ error: "Quantity must be a number" }),
+)
+  .refine(Number.isFinite, "Quantity must be a number")
+  .refine(Number.isInteger, "Quantity must be a whole number")
+  .refine((n) => Math.abs(n) <= 1000, "Quantity is too large");
+
+/** A product id from a path or query. */
+export const idSchema = z.coerce.number({ error: "The id must be a number" })
+  .refine((n) => Number.isSafeInteger(n) && n > 0, "The id must be a positive whole number");
+
+/** Query of POST /api/cart/add. */
+export const simpleAddSchema = z.object({
+  itemId: idSchema,
+  quantity: quantitySchema.optional().default(1)
+    .refine((n) => n >= 1, "Quantity must be at least 1")
+    .refine((n) => n <= MAX_QUANTITY, `Quantity must be at most ${MAX_QUANTITY}`),
+  cartId: z.string().max(64).optional(),
+});
+
+const switchPick = z.object({
+  id: z.number({ error: "Each switch needs a numeric id" }).int().positive(),
+  quantity: z.literal(1, { error: "Each switch can be chosen once" }).optional(),
+});
+
+const bodyColor = z.enum(BODY_COLORS, { error: "Body colour must be white or black" })
+  .nullish().transform((c) => c ?? "white");
+
+/** Body of POST /api/cart/add/tester: a custom tester or a fidget cube. */
+export const testerAddSchema = z.discriminatedUnion("name", [
+  z.object({
+    cartId: z.string().max(64).nullish(),
+    name: z.literal("Custom Switch Tester"),
+    size: z.union(TESTER_SIZES.map((s) => z.literal(s)), {
+      error: "Size must be 10, 15 or 20 switches",
+    }),
+    keycaps: z.enum(TESTER_KEYCAPS, { error: "Keycaps must be none, transparent or random" }),
+    switches: z.array(switchPick).max(20, "A tester holds at most 20 switches"),
+    quantity: quantitySchema.optional().default(1)
+      .refine((n) => n >= 1 && n <= MAX_QUANTITY, `Quantity must be 1 to ${MAX_QUANTITY}`),
+    bodyColor,
+  }),
+  z.object({
+    cartId: z.string().max(64).nullish(),
+    name: z.literal("Custom Fidget Cube"),
+    size: z.literal(6, { error: "A Fidget Cube holds exactly 6 switches" }).optional(),
+    keycaps: z.enum(CUBE_KEYCAPS, { error: "Cube keycaps must be white or pastel" }),
+    switches: z.array(switchPick).max(20, "A Fidget Cube holds 6 switches"),
+    quantity: quantitySchema.optional().default(1)
+      .refine((n) => n >= 1 && n <= MAX_QUANTITY, `Quantity must be 1 to ${MAX_QUANTITY}`),
+    bodyColor,
+  }),
+], { error: "name must be 'Custom Switch Tester' or 'Custom Fidget Cube'" });
+export type TesterAddInput = z.infer<typeof testerAddSchema>;
+
+/** Query of PUT /api/cart/{cartId}/items/{itemId}. */
+export const quantityUpdateSchema = z.object({
+  quantity: quantitySchema,
+});
+
+/** Body of POST /api/sendMessage. The email is empty when the shopper writes anonymously. */
+export const contactSchema = z.object({
+  topic: z.string({ error: "Subject is required" }).trim().min(1, "Subject is required")
+    .max(200, "Subject must be at most 200 characters"),
+  message: z.string({ error: "Message is required" }).trim().min(1, "Message is required")
+    .max(CONTACT_MESSAGE_MAX, `Message must be at most ${CONTACT_MESSAGE_MAX} characters`),
+  userEmail: z.union([
+    z.literal(""),
+    z.email("Please enter a valid email address").max(254),
+  ]).nullish().transform((e) => e ?? ""),
+  name: z.string().trim().max(100, "Name must be at most 100 characters").nullish()
+    .transform((n) => n ?? ""),
+});
