@@ -10,6 +10,9 @@ import { healthRoutes } from "./routes/health.ts";
 import { catalogRoutes } from "./routes/catalog.ts";
 import { cartRoutes } from "./routes/cart.ts";
 import { contactRoutes } from "./routes/contact.ts";
+import { checkoutRoutes, orderRoutes } from "./routes/orders.ts";
+import { demoRoutes } from "./routes/demo.ts";
+import { webhookRoutes } from "./routes/webhooks.ts";
 import { imageRoutes } from "./routes/images.ts";
 import { LOCAL_IMAGE_BASE } from "../shared/images.ts";
 import { staticRoutes } from "./static_files.ts";
@@ -40,6 +43,10 @@ export function createApp(deps: AppDeps): Hono {
   app.route("/api", catalogRoutes(routeDeps));
   app.route("/api/cart", cartRoutes(routeDeps));
   app.route("/api", contactRoutes(deps));
+  app.route("/api/cart", checkoutRoutes(routeDeps));
+  app.route("/api", orderRoutes(routeDeps));
+  app.route("/api/demo", demoRoutes(routeDeps));
+  app.route("/api/webhooks", webhookRoutes(routeDeps));
 
   app.all("/api/*", (c) => c.json({ error: `No API route ${c.req.method} ${c.req.path}` }, 404));
   app.route("/images", imageRoutes());

@@ -1,5 +1,6 @@
 import type { Config } from "./config.ts";
 import type { Mailer } from "./email/mailer.ts";
+import type { PaymentProvider } from "./payments/provider.ts";
 
 /** Source of the current time, so tests can fix it. */
 export interface Clock {
@@ -19,6 +20,7 @@ export interface AppDeps {
   clock: Clock;
   logger: Logger;
   mailer: Mailer;
+  payments: PaymentProvider;
 }
 
 /** The real clock. */

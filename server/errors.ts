@@ -1,7 +1,7 @@
 /** Errors that carry an HTTP status and a message meant for the person reading it. */
 export class HttpError extends Error {
   constructor(
-    readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429,
+    readonly status: 400 | 401 | 402 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 502 | 503,
     message: string,
     /** Extra fields merged into the JSON body, e.g. `insufficientStock`. */
     readonly extra: Record<string, unknown> = {},

@@ -4,7 +4,10 @@ import { jsonLogger, systemClock } from "./deps.ts";
 import { openKv } from "./kv.ts";
 import { seedKv } from "./db/seed.ts";
 import { logMailer } from "./email/mailer.ts";
+import { expireIfLapsed, sweepExpiredReservations } from "./db/orders.ts";
 import { startQueueWorker } from "./queue.ts";
+import { demoPayments } from "./payments/demo.ts";
+import { stripePayments } from "./payments/stripe.ts";
 
 /** Starts the shop: validated config, KV, seed data, then the HTTP server. */
 async function main(): Promise<void> {
@@ -21,9 +24,17 @@ async function main(): Promise<void> {
   const kv = await openKv(config.kvPath);
   await seedKv(kv);
   const mailer = logMailer(jsonLogger);
-  const deps = { kv, config, clock: systemClock, logger: jsonLogger, mailer };
+  const payments = config.stripe ? stripePayments(config.stripe) : demoPayments(kv, systemClock);
+  const deps = { kv, config, clock: systemClock, logger: jsonLogger, mailer, payments };
   const app = createApp(deps);
-  startQueueWorker(deps).catch((err) =>
+  await sweepExpiredReservations(kv, systemClock);
+  startQueueWorker(deps, {
+    "reservation-expiry": async (job) => {
+      if (job.type !== "reservation-expiry") return;
+      const order = await expireIfLapsed(kv, systemClock, job.orderNumber);
+      if (order?.payment) await payments.cancel(order.payment).catch(() => {});
+    },
+  }).catch((err) =>
     jsonLogger({ msg: "queue worker stopped", level: "error", error: String(err) })
   );
 

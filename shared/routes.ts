@@ -80,6 +80,7 @@ export const PAGES: readonly PageInfo[] = [
   page("/order-success", "Order", "Your order.", false),
   page("/order/track/:orderNumber", "Track your order", "Where your order is.", false),
   page("/completion", "Payment complete", "Your payment.", false),
+  page("/demo-checkout/:sessionId", "Demo checkout", "Pay for your order (demo payments).", false),
   page("/account/orders", "My orders", "Your orders.", false),
   page("/tos", "Terms of service", "The terms of sale of the shop.", true),
   page("/refund-policy", "Refund policy", "Cancellations and refunds.", true),

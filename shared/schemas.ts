@@ -86,3 +86,64 @@ export const contactSchema = z.object({
   name: z.string().trim().max(100, "Name must be at most 100 characters").nullish()
     .transform((n) => n ?? ""),
 });
+
+const text = (label: string, max: number) =>
+  z.string({ error: `${label} is required` }).trim().min(1, `${label} is required`)
+    .max(max, `${label} must be at most ${max} characters`);
+
+/** A US shipping address as the /checkout form sends it. */
+export const usAddressSchema = z.object({
+  street: text("Address", 200),
+  apartment: z.string().trim().max(100, "Apartment must be at most 100 characters").nullish()
+    .transform((a) => a ?? ""),
+  city: text("City", 100),
+  state: z.string().trim().max(50, "State must be at most 50 characters").nullish()
+    .transform((s) => s ?? ""),
+  zipCode: z.string({ error: "ZIP code is required" }).trim()
+    .regex(/^\d{5}(-\d{4})?$/, "ZIP code must be 5 digits"),
+  country: z.literal("US", { error: "This checkout ships to the United States only" })
+    .optional().default("US"),
+});
+
+/** Any shipping address (the international hosted checkout). */
+export const anyAddressSchema = z.object({
+  street: text("Address", 200),
+  apartment: z.string().trim().max(100).nullish().transform((a) => a ?? ""),
+  city: text("City", 100),
+  state: z.string().trim().max(100).nullish().transform((s) => s ?? ""),
+  zipCode: z.string().trim().max(20, "Postal code must be at most 20 characters").nullish()
+    .transform((p) => p ?? ""),
+  country: z.string().trim().regex(/^[A-Z]{2}$/, "Country must be a two-letter code"),
+});
+
+/** A promo code as typed. */
+export const promoCodeSchema = z.string().trim().max(40, "That promo code is too long");
+
+/** Body of POST /api/orders/create. */
+export const orderCreateSchema = z.object({
+  cartId: z.string({ error: "No cart found" }).min(1, "No cart found").max(64),
+  email: z.email("Please enter a valid email address").max(254),
+  customerName: text("Name", 200),
+  shippingAddress: usAddressSchema,
+  promoCode: promoCodeSchema.nullish(),
+});
+
+/** Body of POST /api/promo/validate. */
+export const promoValidateSchema = z.object({
+  code: promoCodeSchema.min(1, "Enter a promo code"),
+  cartId: z.string().max(64).nullish(),
+});
+
+/** Body of the demo provider's pay and confirm calls (only the card number is required). */
+export const demoPaySchema = z.object({
+  cardNumber: z.string({ error: "Card number is required" }).max(
+    40,
+    "Your card number is invalid.",
+  ),
+  email: z.email("Please enter a valid email address").max(254).nullish(),
+  name: z.string().trim().max(200).nullish(),
+  address: anyAddressSchema.nullish(),
+  businessPurchase: z.boolean().nullish(),
+  taxId: z.string().trim().max(40, "The VAT or Tax ID must be at most 40 characters").nullish(),
+  promoCode: promoCodeSchema.nullish(),
+});

@@ -23,6 +23,8 @@ export const keys = {
   ordersByUser: (userId: string, orderNumber: string) =>
     ["orders_by_user", userId, orderNumber] as const,
   userOrders: (userId: string) => ["orders_by_user", userId] as const,
+  /** The unpaid checkout a cart started last (released when a new one starts). */
+  pendingCheckout: (cartId: string) => ["pending_checkout", cartId] as const,
   /** Payment events already handled (idempotency). */
   paymentEvent: (eventId: string) => ["payment_events", eventId] as const,
   /** Demo payment provider state. */

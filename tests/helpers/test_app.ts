@@ -4,6 +4,8 @@ import type { Clock, LogEntry } from "../../server/deps.ts";
 import { seedKv } from "../../server/db/seed.ts";
 import { memoryMailer } from "../../server/email/mailer.ts";
 import { deliverPending } from "../../server/email/outbox.ts";
+import { demoPayments } from "../../server/payments/demo.ts";
+import type { PaymentProvider } from "../../server/payments/provider.ts";
 
 /** A clock that stands still until a test moves it. */
 export interface TestClock extends Clock {
@@ -35,6 +37,8 @@ export const TEST_ADMIN_PASSWORD = "test-admin-password-1";
 export interface TestAppOptions {
   env?: Record<string, string>;
   seed?: boolean;
+  /** A payment provider other than the demo one (the Stripe tests). */
+  payments?: (kv: Deno.Kv, clock: Clock) => PaymentProvider;
 }
 
 /** An app on an in-memory KV with a fixed clock and captured logs. */
@@ -51,7 +55,8 @@ export async function createTestApp(options: TestAppOptions = {}) {
   if (options.seed !== false) await seedKv(kv);
   const mailer = memoryMailer();
   const logger = (entry: LogEntry) => logs.push(entry);
-  const app = createApp({ kv, config, clock, logger, mailer });
+  const payments = options.payments?.(kv, clock) ?? demoPayments(kv, clock);
+  const app = createApp({ kv, config, clock, logger, mailer, payments });
   /** Delivers queued emails now, as the queue worker would. */
   const deliverEmails = () => deliverPending(kv, mailer, clock, logger);
 
@@ -83,7 +88,9 @@ export async function createTestApp(options: TestAppOptions = {}) {
     clock,
     config,
     logs,
+    logger,
     mailer,
+    payments,
     deliverEmails,
     request,
     [Symbol.asyncDispose]: () => Promise.resolve(kv.close()),

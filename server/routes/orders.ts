@@ -1,0 +1,129 @@
+import { Hono } from "hono";
+import type { Context } from "hono";
+import { z } from "zod";
+import { orderCreateSchema, promoValidateSchema } from "../../shared/schemas.ts";
+import { discountCents } from "../../shared/policy.ts";
+import { toDollars } from "../../shared/pricing.ts";
+import type { AppDeps } from "../deps.ts";
+import { BadRequest, NotFound, TooManyRequests } from "../errors.ts";
+import { findCart } from "../db/cart.ts";
+import { priceLines } from "../db/cart_view.ts";
+import { findOrder, findOrderByPaymentId } from "../db/orders.ts";
+import { publicOrderView } from "../db/order_views.ts";
+import { findPromo } from "../db/promo.ts";
+import { countHit, isLimited } from "../db/rate_limit.ts";
+import { handlePaymentEvent } from "../payments/events.ts";
+import { startCheckout } from "../payments/checkout.ts";
+import { clientKey } from "../middleware/client_key.ts";
+import { validateJson, validateParams } from "../middleware/validate.ts";
+
+type Deps = AppDeps & { imageBase: string };
+
+/** Guessing order numbers is pointless (90 random bits), and repeated misses are throttled too. */
+export const ORDER_MISS_LIMIT = { bucket: "order-miss", max: 30, windowMs: 10 * 60 * 1000 };
+
+/** The origin for return URLs and email links. */
+export function originOf(c: Context, publicUrl: string | undefined): string {
+  return publicUrl ?? new URL(c.req.url).origin;
+}
+
+/** Hosted checkout from the cart's two buttons (SPEC.md section 7, DESIGN.md section 4). */
+export function checkoutRoutes(deps: Deps): Hono {
+  const params = z.object({
+    cartId: z.string().min(1).max(64),
+    region: z.enum(["us", "international"], {
+      error: "Checkout region must be us or international",
+    }),
+  });
+  return new Hono().post("/:cartId/checkout/:region", validateParams(params), async (c) => {
+    const { cartId, region } = c.req.valid("param");
+    const { order, payment } = await startCheckout(deps, {
+      cartId,
+      region,
+      mode: "hosted",
+      origin: originOf(c, deps.config.publicUrl),
+    });
+    return c.json({ url: payment.url, orderNumber: order.orderNumber });
+  });
+}
+
+/** Orders: embedded checkout, lookups and the tracking view; promo validation. */
+export function orderRoutes(deps: Deps): Hono {
+  const { kv, clock, imageBase, config } = deps;
+  const app = new Hono();
+
+  app.post("/orders/create", validateJson(orderCreateSchema), async (c) => {
+    const body = c.req.valid("json");
+    const { order, payment } = await startCheckout(deps, {
+      cartId: body.cartId,
+      region: "us",
+      mode: "embedded",
+      origin: originOf(c, config.publicUrl),
+      email: body.email,
+      customerName: body.customerName,
+      address: body.shippingAddress,
+      promoCode: body.promoCode,
+    });
+    return c.json({
+      stripeClientSecret: payment.clientSecret,
+      orderNumber: order.orderNumber,
+      paymentIntentId: payment.id,
+      totals: publicOrderView(order, imageBase, clock.now()),
+    });
+  });
+
+  app.get("/payments/config", (c) =>
+    c.json({
+      provider: deps.payments.name,
+      publishableKey: deps.payments.publishableKey,
+      reservationMinutes: config.reservationMinutes,
+    }));
+
+  app.post("/promo/validate", validateJson(promoValidateSchema), async (c) => {
+    const { code, cartId } = c.req.valid("json");
+    const promo = await findPromo(kv, code);
+    if (!promo) throw new BadRequest(`The promo code ${code} is not valid`);
+    const cart = cartId ? await findCart(kv, clock, cartId) : null;
+    const subtotal = cart
+      ? (await priceLines(kv, cart.value!.lines, imageBase))
+        .reduce((sum, l) => sum + l.lineTotalCents, 0)
+      : 0;
+    const discount = discountCents(subtotal, promo.percentOff);
+    return c.json({
+      code: promo.code,
+      percentOff: promo.percentOff,
+      discount: toDollars(discount),
+      discountCents: discount,
+    });
+  });
+
+  const sessionParam = z.object({ sessionId: z.string().min(1).max(200) });
+  app.get("/orders/session/:sessionId", validateParams(sessionParam), async (c) => {
+    const { sessionId } = c.req.valid("param");
+    let order = await findOrderByPaymentId(kv, sessionId);
+    if (!order) throw new NotFound("No order found for this payment session");
+    if (order.status === "STARTED" && order.payment) {
+      // The redirect can beat the webhook: ask the provider, then record through the same handler.
+      const event = await deps.payments.poll(order.payment, order.orderNumber).catch(() => null);
+      if (event) {
+        order = await handlePaymentEvent(deps, event, originOf(c, config.publicUrl)) ?? order;
+      }
+    }
+    return c.json({ orderNumber: order.orderNumber, status: order.status });
+  });
+
+  const orderParam = z.object({ orderNumber: z.string().min(1).max(64) });
+  app.get("/orders/:orderNumber", validateParams(orderParam), async (c) => {
+    const client = clientKey(c);
+    if (await isLimited(kv, clock, ORDER_MISS_LIMIT, client)) {
+      throw new TooManyRequests("Too many order lookups. Please wait a few minutes and try again.");
+    }
+    const order = await findOrder(kv, c.req.valid("param").orderNumber);
+    if (!order) {
+      await countHit(kv, clock, ORDER_MISS_LIMIT, client);
+      throw new NotFound("Order not found");
+    }
+    return c.json(publicOrderView(order, imageBase, clock.now()));
+  });
+  return app;
+}
