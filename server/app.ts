@@ -12,6 +12,7 @@ import { cartRoutes } from "./routes/cart.ts";
 import { contactRoutes } from "./routes/contact.ts";
 import { checkoutRoutes, orderRoutes } from "./routes/orders.ts";
 import { demoRoutes } from "./routes/demo.ts";
+import { adminRoutes, testRoutes } from "./routes/admin.ts";
 import { webhookRoutes } from "./routes/webhooks.ts";
 import { imageRoutes } from "./routes/images.ts";
 import { LOCAL_IMAGE_BASE } from "../shared/images.ts";
@@ -46,6 +47,8 @@ export function createApp(deps: AppDeps): Hono {
   app.route("/api/cart", checkoutRoutes(routeDeps));
   app.route("/api", orderRoutes(routeDeps));
   app.route("/api/demo", demoRoutes(routeDeps));
+  app.route("/api/admin", adminRoutes(routeDeps));
+  app.route("/api/test", testRoutes(routeDeps));
   app.route("/api/webhooks", webhookRoutes(routeDeps));
 
   app.all("/api/*", (c) => c.json({ error: `No API route ${c.req.method} ${c.req.path}` }, 404));

@@ -147,3 +147,23 @@ export const demoPaySchema = z.object({
   taxId: z.string().trim().max(40, "The VAT or Tax ID must be at most 40 characters").nullish(),
   promoCode: promoCodeSchema.nullish(),
 });
+
+/** Body of POST /api/admin/verify. */
+export const adminVerifySchema = z.object({
+  password: z.string({ error: "Enter the admin password" }).min(1, "Enter the admin password")
+    .max(200, "Invalid password"),
+});
+
+/** Body of POST /api/admin/orders/{n}/tracking. */
+export const trackingSchema = z.object({
+  trackingNumber: z.string({ error: "Please enter a tracking number" }).trim()
+    .min(1, "Please enter a tracking number")
+    .max(40, "A tracking number has at most 40 characters")
+    .regex(/^[A-Za-z0-9 -]+$/, "A tracking number has only letters, digits, spaces and dashes"),
+});
+
+/** Body of the inventory PUT routes. */
+export const stockUpdateSchema = z.object({
+  stock: z.number({ error: "Stock must be a number" }).int("Stock must be a whole number")
+    .min(0, "Stock cannot be negative").max(1_000_000, "Stock is too large"),
+});

@@ -3,7 +3,8 @@ import { SWITCHES } from "../../shared/catalog/switches.ts";
 import { INITIAL_COMPONENT_STOCK } from "../../shared/catalog/products.ts";
 import { setMissing } from "./catalog.ts";
 import { keys } from "./keys.ts";
-import { getManyBatched } from "./kv_util.ts";
+import { CONFLICT, getManyBatched, withRetries } from "./kv_util.ts";
+import { NotFound } from "../errors.ts";
 
 /** Stock of one component: what can still be sold, and what paid orders consumed. */
 export interface StockRecord {
@@ -51,4 +52,21 @@ export async function listStock(kv: Deno.Kv): Promise<Map<StockKey, StockRecord>
     all.set(entry.key[1] as StockKey, entry.value);
   }
   return all;
+}
+
+/** Sets what can be sold of one component (the owner's correction); `used` is kept. */
+export async function setStockCount(
+  kv: Deno.Kv,
+  key: StockKey,
+  stock: number,
+  now: number,
+): Promise<StockRecord> {
+  return await withRetries(async () => {
+    const entry = await kv.get<StockRecord>(keys.stock(key));
+    if (!entry.value) throw new NotFound(`No stock record for ${key}`);
+    const next = { ...entry.value, stock };
+    const result = await kv.atomic().check(entry).set(keys.stock(key), next)
+      .set(keys.stockVersion(), now).commit();
+    return result.ok ? next : CONFLICT;
+  }, "set the stock");
 }

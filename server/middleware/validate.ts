@@ -8,7 +8,8 @@ function describe(error: z.ZodError): { message: string; issues: unknown[] } {
   const issues = error.issues.map((i) => ({ path: i.path.join("."), message: i.message }));
   const first = issues[0];
   return {
-    message: first.path && !first.message.includes(first.path)
+    // Our schemas carry sentences meant for people; zod's own defaults need the field's name.
+    message: first.path && /^(Invalid|Too (big|small)|Unrecognized|Expected)/.test(first.message)
       ? `${first.path}: ${first.message}`
       : first.message,
     issues,

@@ -1,0 +1,299 @@
+import { Hono } from "hono";
+import { getCookie } from "hono/cookie";
+import { z } from "zod";
+import { type Component, COMPONENTS, switchIdOf, switchKey } from "../../shared/bom.ts";
+import { isNewForAdmin } from "../../shared/status.ts";
+import {
+  adminVerifySchema,
+  idSchema,
+  stockUpdateSchema,
+  trackingSchema,
+} from "../../shared/schemas.ts";
+import { switchImageUrl } from "../../shared/images.ts";
+import { toDollars } from "../../shared/pricing.ts";
+import type { AppDeps } from "../deps.ts";
+import { NotFound, Unauthorized } from "../errors.ts";
+import { secretsEqual } from "../crypto.ts";
+import { createAdminSession, deleteAdminSession } from "../db/admin_sessions.ts";
+import {
+  addTrackingNumber,
+  cancelOrder,
+  markDelivered,
+  shipProcessedOrders,
+} from "../db/admin_orders.ts";
+import { getSwitches, listSwitches } from "../db/catalog.ts";
+import { listOrders, type Order } from "../db/orders.ts";
+import { orderItemImageUrl } from "../db/order_views.ts";
+import { resetRateLimit } from "../db/rate_limit.ts";
+import { listStock, setStockCount } from "../db/stock.ts";
+import { queueEmail } from "../email/outbox.ts";
+import { orderConfirmationEmail, orderShippedEmail } from "../email/templates.ts";
+import { toCsv } from "../csv.ts";
+import {
+  ADMIN_LOGIN_LIMIT,
+  adminCookieName,
+  clearAdminCookie,
+  countFailure,
+  ensureNotLocked,
+  requireAdmin,
+  setAdminCookie,
+} from "../middleware/admin_auth.ts";
+import { clientKey } from "../middleware/client_key.ts";
+import { validateJson, validateParams } from "../middleware/validate.ts";
+import { originOf } from "./orders.ts";
+
+type Deps = AppDeps & { imageBase: string };
+
+const orderParam = z.object({ orderNumber: z.string().min(1).max(64) });
+
+/** An order as the admin dashboard sees it: everything, with image URLs. */
+function adminOrderView(order: Order, imageBase: string) {
+  return {
+    orderNumber: order.orderNumber,
+    status: order.status,
+    region: order.region,
+    email: order.email,
+    customerName: order.customerName,
+    shippingAddress: order.shippingAddress,
+    items: order.items.map((i) => ({
+      ...i,
+      price: toDollars(i.priceCents),
+      imageUrl: orderItemImageUrl(i, imageBase),
+      switches: i.switches.map((s) => ({ ...s, imageUrl: switchImageUrl(imageBase, s.image) })),
+    })),
+    trackingNumber: order.trackingNumber,
+    taxId: order.taxId,
+    promoCode: order.promoCode,
+    subtotal: toDollars(order.subtotalCents),
+    discount: toDollars(order.discountCents),
+    shipping: toDollars(order.shippingCents),
+    tax: toDollars(order.taxCents),
+    total: toDollars(order.totalCents),
+    cancelReason: order.cancelReason,
+    createdAt: new Date(order.createdAt).toISOString(),
+    updatedAt: new Date(order.updatedAt).toISOString(),
+  };
+}
+
+/** One CSV row per new order. */
+function csvRows(orders: Order[]): unknown[][] {
+  const header = [
+    "Order Number",
+    "Status",
+    "Created",
+    "Customer",
+    "Email",
+    "Street",
+    "Apartment",
+    "City",
+    "State",
+    "ZIP",
+    "Country",
+    "Items",
+    "Subtotal",
+    "Discount",
+    "Shipping",
+    "Tax",
+    "Total",
+    "Tracking Number",
+    "Tax ID",
+  ];
+  return [
+    header,
+    ...orders.map((o) => [
+      o.orderNumber,
+      o.status,
+      new Date(o.createdAt).toISOString(),
+      o.customerName,
+      o.email,
+      o.shippingAddress?.street,
+      o.shippingAddress?.apartment,
+      o.shippingAddress?.city,
+      o.shippingAddress?.state,
+      o.shippingAddress?.zipCode,
+      o.shippingAddress?.country,
+      o.items.map((i) =>
+        `${i.quantity} x ${i.name}${
+          i.switches.length ? ` [${i.switches.map((s) => `${s.brand}: ${s.name}`).join("; ")}]` : ""
+        }${i.keycaps && i.keycaps !== "none" ? ` (keycaps: ${i.keycaps})` : ""}${
+          i.bodyColor ? ` (body: ${i.bodyColor})` : ""
+        }`
+      ).join(" | "),
+      (o.subtotalCents / 100).toFixed(2),
+      (o.discountCents / 100).toFixed(2),
+      (o.shippingCents / 100).toFixed(2),
+      (o.taxCents / 100).toFixed(2),
+      (o.totalCents / 100).toFixed(2),
+      o.trackingNumber,
+      o.taxId?.value,
+    ]),
+  ];
+}
+
+/** The admin API (SPEC.md section 7 'Admin', DESIGN.md section 5): enforced on the server. */
+export function adminRoutes(deps: Deps): Hono {
+  const { kv, clock, config, imageBase } = deps;
+  const app = new Hono();
+
+  app.post("/verify", validateJson(adminVerifySchema), async (c) => {
+    await ensureNotLocked(deps, c);
+    if (!(await secretsEqual(c.req.valid("json").password, config.adminPassword))) {
+      await countFailure(deps, c);
+      throw new Unauthorized("Invalid password");
+    }
+    await resetRateLimit(kv, clock, ADMIN_LOGIN_LIMIT, clientKey(c));
+    setAdminCookie(c, config.production, await createAdminSession(kv, clock));
+    return c.json({ ok: true });
+  });
+
+  app.post("/logout", async (c) => {
+    const token = getCookie(c, adminCookieName(config.production));
+    if (token) await deleteAdminSession(kv, token);
+    clearAdminCookie(c, config.production);
+    return c.json({ ok: true });
+  });
+
+  app.use("*", requireAdmin(deps));
+
+  app.get("/session", (c) => c.json({ ok: true }));
+
+  app.get("/orders", async (c) => {
+    const orders = await listOrders(kv);
+    return c.json(orders.map((o) => adminOrderView(o, imageBase)));
+  });
+
+  app.get("/orders/new/csv", async (c) => {
+    const fresh = (await listOrders(kv)).filter((o) => isNewForAdmin(o.status)).reverse();
+    return c.body(toCsv(csvRows(fresh)), 200, {
+      "Content-Type": "text/csv; charset=utf-8",
+      "Content-Disposition": 'attachment; filename="new_orders.csv"',
+      "Cache-Control": "no-store",
+    });
+  });
+
+  app.post(
+    "/orders/ship-processed",
+    async (c) => {
+      const origin = originOf(c, config.publicUrl);
+      const shippedCount = await shipProcessedOrders(
+        kv,
+        clock,
+        (o) => orderShippedEmail(o, origin),
+      );
+      return c.json({ shippedCount });
+    },
+  );
+
+  app.post(
+    "/orders/:orderNumber/tracking",
+    validateParams(orderParam),
+    validateJson(trackingSchema),
+    async (c) => {
+      const order = await addTrackingNumber(
+        kv,
+        clock,
+        c.req.valid("param").orderNumber,
+        c.req.valid("json").trackingNumber,
+      );
+      return c.json(adminOrderView(order, imageBase));
+    },
+  );
+
+  app.post("/orders/:orderNumber/delivered", validateParams(orderParam), async (c) => {
+    const order = await markDelivered(kv, clock, c.req.valid("param").orderNumber);
+    return c.json(adminOrderView(order, imageBase));
+  });
+
+  app.post("/orders/:orderNumber/cancel", validateParams(orderParam), async (c) => {
+    const { order, refund } = await cancelOrder(
+      kv,
+      clock,
+      c.req.valid("param").orderNumber,
+      "Cancelled by the shop; refunded in full",
+    );
+    if (order.payment) {
+      if (refund) await deps.payments.refund(order.payment, order.totalCents);
+      else await deps.payments.cancel(order.payment).catch(() => {});
+    }
+    return c.json(adminOrderView(order, imageBase));
+  });
+
+  app.get("/inventory", async (c) => {
+    const [switches, stock] = await Promise.all([listSwitches(kv), listStock(kv)]);
+    return c.json({
+      switches: switches.map((s) => ({
+        id: s.id,
+        name: `${s.brand} ${s.name}`,
+        stock: stock.get(switchKey(s.id))?.stock ?? 0,
+        used: stock.get(switchKey(s.id))?.used ?? 0,
+      })),
+      inventory: COMPONENTS.map((name) => ({
+        name,
+        stock: stock.get(name)?.stock ?? 0,
+        used: stock.get(name)?.used ?? 0,
+      })),
+    });
+  });
+
+  app.put(
+    "/inventory/switches/:id",
+    validateParams(z.object({ id: idSchema })),
+    validateJson(stockUpdateSchema),
+    async (c) => {
+      const { id } = c.req.valid("param");
+      await getSwitches(kv, [id]);
+      const record = await setStockCount(kv, switchKey(id), c.req.valid("json").stock, clock.now());
+      return c.json({ id, ...record });
+    },
+  );
+
+  app.put(
+    "/inventory/components/:name",
+    validateParams(z.object({ name: z.string().max(40) })),
+    validateJson(stockUpdateSchema),
+    async (c) => {
+      const name = c.req.valid("param").name;
+      if (!COMPONENTS.includes(name as Component) || switchIdOf(name as Component) !== null) {
+        throw new NotFound(`No component called ${name}; use one of ${COMPONENTS.join(", ")}`);
+      }
+      const record = await setStockCount(
+        kv,
+        name as Component,
+        c.req.valid("json").stock,
+        clock.now(),
+      );
+      return c.json({ name, ...record });
+    },
+  );
+  return app;
+}
+
+/** The dashboard's Test tab: server ping and a test order confirmation email. */
+export function testRoutes(deps: Deps): Hono {
+  const { kv, clock, config } = deps;
+  const app = new Hono();
+  app.use("*", requireAdmin(deps));
+  app.get(
+    "/ping",
+    (c) => c.text(`pong: the server is up (${new Date(clock.now()).toISOString()})`),
+  );
+  app.get("/test_email", async (c) => {
+    const now = clock.now();
+    const sample = {
+      orderNumber: "STTEST000000000000",
+      customerName: "Test Customer",
+      email: config.shopEmail,
+      items: [{ name: "Starter Pack", priceCents: 999, quantity: 1, size: null }],
+      subtotalCents: 999,
+      discountCents: 0,
+      shippingCents: 799,
+      taxCents: 100,
+      totalCents: 1898,
+    } as unknown as Order;
+    await queueEmail(kv, clock, orderConfirmationEmail(sample, originOf(c, config.publicUrl)));
+    return c.text(
+      `Test order confirmation queued for ${config.shopEmail} at ${new Date(now).toISOString()}`,
+    );
+  });
+  return app;
+}

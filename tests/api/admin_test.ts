@@ -1,0 +1,291 @@
+import assert from "node:assert/strict";
+import { createTestApp, TEST_ADMIN_PASSWORD } from "../helpers/test_app.ts";
+import { csvField, toCsv } from "../../server/csv.ts";
+import { keys } from "../../server/db/keys.ts";
+import { getOrder } from "../../server/db/orders.ts";
+import type { StockRecord } from "../../server/db/stock.ts";
+import { switchKey } from "../../shared/bom.ts";
+import { PACKS } from "../../shared/catalog/packs.ts";
+import { ADMIN_IDLE_MS } from "../../server/db/admin_sessions.ts";
+
+type T = Awaited<ReturnType<typeof createTestApp>>;
+const STARTER = PACKS[0];
+
+async function login(t: T, password = TEST_ADMIN_PASSWORD) {
+  const res = await t.request("/api/admin/verify", { method: "POST", body: { password } });
+  const cookie = res.headers.get("set-cookie") ?? "";
+  return { res, cookie: cookie.split(";")[0] };
+}
+
+/** A paid order with address and email, through the real API. */
+async function paidOrder(t: T, email = "carol@example.com", name = "Carol King"): Promise<string> {
+  const add = await t.request(`/api/cart/add?itemId=${STARTER.id}`, { method: "POST" });
+  const start = await t.request(`/api/cart/${add.json.id}/checkout/us`, { method: "POST" });
+  const sessionId = start.json.url.replace("/demo-checkout/", "");
+  const paid = await t.request(`/api/demo/checkout-sessions/${sessionId}/pay`, {
+    method: "POST",
+    body: {
+      cardNumber: "4242424242424242",
+      email,
+      name,
+      address: {
+        street: "5 Elm St",
+        apartment: "",
+        city: "Austin",
+        state: "TX",
+        zipCode: "73301",
+        country: "US",
+      },
+    },
+  });
+  assert.equal(paid.status, 200, paid.text);
+  return start.json.orderNumber;
+}
+
+const ROUTES: [string, string, unknown?][] = [
+  ["GET", "/api/admin/session"],
+  ["GET", "/api/admin/orders"],
+  ["GET", "/api/admin/orders/new/csv"],
+  ["POST", "/api/admin/orders/ship-processed"],
+  ["POST", "/api/admin/orders/STX/tracking", { trackingNumber: "9400" }],
+  ["POST", "/api/admin/orders/STX/delivered"],
+  ["POST", "/api/admin/orders/STX/cancel"],
+  ["GET", "/api/admin/inventory"],
+  ["PUT", "/api/admin/inventory/switches/101", { stock: 5 }],
+  ["PUT", "/api/admin/inventory/components/SMALL_BOX", { stock: 5 }],
+  ["GET", "/api/test/ping"],
+  ["GET", "/api/test/test_email"],
+];
+
+Deno.test("every admin and test route: 401 without credentials, wrong password, stale session", async () => {
+  await using t = await createTestApp();
+  const { cookie } = await login(t);
+  t.clock.advance(ADMIN_IDLE_MS + 1000);
+  const kvBefore = await t.request("/api/switches");
+  for (const [method, path, body] of ROUTES) {
+    const attempts: [string, Record<string, string>][] = [
+      ["no credentials", {}],
+      ["wrong bearer", { Authorization: "Bearer not-the-password" }],
+      ["stale session", { Cookie: cookie }],
+      ["forged session", { Cookie: "admin_session=forged-token" }],
+    ];
+    for (const [what, headers] of attempts) {
+      const res = await t.request(path, { method, body, headers });
+      assert.equal(res.status, 401, `${what}: ${method} ${path}`);
+      assert.ok(res.json.error, "401 is JSON with an error");
+    }
+    // The wrong bearer attempts must not lock out this walk: reset the brute-force window.
+    t.clock.advance(61_000);
+  }
+  assert.deepEqual((await t.request("/api/switches")).json, kvBefore.json, "nothing changed");
+});
+
+Deno.test("with a good session or the bearer password every admin route answers", async () => {
+  await using t = await createTestApp();
+  const { res, cookie } = await login(t);
+  assert.equal(res.status, 200);
+  assert.deepEqual(res.json, { ok: true });
+  const setCookie = res.headers.get("set-cookie") ?? "";
+  assert.match(setCookie, /HttpOnly/i);
+  assert.match(setCookie, /SameSite=Strict/i);
+  assert.match(setCookie, /Path=\//);
+  const orderNumber = await paidOrder(t);
+  const routes = ROUTES.map(([m, p, b]) => [m, p.replace("STX", orderNumber), b] as const);
+  for (const [method, path, body] of routes) {
+    const res = await t.request(path, { method, body, headers: { Cookie: cookie } });
+    assert.ok(
+      res.status === 200 || res.status === 409,
+      `${method} ${path}: ${res.status} ${res.text}`,
+    );
+  }
+  const bearer = await t.request("/api/admin/orders", {
+    headers: { Authorization: `Bearer ${TEST_ADMIN_PASSWORD}` },
+  });
+  assert.equal(bearer.status, 200);
+  const ping = await t.request("/api/test/ping", { headers: { Cookie: cookie } });
+  assert.match(ping.text, /pong/);
+});
+
+Deno.test("wrong passwords: 'Invalid password', then 429 after 5 a minute", async () => {
+  await using t = await createTestApp();
+  for (let i = 0; i < 5; i++) {
+    const { res } = await login(t, `wrong-${i}`);
+    assert.equal(res.status, 401);
+    assert.equal(res.json.error, "Invalid password");
+  }
+  const locked = await login(t);
+  assert.equal(locked.res.status, 429, "even the right password waits once locked");
+  assert.match(locked.res.json.error, /wait a minute/);
+  const bearer = await t.request("/api/admin/orders", {
+    headers: { Authorization: `Bearer ${TEST_ADMIN_PASSWORD}` },
+  });
+  assert.equal(bearer.status, 429, "the bearer route shares the limit");
+  t.clock.advance(60_000);
+  assert.equal((await login(t)).res.status, 200);
+});
+
+Deno.test("logout ends the session on the server", async () => {
+  await using t = await createTestApp();
+  const { cookie } = await login(t);
+  assert.equal(
+    (await t.request("/api/admin/session", { headers: { Cookie: cookie } })).status,
+    200,
+  );
+  await t.request("/api/admin/logout", { method: "POST", headers: { Cookie: cookie } });
+  assert.equal(
+    (await t.request("/api/admin/session", { headers: { Cookie: cookie } })).status,
+    401,
+  );
+});
+
+Deno.test("orders to shipment: tracking, CSV, ship, deliver, with the shipped email once", async () => {
+  await using t = await createTestApp();
+  const { cookie } = await login(t);
+  const h = { Cookie: cookie };
+  const a = await paidOrder(t, "a@example.com", "Ann");
+  const b = await paidOrder(t, "b@example.com", "Ben");
+  await t.deliverEmails();
+  const confirmations = t.mailer.sent.length;
+
+  const orders = await t.request("/api/admin/orders", { headers: h });
+  assert.equal(orders.json.length, 2);
+  assert.equal(orders.json[0].shippingAddress.street, "5 Elm St", "the admin sees full addresses");
+
+  const empty = await t.request(`/api/admin/orders/${a}/tracking`, {
+    method: "POST",
+    body: { trackingNumber: "   " },
+    headers: h,
+  });
+  assert.equal(empty.status, 400);
+  assert.equal(empty.json.error, "Please enter a tracking number");
+
+  const tracked = await t.request(`/api/admin/orders/${a}/tracking`, {
+    method: "POST",
+    body: { trackingNumber: "9400 1000 0000 0000 0001" },
+    headers: h,
+  });
+  assert.equal(tracked.status, 200);
+  assert.equal(tracked.json.status, "PROCESSING");
+
+  const early = await t.request(`/api/admin/orders/${a}/delivered`, { method: "POST", headers: h });
+  assert.equal(early.status, 409, "not shipped yet");
+
+  const csv = await t.request("/api/admin/orders/new/csv", { headers: h });
+  assert.equal(csv.status, 200);
+  assert.match(csv.headers.get("content-disposition") ?? "", /new_orders\.csv/);
+  const rows = csv.text.trim().split("\r\n");
+  assert.equal(rows.length, 3, "header and one row per new order");
+  assert.ok(rows.some((r) => r.includes(a)) && rows.some((r) => r.includes(b)));
+
+  const ship = await t.request("/api/admin/orders/ship-processed", { method: "POST", headers: h });
+  assert.deepEqual(ship.json, { shippedCount: 1 }, "only the order with tracking ships");
+  const again = await t.request("/api/admin/orders/ship-processed", { method: "POST", headers: h });
+  assert.deepEqual(again.json, { shippedCount: 0 });
+  await t.deliverEmails();
+  const shipped = t.mailer.sent.slice(confirmations);
+  assert.equal(shipped.length, 1, "one shipped email");
+  assert.equal(shipped[0].to, "a@example.com");
+  assert.match(shipped[0].text, /tLabels=9400%201000/);
+
+  const view = await t.request(`/api/orders/${a}`);
+  assert.equal(view.json.status, "SHIPPED");
+  assert.equal(view.json.progress, 76);
+  const delivered = await t.request(`/api/admin/orders/${a}/delivered`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${TEST_ADMIN_PASSWORD}`, "Content-Type": "application/json" },
+  });
+  assert.equal(delivered.json.status, "DELIVERED");
+  const late = await t.request(`/api/admin/orders/${a}/tracking`, {
+    method: "POST",
+    body: { trackingNumber: "1" },
+    headers: h,
+  });
+  assert.equal(late.status, 409);
+  const cancelShipped = await t.request(`/api/admin/orders/${a}/cancel`, {
+    method: "POST",
+    headers: h,
+  });
+  assert.equal(cancelShipped.status, 409);
+  assert.match(cancelShipped.json.error, /cannot be cancelled/);
+  assert.equal(
+    (await t.request("/api/admin/orders/STNOPE/delivered", { method: "POST", headers: h })).status,
+    404,
+  );
+});
+
+Deno.test("cancelling a paid order returns its stock and refunds", async () => {
+  await using t = await createTestApp();
+  const { cookie } = await login(t);
+  const key = switchKey(STARTER.switchIds[0]);
+  const before = (await t.kv.get<StockRecord>(keys.stock(key))).value!;
+  const orderNumber = await paidOrder(t);
+  const res = await t.request(`/api/admin/orders/${orderNumber}/cancel`, {
+    method: "POST",
+    headers: { Cookie: cookie },
+  });
+  assert.equal(res.status, 200);
+  assert.equal(res.json.status, "CANCELLED");
+  assert.deepEqual((await t.kv.get<StockRecord>(keys.stock(key))).value, before);
+  const order = await getOrder(t.kv, orderNumber);
+  const demo = await t.kv.get<{ status: string }>(keys.demoSession(order.payment!.id));
+  assert.equal(demo.value?.status, "refunded");
+});
+
+Deno.test("inventory: read and correct stock in place", async () => {
+  await using t = await createTestApp();
+  const { cookie } = await login(t);
+  const h = { Cookie: cookie };
+  const inv = await t.request("/api/admin/inventory", { headers: h });
+  assert.ok(inv.json.switches.length >= 100);
+  assert.deepEqual(
+    inv.json.inventory.map((i: { name: string }) => i.name),
+    ["SMALL_BOX", "LARGE_BOX", "TRANSPARENT_KEYCAP", "RANDOM_KEYCAP", "CUBE_BODY"],
+  );
+  const put = await t.request("/api/admin/inventory/switches/101", {
+    method: "PUT",
+    body: { stock: 7 },
+    headers: h,
+  });
+  assert.equal(put.json.stock, 7);
+  const bad: [string, unknown, number][] = [
+    ["/api/admin/inventory/switches/101", { stock: -1 }, 400],
+    ["/api/admin/inventory/switches/101", { stock: 1.5 }, 400],
+    ["/api/admin/inventory/switches/101", { stock: "3" }, 400],
+    ["/api/admin/inventory/switches/99999", { stock: 3 }, 404],
+    ["/api/admin/inventory/components/GOLD_BOX", { stock: 3 }, 404],
+  ];
+  for (const [path, body, status] of bad) {
+    const res = await t.request(path, { method: "PUT", body, headers: h });
+    assert.equal(res.status, status, `${path} ${JSON.stringify(body)}`);
+  }
+  await t.request("/api/admin/inventory/components/CUBE_BODY", {
+    method: "PUT",
+    body: { stock: 0 },
+    headers: h,
+  });
+  const after = await t.request("/api/admin/inventory", { headers: h });
+  assert.equal(
+    after.json.inventory.find((i: { name: string }) => i.name === "CUBE_BODY").stock,
+    0,
+  );
+  assert.equal((await t.request("/api/items/2/availability")).json.available, false);
+});
+
+Deno.test("CSV fields are quoted, escaped and cannot run formulas", () => {
+  assert.equal(csvField('say "hi"'), '"say ""hi"""');
+  assert.equal(csvField("a,b"), '"a,b"');
+  assert.equal(csvField("line1\nline2"), '"line1\nline2"');
+  assert.equal(csvField('=HYPERLINK("x")'), '"\'=HYPERLINK(""x"")"');
+  assert.equal(csvField("+1"), '"\'+1"');
+  assert.equal(csvField("@cmd"), '"\'@cmd"');
+  assert.equal(csvField(null), '""');
+  assert.equal(toCsv([["a", "b"], ["c", "d"]]), '"a","b"\r\n"c","d"\r\n');
+});
+
+Deno.test("the CSV export neutralises a customer name that is a formula", async () => {
+  await using t = await createTestApp();
+  const { cookie } = await login(t);
+  await paidOrder(t, "x@example.com", '=cmd|"/c calc"!A1, "boss"');
+  const csv = await t.request("/api/admin/orders/new/csv", { headers: { Cookie: cookie } });
+  assert.ok(csv.text.includes('"\'=cmd|""/c calc""!A1, ""boss"""'), csv.text);
+});
