@@ -13,6 +13,7 @@ import { contactRoutes } from "./routes/contact.ts";
 import { checkoutRoutes, orderRoutes } from "./routes/orders.ts";
 import { demoRoutes } from "./routes/demo.ts";
 import { adminRoutes, testRoutes } from "./routes/admin.ts";
+import { authRoutes } from "./routes/auth.ts";
 import { webhookRoutes } from "./routes/webhooks.ts";
 import { imageRoutes } from "./routes/images.ts";
 import { LOCAL_IMAGE_BASE } from "../shared/images.ts";
@@ -29,8 +30,9 @@ export function createApp(deps: AppDeps): Hono {
   app.use("*", requestId());
   app.use("*", securityHeaders(config.production, config.imageBaseUrl));
   app.use("/api/*", requestLog(logger, clock));
+  app.use("/auth/*", requestLog(logger, clock));
   app.use(
-    "/api/*",
+    "*",
     bodyLimit({
       maxSize: MAX_BODY_BYTES,
       onError: () => {
@@ -51,6 +53,8 @@ export function createApp(deps: AppDeps): Hono {
   app.route("/api/test", testRoutes(routeDeps));
   app.route("/api/webhooks", webhookRoutes(routeDeps));
 
+  app.route("/auth", authRoutes(routeDeps));
+  app.all("/auth/*", (c) => c.json({ error: `No route ${c.req.method} ${c.req.path}` }, 404));
   app.all("/api/*", (c) => c.json({ error: `No API route ${c.req.method} ${c.req.path}` }, 404));
   app.route("/images", imageRoutes());
   app.route("/", staticRoutes(config.distDir, config.publicUrl, routeDeps.imageBase));

@@ -167,3 +167,55 @@ export const stockUpdateSchema = z.object({
   stock: z.number({ error: "Stock must be a number" }).int("Stock must be a whole number")
     .min(0, "Stock cannot be negative").max(1_000_000, "Stock is too large"),
 });
+
+/** Sign-up strips HTML tags and trims (SPEC.md section 5) before checking. */
+export function stripTags(value: string): string {
+  return value.replace(/<[^>]*>?/g, "").trim();
+}
+
+/** The spec's messages for account fields. */
+export const EMAIL_MESSAGE = "Please enter a valid email address";
+export const PASSWORD_MESSAGE =
+  "Password must be at least 8 characters long and contain uppercase, lowercase, and numbers";
+
+/** Whether a password meets the rule of PASSWORD_MESSAGE. */
+export function isStrongPassword(password: string): boolean {
+  return password.length >= 8 && /[a-z]/.test(password) && /[A-Z]/.test(password) &&
+    /\d/.test(password);
+}
+
+const accountEmail = z.string({ error: EMAIL_MESSAGE }).transform(stripTags)
+  .transform((e) => e.toLowerCase())
+  .pipe(z.email(EMAIL_MESSAGE).max(254, EMAIL_MESSAGE));
+
+/** Body of POST /auth/register. */
+export const registerSchema = z.object({
+  email: accountEmail,
+  password: z.string({ error: PASSWORD_MESSAGE }).max(200, "Password is too long")
+    .transform(stripTags).refine(isStrongPassword, PASSWORD_MESSAGE),
+  user_id: z.string().max(64).nullish(),
+});
+
+/** Body of POST /auth/login. */
+export const loginSchema = z.object({
+  email: accountEmail,
+  password: z.string({ error: "Password is required" }).min(1, "Password is required")
+    .max(200, "Password is too long").transform(stripTags),
+  cartId: z.string().max(64).nullish(),
+});
+
+/** Body of POST /auth/create-payment-intent when it creates a payment (SPEC.md section 7). */
+export const paymentIntentSchema = z.object({
+  cart_data: z.object({ cartId: z.string({ error: "No cart found" }).min(1).max(64) }, {
+    error: "No cart found",
+  }),
+  email: z.email("Please enter a valid email address").max(254),
+  name: text("Name", 200),
+  address: text("Address", 200),
+  apartment: z.string().trim().max(100).nullish(),
+  city: text("City", 100),
+  state: z.string().trim().max(50).nullish(),
+  zipcode: z.string({ error: "ZIP code is required" }).trim()
+    .regex(/^\d{5}(-\d{4})?$/, "ZIP code must be 5 digits"),
+  promoCode: promoCodeSchema.nullish(),
+});

@@ -182,7 +182,7 @@ export async function addToCart(kv: Deno.Kv, clock: Clock, input: AddInput): Pro
       ? cart.lines.map((l) => (l.lineId === lineId ? { ...l, quantity } : l))
       : [...cart.lines, { ...input.spec, lineId, quantity } as CartLine];
     const next = { ...cart, lines, updatedAt: now, expiresAt: now + CART_TTL_MS };
-    const ok = await commitCart(kv, next, entry?.versionstamp ?? null);
+    const ok = await commitCart(kv, next, entry?.versionstamp ?? null, !entry && next.userId);
     return ok ? next : CONFLICT;
   }, "update the cart");
 }
@@ -259,10 +259,62 @@ async function commitCart(
   kv: Deno.Kv,
   cart: CartRecord,
   versionstamp: string | null,
+  /** A signed-in shopper's new cart is remembered for their other devices. */
+  linkUser: string | null | false = false,
 ): Promise<boolean> {
-  const result = await kv.atomic()
+  const op = kv.atomic()
     .check({ key: keys.cart(cart.id), versionstamp })
-    .set(keys.cart(cart.id), cart, { expireIn: CART_TTL_MS })
-    .commit();
-  return result.ok;
+    .set(keys.cart(cart.id), cart, { expireIn: CART_TTL_MS });
+  if (linkUser) op.set(keys.userCart(linkUser), cart.id);
+  return (await op.commit()).ok;
+}
+
+/**
+ * Joins a guest cart to a user's cart at sign-in: the guest's lines are added to the user's cart
+ * (quantities summed, capped), one cart is kept, and it is remembered for the user's other devices.
+ * Returns the id of the cart to use from now on.
+ */
+export async function linkCartToUser(
+  kv: Deno.Kv,
+  clock: Clock,
+  userId: string,
+  guestCartId: string | null,
+): Promise<string | null> {
+  const userCartId = (await kv.get<string>(keys.userCart(userId))).value;
+  const userCart = userCartId ? await findCart(kv, clock, userCartId) : null;
+  const guest = guestCartId ? await findCart(kv, clock, guestCartId) : null;
+  const guestOwnedByOther = guest?.value?.userId && guest.value.userId !== userId;
+  if (!guest || guestOwnedByOther || guest.value!.id === userCart?.value?.id) {
+    return userCart?.value?.id ?? null;
+  }
+  if (!userCart) {
+    // The guest cart becomes the user's cart.
+    await withRetries(async () => {
+      const entry = await findCart(kv, clock, guest.value!.id);
+      if (!entry) return null;
+      const next = { ...entry.value!, userId, updatedAt: clock.now() };
+      const ok = await kv.atomic().check(entry).set(keys.cart(next.id), next, {
+        expireIn: CART_TTL_MS,
+      })
+        .set(keys.userCart(userId), next.id).commit();
+      return ok.ok ? null : CONFLICT;
+    }, "link the cart");
+    return guest.value!.id;
+  }
+  await updateCart(kv, clock, userCart.value!.id, (cart) => {
+    const lines = [...cart.lines];
+    for (const line of guest.value!.lines) {
+      const same = lines.findIndex((l) => l.lineId === line.lineId);
+      if (same >= 0) {
+        lines[same] = {
+          ...lines[same],
+          quantity: Math.min(MAX_LINE_QUANTITY, lines[same].quantity + line.quantity),
+        };
+      } else if (lines.length < MAX_CART_LINES) lines.push(line);
+    }
+    return Promise.resolve(lines);
+  });
+  // The guest cart's lines now live in the user's cart; an emptied guest cart cannot be re-merged.
+  await updateCart(kv, clock, guest.value!.id, () => Promise.resolve([]));
+  return userCart.value!.id;
 }

@@ -358,7 +358,11 @@ export async function markOrderPaid(
       .set(keys.paymentEvent(eventId), { orderNumber, at: now }, { expireIn: 90 * 86400_000 });
     if (order.status !== "STARTED" && order.status !== "EXPIRED") {
       // Paid before (another event, redirect or poll won), or cancelled: only mark the event.
-      await op.commit();
+      const first = (await op.commit()).ok;
+      // Cancelled before any payment (a replaced checkout whose session could not be stopped in
+      // time): this money has no order to pay for and goes back, on the event's first delivery.
+      const everPaid = order.history.some((h) => h.status === "PAYMENT_RECEIVED");
+      if (first && order.status === "CANCELLED" && !everPaid) return { kind: "refund", order };
       return { kind: "already", order };
     }
     const held = order.reservation.state === "held";

@@ -140,7 +140,8 @@ export function stripePayments(settings: StripeSettings): PaymentProvider {
       const paymentIntent = ref.kind === "payment_intent"
         ? ref.id
         : idOf((await stripe.checkout.sessions.retrieve(ref.id)).payment_intent);
-      if (!paymentIntent) throw new Error(`Checkout session ${ref.id} has no payment to refund`);
+      // A session a promotion code made free charged nothing, so there is nothing to give back.
+      if (!paymentIntent) return;
       try {
         await stripe.refunds.create({ payment_intent: paymentIntent }, {
           idempotencyKey: `refund-${ref.id}`,
@@ -236,8 +237,31 @@ export function sessionDetails(session: Stripe.Checkout.Session): PaidDetails {
       }
       : null,
     taxId: taxId?.value ? { type: taxId.type, value: taxId.value } : null,
-    amountTotalCents: session.amount_total,
-    amountDiscountCents: session.total_details?.amount_discount ?? null,
+    ...dollarAmounts(session),
+  };
+}
+
+/**
+ * The charged total and discount in dollars. With Stripe's adaptive pricing a customer may pay in
+ * their own currency; the session's amounts are then in that currency, and the order keeps cents
+ * of the dollar prices it was built from.
+ */
+function dollarAmounts(
+  session: Stripe.Checkout.Session,
+): Pick<PaidDetails, "amountTotalCents" | "amountDiscountCents"> {
+  const total = session.amount_total;
+  const discount = session.total_details?.amount_discount ?? null;
+  const conversion = session.currency_conversion;
+  if (!conversion || session.currency === conversion.source_currency) {
+    return { amountTotalCents: total, amountDiscountCents: discount };
+  }
+  const usdTotal = conversion.amount_total;
+  return {
+    amountTotalCents: usdTotal,
+    // Stripe reports the discount in the customer's currency only: convert it at the same ratio.
+    amountDiscountCents: discount === null || !total
+      ? null
+      : Math.round(discount * usdTotal / total),
   };
 }
 

@@ -5,6 +5,7 @@ import type { AppDeps } from "../deps.ts";
 import { addToCart, getCart, type LineSpec, removeLine, setLineQuantity } from "../db/cart.ts";
 import { viewCart } from "../db/cart_view.ts";
 import { validateJson, validateParams, validateQuery } from "../middleware/validate.ts";
+import { optionalUser } from "../middleware/user_auth.ts";
 
 const cartParam = z.object({ cartId: z.string().min(1).max(64) });
 const lineParam = z.object({
@@ -22,6 +23,7 @@ export function cartRoutes({ kv, clock, imageBase }: AppDeps & { imageBase: stri
       cartId: cartId || null,
       spec: { kind: "product", productId: itemId },
       quantity,
+      userId: (await optionalUser({ kv, clock }, c))?.userId,
     });
     return c.json({ ...(await viewCart(kv, cart, imageBase)), message: "Item added to cart" });
   });
@@ -42,6 +44,7 @@ export function cartRoutes({ kv, clock, imageBase }: AppDeps & { imageBase: stri
       cartId: body.cartId || null,
       spec,
       quantity: body.quantity,
+      userId: (await optionalUser({ kv, clock }, c))?.userId,
     });
     return c.json({
       ...(await viewCart(kv, cart, imageBase)),

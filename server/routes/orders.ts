@@ -15,6 +15,7 @@ import { countHit, isLimited } from "../db/rate_limit.ts";
 import { handlePaymentEvent } from "../payments/events.ts";
 import { startCheckout } from "../payments/checkout.ts";
 import { clientKey } from "../middleware/client_key.ts";
+import { optionalUser } from "../middleware/user_auth.ts";
 import { validateJson, validateParams } from "../middleware/validate.ts";
 
 type Deps = AppDeps & { imageBase: string };
@@ -63,6 +64,7 @@ export function orderRoutes(deps: Deps): Hono {
       customerName: body.customerName,
       address: body.shippingAddress,
       promoCode: body.promoCode,
+      userId: (await optionalUser(deps, c))?.userId,
     });
     return c.json({
       stripeClientSecret: payment.clientSecret,

@@ -1,0 +1,140 @@
+import type { Clock } from "../deps.ts";
+import { BadRequest } from "../errors.ts";
+import { newToken, secretsEqual, sha256Hex } from "../crypto.ts";
+import { keys } from "./keys.ts";
+import { randomId } from "./kv_util.ts";
+
+/** PBKDF2-HMAC-SHA256 at OWASP's recommended 600,000 iterations, through Web Crypto. */
+const ITERATIONS = 600_000;
+
+/** Sessions end after 14 days unused, and 60 days after sign-in at the latest. */
+export const USER_IDLE_MS = 14 * 86400_000;
+export const USER_ABSOLUTE_MS = 60 * 86400_000;
+
+/** An account. */
+export interface User {
+  userId: string;
+  email: string;
+  passwordHash: string;
+  salt: string;
+  iterations: number;
+  createdAt: number;
+}
+
+interface UserSession {
+  userId: string;
+  createdAt: number;
+  lastSeenAt: number;
+}
+
+async function hashPassword(password: string, salt: string, iterations: number): Promise<string> {
+  const key = await crypto.subtle.importKey(
+    "raw",
+    new TextEncoder().encode(password),
+    "PBKDF2",
+    false,
+    ["deriveBits"],
+  );
+  const bits = await crypto.subtle.deriveBits(
+    { name: "PBKDF2", hash: "SHA-256", salt: new TextEncoder().encode(salt), iterations },
+    key,
+    256,
+  );
+  return btoa(String.fromCharCode(...new Uint8Array(bits)));
+}
+
+const USER_ID = /^[A-Za-z0-9_-]{8,64}$/;
+
+/** Creates an account; 400 when the email is taken (the spec reads 400 as "exists"). */
+export async function registerUser(
+  kv: Deno.Kv,
+  clock: Clock,
+  email: string,
+  password: string,
+  requestedId: string | null,
+): Promise<User> {
+  const salt = randomId(16);
+  // The browser's stored id is kept when it is well-formed and free, so guest data stays linked.
+  let userId = requestedId && USER_ID.test(requestedId) ? requestedId : randomId(16);
+  if ((await kv.get(keys.user(userId))).value) userId = randomId(16);
+  const user: User = {
+    userId,
+    email,
+    passwordHash: await hashPassword(password, salt, ITERATIONS),
+    salt,
+    iterations: ITERATIONS,
+    createdAt: clock.now(),
+  };
+  const result = await kv.atomic()
+    .check({ key: keys.userByEmail(email), versionstamp: null })
+    .check({ key: keys.user(userId), versionstamp: null })
+    .set(keys.userByEmail(email), userId)
+    .set(keys.user(userId), user)
+    .commit();
+  if (!result.ok) throw new BadRequest("An account with this email already exists");
+  return user;
+}
+
+const DUMMY_SALT = "timing-equaliser";
+
+/**
+ * The user for these credentials, or null. An unknown email costs the same hashing work as a wrong
+ * password, so the answer time does not tell which emails have accounts.
+ */
+export async function checkCredentials(
+  kv: Deno.Kv,
+  email: string,
+  password: string,
+): Promise<User | null> {
+  const userId = (await kv.get<string>(keys.userByEmail(email))).value;
+  const user = userId ? (await kv.get<User>(keys.user(userId))).value : null;
+  const hash = await hashPassword(
+    password,
+    user?.salt ?? DUMMY_SALT,
+    user?.iterations ?? ITERATIONS,
+  );
+  if (!user) return null;
+  return (await secretsEqual(hash, user.passwordHash)) ? user : null;
+}
+
+/** Starts a session: a fresh 256-bit token, stored only as its hash. */
+export async function createUserSession(
+  kv: Deno.Kv,
+  clock: Clock,
+  userId: string,
+): Promise<string> {
+  const token = newToken();
+  const now = clock.now();
+  await kv.set(keys.userSession(await sha256Hex(token)), {
+    userId,
+    createdAt: now,
+    lastSeenAt: now,
+  }, {
+    expireIn: USER_ABSOLUTE_MS,
+  });
+  return token;
+}
+
+/** The user of a live session token (renewing its idle timer), or null. */
+export async function userForToken(kv: Deno.Kv, clock: Clock, token: string): Promise<User | null> {
+  if (!token || token.length > 100) return null;
+  const key = keys.userSession(await sha256Hex(token));
+  const session = (await kv.get<UserSession>(key)).value;
+  const now = clock.now();
+  if (!session) return null;
+  if (now - session.lastSeenAt > USER_IDLE_MS || now - session.createdAt > USER_ABSOLUTE_MS) {
+    await kv.delete(key);
+    return null;
+  }
+  if (now - session.lastSeenAt > 60_000) {
+    await kv.set(key, { ...session, lastSeenAt: now }, {
+      expireIn: Math.max(1, USER_ABSOLUTE_MS - (now - session.createdAt)),
+    });
+  }
+  return (await kv.get<User>(keys.user(session.userId))).value;
+}
+
+/** Ends a session. */
+export async function deleteUserSession(kv: Deno.Kv, token: string): Promise<void> {
+  if (token) await kv.delete(keys.userSession(await sha256Hex(token)));
+}

@@ -1,0 +1,126 @@
+import { Hono } from "hono";
+import { loginSchema, paymentIntentSchema, registerSchema } from "../../shared/schemas.ts";
+import type { AppDeps } from "../deps.ts";
+import { Unauthorized } from "../errors.ts";
+import { linkCartToUser } from "../db/cart.ts";
+import { listOrdersOfUser } from "../db/user_orders.ts";
+import { publicOrderView } from "../db/order_views.ts";
+import { countHit, hitRateLimit, isLimited, type RateLimit } from "../db/rate_limit.ts";
+import {
+  checkCredentials,
+  createUserSession,
+  deleteUserSession,
+  registerUser,
+} from "../db/users.ts";
+import { startCheckout } from "../payments/checkout.ts";
+import { bearerToken, requireUser } from "../middleware/user_auth.ts";
+import { clientKey } from "../middleware/client_key.ts";
+import { optionalJson, parseWith, validateJson } from "../middleware/validate.ts";
+import { originOf } from "./orders.ts";
+import { TooManyRequests } from "../errors.ts";
+
+type Deps = AppDeps & { imageBase: string };
+
+/** Per client: 10 sign-ups and 20 sign-in attempts per 10 minutes. */
+export const REGISTER_LIMIT: RateLimit = { bucket: "register", max: 10, windowMs: 10 * 60_000 };
+export const LOGIN_CLIENT_LIMIT: RateLimit = { bucket: "login", max: 20, windowMs: 10 * 60_000 };
+/** Per account: 5 wrong passwords per 15 minutes, wherever they come from. */
+export const LOGIN_ACCOUNT_LIMIT: RateLimit = {
+  bucket: "login-account",
+  max: 5,
+  windowMs: 15 * 60_000,
+};
+
+/** Accounts (SPEC.md section 7 'Auth', DESIGN.md section 5), served under /auth. */
+export function authRoutes(deps: Deps): Hono {
+  const { kv, clock, config, imageBase } = deps;
+  const app = new Hono();
+
+  app.post("/register", validateJson(registerSchema), async (c) => {
+    await hitRateLimit(
+      kv,
+      clock,
+      REGISTER_LIMIT,
+      clientKey(c),
+      "Too many sign-ups. Please wait a few minutes.",
+    );
+    const { email, password, user_id } = c.req.valid("json");
+    const user = await registerUser(kv, clock, email, password, user_id ?? null);
+    return c.json({ ok: true, userId: user.userId }, 201);
+  });
+
+  app.post("/login", validateJson(loginSchema), async (c) => {
+    const { email, password, cartId } = c.req.valid("json");
+    await hitRateLimit(
+      kv,
+      clock,
+      LOGIN_CLIENT_LIMIT,
+      clientKey(c),
+      "Too many sign-in attempts. Please wait a few minutes.",
+    );
+    if (await isLimited(kv, clock, LOGIN_ACCOUNT_LIMIT, email)) {
+      throw new TooManyRequests(
+        "Too many wrong passwords for this account. Please wait 15 minutes.",
+      );
+    }
+    const user = await checkCredentials(kv, email, password);
+    if (!user) {
+      await countHit(kv, clock, LOGIN_ACCOUNT_LIMIT, email);
+      // One answer for an unknown email and a wrong password.
+      throw new Unauthorized("Invalid email or password");
+    }
+    const token = await createUserSession(kv, clock, user.userId);
+    const joined = await linkCartToUser(kv, clock, user.userId, cartId ?? null);
+    return c.json({ token, userId: user.userId, email: user.email, cartId: joined });
+  });
+
+  app.post("/logout", async (c) => {
+    const token = bearerToken(c);
+    if (token) await deleteUserSession(kv, token);
+    return c.json({ ok: true });
+  });
+
+  app.get("/me", async (c) => {
+    const user = await requireUser(deps, c);
+    return c.json({ userId: user.userId, email: user.email });
+  });
+
+  app.get("/orders", async (c) => {
+    const user = await requireUser(deps, c);
+    const orders = await listOrdersOfUser(kv, user.userId);
+    return c.json(orders.map((o) => publicOrderView(o, imageBase, clock.now())));
+  });
+
+  app.post("/create-payment-intent", async (c) => {
+    const user = await requireUser(deps, c);
+    const raw = await optionalJson(c.req);
+    if (typeof raw === "object" && raw !== null && Object.keys(raw).length === 0) {
+      return c.json({ publishableKey: deps.payments.publishableKey, provider: deps.payments.name });
+    }
+    const body = parseWith(paymentIntentSchema, raw);
+    const { order, payment } = await startCheckout(deps, {
+      cartId: body.cart_data.cartId,
+      region: "us",
+      mode: "embedded",
+      origin: originOf(c, config.publicUrl),
+      email: body.email,
+      customerName: body.name,
+      address: {
+        street: body.address,
+        apartment: body.apartment ?? "",
+        city: body.city,
+        state: body.state ?? "",
+        zipCode: body.zipcode,
+        country: "US",
+      },
+      promoCode: body.promoCode,
+      userId: user.userId,
+    });
+    return c.json({
+      clientSecret: payment.clientSecret,
+      orderNumber: order.orderNumber,
+      paymentIntentId: payment.id,
+    });
+  });
+  return app;
+}
