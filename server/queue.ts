@@ -1,8 +1,12 @@
 import type { AppDeps } from "./deps.ts";
 import { deliverEmail, deliverPending, type EmailJob } from "./email/outbox.ts";
+import { type RefundJob, retryRefund } from "./payments/refunds.ts";
 
 /** Jobs put on the KV queue. Handlers are idempotent: delivery is at least once. */
-export type QueueJob = EmailJob | { type: "reservation-expiry"; orderNumber: string };
+export type QueueJob =
+  | EmailJob
+  | RefundJob
+  | { type: "reservation-expiry"; orderNumber: string };
 
 /** Extra job handlers by type, registered by features that own them. */
 export type JobHandlers = Partial<Record<QueueJob["type"], (job: QueueJob) => Promise<void>>>;
@@ -18,6 +22,10 @@ export async function startQueueWorker(deps: AppDeps, handlers: JobHandlers = {}
     const job = raw as QueueJob;
     if (job?.type === "email") {
       await deliverEmail(kv, mailer, clock, logger, job.id);
+      return;
+    }
+    if (job?.type === "refund") {
+      await retryRefund(deps, job);
       return;
     }
     const handler = handlers[job?.type];

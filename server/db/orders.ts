@@ -414,6 +414,11 @@ function applyPaidDetails(order: Order, details: PaidDetails, now: number): Orde
     const discount = details.amountDiscountCents ?? order.discountCents;
     next.discountCents = discount;
     next.totalCents = details.amountTotalCents;
+    // The provider discounted the tax line too; keep the breakdown adding up to what was charged.
+    next.taxCents = Math.max(
+      0,
+      details.amountTotalCents - (order.subtotalCents - discount) - order.shippingCents,
+    );
   }
   return next;
 }

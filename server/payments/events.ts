@@ -10,6 +10,7 @@ import {
 } from "../db/orders.ts";
 import { orderConfirmationEmail } from "../email/templates.ts";
 import type { PaymentEvent } from "./provider.ts";
+import { refundOrder } from "./refunds.ts";
 
 /** Dependencies of the event handler. */
 export type EventDeps = Pick<AppDeps, "kv" | "clock" | "config" | "payments" | "logger">;
@@ -46,7 +47,7 @@ export async function handlePaymentEvent(
       );
       if (outcome.kind === "refund" && outcome.order.payment) {
         logger({ msg: "refunding a payment for a lapsed reservation", order: order.orderNumber });
-        await deps.payments.refund(outcome.order.payment, outcome.order.totalCents);
+        await refundOrder(deps, outcome.order);
       }
       if (outcome.kind === "recorded") {
         await emptyCart(kv, clock, outcome.order.cartId);

@@ -29,6 +29,7 @@ import { listStock, setStockCount } from "../db/stock.ts";
 import { queueEmail } from "../email/outbox.ts";
 import { orderConfirmationEmail, orderShippedEmail } from "../email/templates.ts";
 import { toCsv } from "../csv.ts";
+import { refundOrder } from "../payments/refunds.ts";
 import {
   ADMIN_LOGIN_LIMIT,
   adminCookieName,
@@ -212,7 +213,7 @@ export function adminRoutes(deps: Deps): Hono {
       "Cancelled by the shop; refunded in full",
     );
     if (order.payment) {
-      if (refund) await deps.payments.refund(order.payment, order.totalCents);
+      if (refund) await refundOrder(deps, order);
       else await deps.payments.cancel(order.payment).catch(() => {});
     }
     return c.json(adminOrderView(order, imageBase));

@@ -7,6 +7,8 @@ import type { StockRecord } from "../../server/db/stock.ts";
 import { switchKey } from "../../shared/bom.ts";
 import { PACKS } from "../../shared/catalog/packs.ts";
 import { ADMIN_IDLE_MS } from "../../server/db/admin_sessions.ts";
+import { demoPayments } from "../../server/payments/demo.ts";
+import { retryRefund } from "../../server/payments/refunds.ts";
 
 type T = Awaited<ReturnType<typeof createTestApp>>;
 const STARTER = PACKS[0];
@@ -288,4 +290,33 @@ Deno.test("the CSV export neutralises a customer name that is a formula", async 
   await paidOrder(t, "x@example.com", '=cmd|"/c calc"!A1, "boss"');
   const csv = await t.request("/api/admin/orders/new/csv", { headers: { Cookie: cookie } });
   assert.ok(csv.text.includes('"\'=cmd|""/c calc""!A1, ""boss"""'), csv.text);
+});
+
+Deno.test("a refund the provider cannot make now is queued and retried, not lost", async () => {
+  let failRefunds = true;
+  const refunded: string[] = [];
+  await using t = await createTestApp({
+    payments: (kv, clock) => {
+      const demo = demoPayments(kv, clock);
+      return {
+        ...demo,
+        refund(ref, amount) {
+          if (failRefunds) return Promise.reject(new Error("provider down"));
+          refunded.push(ref.id);
+          return demo.refund(ref, amount);
+        },
+      };
+    },
+  });
+  const { cookie } = await login(t);
+  const orderNumber = await paidOrder(t);
+  const res = await t.request(`/api/admin/orders/${orderNumber}/cancel`, {
+    method: "POST",
+    headers: { Cookie: cookie },
+  });
+  assert.equal(res.status, 200, "the cancellation stands");
+  assert.ok(t.logs.some((l) => l.msg === "refund failed; queued for retry"));
+  failRefunds = false;
+  await retryRefund(t, { type: "refund", orderNumber });
+  assert.equal(refunded.length, 1);
 });

@@ -1,0 +1,583 @@
+import assert from "node:assert/strict";
+import { computeTotals } from "../../shared/policy.ts";
+import { keys } from "../../server/db/keys.ts";
+import { findOrder, type Order, sweepExpiredReservations } from "../../server/db/orders.ts";
+import type { StockRecord } from "../../server/db/stock.ts";
+import { listOutbox } from "../../server/email/outbox.ts";
+import { INTERNATIONAL_COUNTRIES, stripePayments } from "../../server/payments/stripe.ts";
+import { FAKE_WEBHOOK_SECRET, type FakeStripe, startFakeStripe } from "../helpers/fake_stripe.ts";
+import { createTestApp } from "../helpers/test_app.ts";
+
+type TestApp = Awaited<ReturnType<typeof createTestApp>>;
+// deno-lint-ignore no-explicit-any
+type Json = any;
+
+const STRIPE_ENV = {
+  STRIPE_SECRET_KEY: "sk_test_x",
+  STRIPE_PUBLISHABLE_KEY: "pk_test_x",
+  STRIPE_WEBHOOK_SECRET: FAKE_WEBHOOK_SECRET,
+};
+
+const US_ADDRESS = {
+  street: "1 Main St",
+  apartment: "",
+  city: "Springfield",
+  state: "IL",
+  zipCode: "62701",
+};
+
+/** A Stripe-mode test app whose provider talks to a fresh fake Stripe on loopback. */
+async function stripeShop() {
+  const fake = await startFakeStripe();
+  const t = await createTestApp({
+    env: STRIPE_ENV,
+    payments: (_kv, clock) =>
+      stripePayments({
+        secretKey: STRIPE_ENV.STRIPE_SECRET_KEY,
+        publishableKey: STRIPE_ENV.STRIPE_PUBLISHABLE_KEY,
+        webhookSecret: STRIPE_ENV.STRIPE_WEBHOOK_SECRET,
+        apiUrl: fake.url,
+        clock,
+      }),
+  });
+  // Stripe's expires_at window is judged against the shop's (test) clock.
+  fake.now = () => t.clock.now();
+  return {
+    t,
+    fake,
+    async [Symbol.asyncDispose]() {
+      await t[Symbol.asyncDispose]();
+      await fake[Symbol.asyncDispose]();
+    },
+  };
+}
+
+/** A cart with two Starter Packs and one other product; answers the cart as the API shows it. */
+async function fillCart(t: TestApp): Promise<Json> {
+  const first = await t.request("/api/cart/add?itemId=384&quantity=2", { method: "POST" });
+  assert.equal(first.status, 200, first.text);
+  const second = await t.request(`/api/cart/add?itemId=380&quantity=1&cartId=${first.json.id}`, {
+    method: "POST",
+  });
+  assert.equal(second.status, 200, second.text);
+  return second.json;
+}
+
+async function hostedCheckout(t: TestApp, region: "us" | "international" = "us") {
+  const cart = await fillCart(t);
+  const res = await t.request(`/api/cart/${cart.id}/checkout/${region}`, { method: "POST" });
+  assert.equal(res.status, 200, res.text);
+  const order = (await findOrder(t.kv, res.json.orderNumber))!;
+  return { cart, res, order, sessionId: order.payment!.id };
+}
+
+async function embeddedCheckout(t: TestApp) {
+  const cart = await fillCart(t);
+  const res = await t.request("/api/orders/create", {
+    method: "POST",
+    body: {
+      cartId: cart.id,
+      email: "ann@example.com",
+      customerName: "Ann Lee",
+      shippingAddress: US_ADDRESS,
+    },
+  });
+  assert.equal(res.status, 200, res.text);
+  return { cart, res, intentId: res.json.paymentIntentId as string };
+}
+
+function postWebhook(t: TestApp, body: string, signature?: string) {
+  const headers: Record<string, string> = { "Content-Type": "application/json" };
+  if (signature !== undefined) headers["Stripe-Signature"] = signature;
+  return t.request("/api/webhooks/stripe", { method: "POST", body, headers });
+}
+
+async function deliver(t: TestApp, fake: FakeStripe, type: string, object: Json, id?: string) {
+  const signed = await fake.signedEvent(type, object, { id });
+  const res = await postWebhook(t, signed.body, signed.signature);
+  assert.equal(res.status, 200, res.text);
+  return res;
+}
+
+/** Sellable stock and used counts over every component. */
+async function stockTotals(kv: Deno.Kv): Promise<{ stock: number; used: number }> {
+  let stock = 0;
+  let used = 0;
+  for await (const e of kv.list<StockRecord>({ prefix: keys.stocks() })) {
+    stock += e.value.stock;
+    used += e.value.used;
+  }
+  return { stock, used };
+}
+
+async function order(t: TestApp, orderNumber: string): Promise<Order> {
+  return (await findOrder(t.kv, orderNumber))!;
+}
+
+/** Every KV entry as [key, value], to prove a request wrote nothing. */
+async function snapshot(kv: Deno.Kv): Promise<string> {
+  const all: unknown[] = [];
+  for await (const e of kv.list({ prefix: [] })) all.push([e.key, e.value]);
+  return JSON.stringify(all);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Creating payments
+
+Deno.test("US hosted checkout creates a Checkout Session with the server's prices", async () => {
+  await using s = await stripeShop();
+  const { t, fake } = s;
+  const { cart, res, order: o, sessionId } = await hostedCheckout(t);
+  const totals = computeTotals(cart.subtotalCents, "us");
+
+  const [req] = fake.requestsTo("POST", "/v1/checkout/sessions");
+  assert.equal(fake.requestsTo("POST", "/v1/checkout/sessions").length, 1);
+  assert.equal(res.json.url, fake.sessions.get(sessionId)!.url);
+  assert.equal(res.json.orderNumber, o.orderNumber);
+  assert.equal(req.idempotencyKey, `checkout-session-${o.orderNumber}`);
+  const p = req.params;
+  assert.equal(p.mode, "payment");
+  const expectedLines = cart.items.map((l: Json) => ({
+    quantity: String(l.quantity),
+    price_data: {
+      currency: "usd",
+      unit_amount: String(l.item.priceCents),
+      product_data: { name: l.item.name },
+    },
+  }));
+  expectedLines.push({
+    quantity: "1",
+    price_data: {
+      currency: "usd",
+      unit_amount: String(totals.taxCents),
+      product_data: { name: "Estimated tax" },
+    },
+  });
+  assert.deepEqual(p.line_items, expectedLines);
+  assert.equal(Number(p.shipping_options[0].shipping_rate_data.fixed_amount.amount), 799);
+  assert.equal(fake.sessions.get(sessionId)!.amount_total, totals.totalCents);
+  assert.equal(o.totalCents, totals.totalCents);
+
+  const ahead = Number(p.expires_at) - t.clock.now() / 1000;
+  assert.ok(ahead >= 30 * 60 && ahead <= 32 * 60, `expires_at is ${ahead} s ahead`);
+  assert.equal(p.allow_promotion_codes, "true");
+  assert.deepEqual(p.shipping_address_collection, { allowed_countries: ["US"] });
+  assert.equal(p.tax_id_collection, undefined);
+  assert.equal(p.client_reference_id, o.orderNumber);
+  assert.equal(p.metadata.orderNumber, o.orderNumber);
+  assert.equal(p.payment_intent_data.metadata.orderNumber, o.orderNumber);
+  assert.match(p.success_url, /\/order-success\?session_id=\{CHECKOUT_SESSION_ID\}$/);
+  assert.match(p.cancel_url, /\/cart$/);
+  assert.deepEqual(o.payment, {
+    provider: "stripe",
+    kind: "checkout_session",
+    id: sessionId,
+    url: res.json.url,
+  });
+  assert.equal(o.status, "STARTED");
+});
+
+Deno.test("international hosted checkout collects a non-US address and a tax ID", async () => {
+  await using s = await stripeShop();
+  const { t, fake } = s;
+  const { cart } = await hostedCheckout(t, "international");
+  const { params: p } = fake.requestsTo("POST", "/v1/checkout/sessions")[0];
+  assert.deepEqual(p.tax_id_collection, { enabled: "true" });
+  const countries: string[] = p.shipping_address_collection.allowed_countries;
+  assert.deepEqual(countries, [...INTERNATIONAL_COUNTRIES]);
+  assert.ok(!countries.includes("US"));
+  for (const c of ["CA", "GB", "DE", "JP", "AU"]) assert.ok(countries.includes(c), c);
+  assert.equal(Number(p.shipping_options[0].shipping_rate_data.fixed_amount.amount), 2299);
+  assert.equal(p.allow_promotion_codes, "true");
+  const totals = computeTotals(cart.subtotalCents, "international");
+  const [session] = fake.sessions.values();
+  assert.equal(session.amount_total, totals.totalCents);
+});
+
+Deno.test("POST /api/orders/create creates a PaymentIntent for the order total", async () => {
+  await using s = await stripeShop();
+  const { t, fake } = s;
+  const { cart, res, intentId } = await embeddedCheckout(t);
+  const totals = computeTotals(cart.subtotalCents, "us");
+  const intent = fake.intents.get(intentId)!;
+  assert.equal(res.json.stripeClientSecret, intent.client_secret);
+  assert.match(res.json.stripeClientSecret, /^pi_test_\w+_secret_/);
+  assert.equal(intent.amount, totals.totalCents);
+  const [req] = fake.requestsTo("POST", "/v1/payment_intents");
+  assert.equal(req.idempotencyKey, `payment-intent-${res.json.orderNumber}`);
+  assert.equal(req.params.currency, "usd");
+  assert.equal(req.params.automatic_payment_methods.enabled, "true");
+  assert.equal(req.params.receipt_email, "ann@example.com");
+  assert.equal(req.params.metadata.orderNumber, res.json.orderNumber);
+});
+
+Deno.test("a second checkout of the same cart expires the first session at Stripe", async () => {
+  await using s = await stripeShop();
+  const { t, fake } = s;
+  const { cart, order: first, sessionId } = await hostedCheckout(t);
+  const before = await stockTotals(t.kv);
+  const again = await t.request(`/api/cart/${cart.id}/checkout/us`, { method: "POST" });
+  assert.equal(again.status, 200, again.text);
+  assert.equal(fake.sessions.get(sessionId)!.status, "expired");
+  assert.equal((await order(t, first.orderNumber)).status, "CANCELLED");
+  assert.deepEqual(await stockTotals(t.kv), before, "the stock is held once, by the new order");
+});
+
+Deno.test("Stripe answering 500 gives a 503 and releases the reservation", async () => {
+  await using s = await stripeShop();
+  const { t, fake } = s;
+  const cart = await fillCart(t);
+  const before = await stockTotals(t.kv);
+  fake.failNext = 1;
+  const res = await t.request(`/api/cart/${cart.id}/checkout/us`, { method: "POST" });
+  assert.equal(res.status, 503, res.text);
+  assert.match(res.json.error, /Nothing was charged/);
+  assert.deepEqual(await stockTotals(t.kv), before);
+});
+
+// ---------------------------------------------------------------------------------------------
+// Webhooks
+
+Deno.test("checkout.session.completed records the payment, address and tax ID once", async () => {
+  await using s = await stripeShop();
+  const { t, fake } = s;
+  const { order: o, sessionId } = await hostedCheckout(t, "international");
+  const reserved = await stockTotals(t.kv);
+  const items = o.reservation.items.reduce((n, [, q]) => n + q, 0);
+  const session = fake.markSessionPaid(sessionId, {
+    email: "kim@example.de",
+    name: "Kim Weber",
+    address: {
+      line1: "Hauptstr. 5",
+      line2: "2. OG",
+      city: "Berlin",
+      postal_code: "10115",
+      country: "DE",
+    },
+    taxId: { type: "eu_vat", value: "DE123456789" },
+  });
+  const res = await deliver(t, fake, "checkout.session.completed", session);
+  assert.deepEqual(res.json, { received: true });
+
+  const paid = await order(t, o.orderNumber);
+  assert.equal(paid.status, "PAYMENT_RECEIVED");
+  assert.equal(paid.reservation.state, "committed");
+  assert.equal(paid.email, "kim@example.de");
+  assert.equal(paid.customerName, "Kim Weber");
+  assert.deepEqual(paid.shippingAddress, {
+    street: "Hauptstr. 5",
+    apartment: "2. OG",
+    city: "Berlin",
+    state: "",
+    zipCode: "10115",
+    country: "DE",
+  });
+  assert.deepEqual(paid.taxId, { type: "eu_vat", value: "DE123456789" });
+  assert.equal(paid.totalCents, o.totalCents);
+  const after = await stockTotals(t.kv);
+  assert.equal(after.stock, reserved.stock, "the reserved stock stays taken");
+  assert.equal(after.used, reserved.used + items, "and is counted as used");
+
+  assert.equal(await t.deliverEmails(), 1);
+  assert.equal(t.mailer.sent.length, 1);
+  assert.equal(t.mailer.sent[0].to, "kim@example.de");
+  assert.match(t.mailer.sent[0].subject, new RegExp(o.orderNumber));
+});
+
+Deno.test("the same webhook delivered ten times records one payment and one email", async () => {
+  await using s = await stripeShop();
+  const { t, fake } = s;
+  const { order: o, sessionId } = await hostedCheckout(t);
+  const reserved = await stockTotals(t.kv);
+  const signed = await fake.signedEvent(
+    "checkout.session.completed",
+    fake.markSessionPaid(sessionId),
+  );
+  const answers = await Promise.all(
+    Array.from({ length: 10 }, () => postWebhook(t, signed.body, signed.signature)),
+  );
+  for (const a of answers) assert.equal(a.status, 200, a.text);
+  const paid = await order(t, o.orderNumber);
+  assert.equal(paid.status, "PAYMENT_RECEIVED");
+  assert.equal(paid.history.filter((h) => h.status === "PAYMENT_RECEIVED").length, 1);
+  const items = o.reservation.items.reduce((n, [, q]) => n + q, 0);
+  assert.equal((await stockTotals(t.kv)).used, reserved.used + items);
+  assert.equal((await listOutbox(t.kv)).length, 1);
+  await t.deliverEmails();
+  assert.equal(t.mailer.sent.length, 1);
+});
+
+Deno.test("webhooks out of order: an older failure or expiry after success keeps the order paid", async () => {
+  await using s = await stripeShop();
+  const { t, fake } = s;
+  const { res, intentId } = await embeddedCheckout(t);
+  const declined = fake.failIntent(intentId);
+  const succeeded = fake.markIntentPaid(intentId);
+  await deliver(t, fake, "payment_intent.succeeded", succeeded);
+  await deliver(t, fake, "payment_intent.payment_failed", declined);
+  const paid = await order(t, res.json.orderNumber);
+  assert.equal(paid.status, "PAYMENT_RECEIVED");
+  assert.equal(paid.paymentError, null);
+
+  const hosted = await hostedCheckout(t);
+  const session = fake.markSessionPaid(hosted.sessionId);
+  await deliver(t, fake, "checkout.session.completed", session);
+  const reserved = await stockTotals(t.kv);
+  await deliver(t, fake, "checkout.session.expired", { ...session, status: "expired" });
+  assert.equal((await order(t, hosted.order.orderNumber)).status, "PAYMENT_RECEIVED");
+  assert.deepEqual(await stockTotals(t.kv), reserved, "no stock released");
+  await t.deliverEmails();
+  assert.equal(t.mailer.sent.length, 2);
+});
+
+Deno.test("a bad or missing signature answers 400 and changes nothing", async () => {
+  await using s = await stripeShop();
+  const { t, fake } = s;
+  const { sessionId } = await hostedCheckout(t);
+  const signed = await fake.signedEvent(
+    "checkout.session.completed",
+    fake.markSessionPaid(sessionId),
+  );
+  const before = await snapshot(t.kv);
+  const tampered = signed.body.replace('"payment_status": "paid"', '"payment_status": "paid" ');
+  const otherSecret = await startFakeStripe({ webhookSecret: "whsec_other" });
+  const forged = await otherSecret.signedEvent(
+    "checkout.session.completed",
+    JSON.parse(signed.body).data.object,
+  );
+  await otherSecret[Symbol.asyncDispose]();
+  const attempts = [
+    await postWebhook(t, signed.body, "t=1,v1=deadbeef"),
+    await postWebhook(t, tampered, signed.signature),
+    await postWebhook(t, forged.body, forged.signature),
+    await postWebhook(t, signed.body, ""),
+    await postWebhook(t, signed.body),
+  ];
+  for (const a of attempts) {
+    assert.equal(a.status, 400, a.text);
+    assert.deepEqual(a.json, { error: "Invalid signature" });
+  }
+  assert.equal(await snapshot(t.kv), before);
+});
+
+Deno.test("payment_intent.payment_failed records the decline; the order stays STARTED", async () => {
+  await using s = await stripeShop();
+  const { t, fake } = s;
+  const { res, intentId } = await embeddedCheckout(t);
+  const reserved = await stockTotals(t.kv);
+  await deliver(t, fake, "payment_intent.payment_failed", fake.failIntent(intentId));
+  const o = await order(t, res.json.orderNumber);
+  assert.equal(o.status, "STARTED");
+  assert.equal(o.paymentError, "Your card was declined.");
+  assert.equal(o.reservation.state, "held");
+  assert.deepEqual(await stockTotals(t.kv), reserved);
+  assert.equal((await listOutbox(t.kv)).length, 0);
+
+  // Paying after the decline still works.
+  await deliver(t, fake, "payment_intent.succeeded", fake.markIntentPaid(intentId));
+  const paid = await order(t, res.json.orderNumber);
+  assert.equal(paid.status, "PAYMENT_RECEIVED");
+  assert.equal(paid.paymentError, null);
+});
+
+Deno.test("checkout.session.expired releases the stock once and expires the order", async () => {
+  await using s = await stripeShop();
+  const { t, fake } = s;
+  const before = await stockTotals(t.kv);
+  const { order: o, sessionId } = await hostedCheckout(t);
+  assert.notDeepEqual(await stockTotals(t.kv), before);
+  const session = { ...fake.sessions.get(sessionId)!, status: "expired" };
+  await deliver(t, fake, "checkout.session.expired", session);
+  const expired = await order(t, o.orderNumber);
+  assert.equal(expired.status, "EXPIRED");
+  assert.equal(expired.reservation.state, "released");
+  assert.deepEqual(await stockTotals(t.kv), before);
+  // An already-expired order: answered without harm, stock released only once.
+  await deliver(t, fake, "checkout.session.expired", session);
+  assert.deepEqual(await stockTotals(t.kv), before);
+  assert.equal((await order(t, o.orderNumber)).status, "EXPIRED");
+});
+
+Deno.test("a webhook for an unknown order answers 200, is logged and writes nothing", async () => {
+  await using s = await stripeShop();
+  const { t, fake } = s;
+  const { sessionId } = await hostedCheckout(t);
+  const session = fake.markSessionPaid(sessionId);
+  const before = await snapshot(t.kv);
+  const strangers = [
+    {
+      ...session,
+      id: "cs_test_stranger",
+      metadata: { orderNumber: "STNOSUCHORDER0000000" },
+      client_reference_id: null,
+    },
+    { ...session, id: "cs_test_stranger2", metadata: {}, client_reference_id: null },
+  ];
+  for (const object of strangers) {
+    const res = await deliver(t, fake, "checkout.session.completed", object);
+    assert.deepEqual(res.json, { received: true });
+  }
+  assert.equal(await snapshot(t.kv), before);
+  const warnings = t.logs.filter((l) => l.msg === "payment event for an unknown order");
+  assert.equal(warnings.length, 2);
+});
+
+Deno.test("events the shop does not act on are acknowledged and ignored", async () => {
+  await using s = await stripeShop();
+  const { t, fake } = s;
+  const { sessionId, order: o } = await hostedCheckout(t);
+  const before = await snapshot(t.kv);
+  const res = await deliver(t, fake, "charge.refunded", { id: "ch_test_1", object: "charge" });
+  assert.deepEqual(res.json, { received: true, ignored: true });
+  // Checkout's own PaymentIntent: the session's events record it, under the session's id.
+  const session = fake.markSessionPaid(sessionId);
+  const pi = fake.intents.get(session.payment_intent)!;
+  const ignored = await deliver(t, fake, "payment_intent.succeeded", pi);
+  assert.deepEqual(ignored.json, { received: true, ignored: true });
+  assert.equal(await snapshot(t.kv), before);
+  assert.equal((await order(t, o.orderNumber)).status, "STARTED");
+});
+
+// ---------------------------------------------------------------------------------------------
+// Redirects, polls, refunds
+
+Deno.test("the success page's poll records a payment the webhook has not reported yet", async () => {
+  await using s = await stripeShop();
+  const { t, fake } = s;
+  const { order: o, sessionId } = await hostedCheckout(t);
+  const reserved = await stockTotals(t.kv);
+  const waiting = await t.request(`/api/orders/session/${sessionId}`);
+  assert.deepEqual(waiting.json, { orderNumber: o.orderNumber, status: "STARTED" });
+
+  const session = fake.markSessionPaid(sessionId, { email: "pat@example.com" });
+  const polled = await t.request(`/api/orders/session/${sessionId}`);
+  assert.equal(polled.status, 200, polled.text);
+  assert.deepEqual(polled.json, { orderNumber: o.orderNumber, status: "PAYMENT_RECEIVED" });
+  const paid = await order(t, o.orderNumber);
+  assert.equal(paid.email, "pat@example.com");
+  assert.equal(paid.shippingAddress?.city, "Springfield");
+
+  await deliver(t, fake, "checkout.session.completed", session);
+  await t.request(`/api/orders/session/${sessionId}`);
+  const items = o.reservation.items.reduce((n, [, q]) => n + q, 0);
+  assert.equal((await stockTotals(t.kv)).used, reserved.used + items);
+  assert.equal((await order(t, o.orderNumber)).history.length, 2);
+  assert.equal(await t.deliverEmails(), 1);
+  assert.equal(t.mailer.sent.length, 1);
+});
+
+Deno.test("the /completion poll records a PaymentIntent paid without a webhook", async () => {
+  await using s = await stripeShop();
+  const { t, fake } = s;
+  const { res, intentId } = await embeddedCheckout(t);
+  fake.markIntentPaid(intentId);
+  const polled = await t.request(`/api/orders/session/${intentId}`);
+  assert.deepEqual(polled.json, { orderNumber: res.json.orderNumber, status: "PAYMENT_RECEIVED" });
+  await deliver(t, fake, "payment_intent.succeeded", fake.intents.get(intentId)!);
+  await t.deliverEmails();
+  assert.equal(t.mailer.sent.length, 1);
+  assert.equal(t.mailer.sent[0].to, "ann@example.com");
+});
+
+Deno.test("a payment for a lapsed reservation whose stock sold meanwhile is refunded at Stripe", async () => {
+  await using s = await stripeShop();
+  const { t, fake } = s;
+  const { order: o, sessionId } = await hostedCheckout(t);
+  t.clock.advance(31 * 60_000);
+  assert.deepEqual(await sweepExpiredReservations(t.kv, t.clock), [o.orderNumber]);
+  for (const [key] of o.reservation.items) {
+    await t.kv.set(keys.stock(key), { stock: 0, used: 0 } satisfies StockRecord);
+  }
+  const session = fake.markSessionPaid(sessionId);
+  await deliver(t, fake, "checkout.session.completed", session);
+  const cancelled = await order(t, o.orderNumber);
+  assert.equal(cancelled.status, "CANCELLED");
+  assert.equal(fake.refunds.length, 1);
+  assert.equal(fake.refunds[0].payment_intent, session.payment_intent);
+  assert.equal(fake.refunds[0].amount, session.amount_total);
+  const [refundReq] = fake.requestsTo("POST", "/v1/refunds");
+  assert.equal(refundReq.idempotencyKey, `refund-${sessionId}`);
+});
+
+Deno.test("a payment for a checkout replaced meanwhile is refunded, not kept", async () => {
+  await using s = await stripeShop();
+  const { t, fake } = s;
+  const { cart, order: first, sessionId } = await hostedCheckout(t);
+  // The customer pays in the first tab while a second checkout replaces it, and the session
+  // cannot be expired in time (Stripe is briefly unreachable).
+  fake.failNext = 1;
+  const again = await t.request(`/api/cart/${cart.id}/checkout/us`, { method: "POST" });
+  assert.equal(again.status, 200, again.text);
+  assert.equal(fake.sessions.get(sessionId)!.status, "open");
+  const session = fake.markSessionPaid(sessionId);
+  const signed = await fake.signedEvent("checkout.session.completed", session);
+  for (let i = 0; i < 3; i++) {
+    assert.equal((await postWebhook(t, signed.body, signed.signature)).status, 200);
+  }
+  assert.equal((await order(t, first.orderNumber)).status, "CANCELLED");
+  assert.equal(fake.refunds.length, 1, "refunded once");
+  assert.equal(fake.refunds[0].payment_intent, session.payment_intent);
+  assert.equal((await order(t, again.json.orderNumber)).status, "STARTED");
+});
+
+Deno.test("a promotion code applied on Stripe's page is recorded with the order's total", async () => {
+  await using s = await stripeShop();
+  const { t, fake } = s;
+  const { order: o, sessionId } = await hostedCheckout(t);
+  const session = fake.markSessionPaid(sessionId, { discountCents: 500 });
+  await deliver(t, fake, "checkout.session.completed", session);
+  const paid = await order(t, o.orderNumber);
+  assert.equal(paid.totalCents, o.totalCents - 500);
+  assert.equal(paid.discountCents, 500);
+});
+
+Deno.test("a session paid in the customer's currency records the dollar total", async () => {
+  await using s = await stripeShop();
+  const { t, fake } = s;
+  const { order: o, sessionId } = await hostedCheckout(t, "international");
+  const session = fake.markSessionPaid(sessionId, { discountCents: 1000 });
+  const usdTotal = session.amount_total;
+  // Adaptive pricing: the customer saw and paid euros; the conversion block keeps the dollars.
+  const eur = {
+    ...session,
+    currency: "eur",
+    amount_total: Math.round(usdTotal * 0.9),
+    total_details: { ...session.total_details, amount_discount: 900 },
+    currency_conversion: {
+      amount_subtotal: session.amount_subtotal,
+      amount_total: usdTotal,
+      fx_rate: "0.9",
+      source_currency: "usd",
+    },
+  };
+  await deliver(t, fake, "checkout.session.completed", eur);
+  const paid = await order(t, o.orderNumber);
+  assert.equal(paid.totalCents, o.totalCents - 1000);
+  assert.equal(paid.discountCents, 1000);
+});
+
+// ---------------------------------------------------------------------------------------------
+// Which provider answers
+
+Deno.test("demo routes answer 404 when Stripe is configured", async () => {
+  await using s = await stripeShop();
+  const { t } = s;
+  const { sessionId } = await hostedCheckout(t);
+  const page = await t.request(`/api/demo/checkout-sessions/${sessionId}`);
+  assert.equal(page.status, 404);
+  const pay = await t.request(`/api/demo/checkout-sessions/${sessionId}/pay`, {
+    method: "POST",
+    body: { cardNumber: "4242 4242 4242 4242" },
+  });
+  assert.equal(pay.status, 404);
+  assert.match(pay.json.error, /Stripe is configured/);
+});
+
+Deno.test("the Stripe webhook answers 404 in demo mode", async () => {
+  await using t = await createTestApp();
+  await using fake = await startFakeStripe();
+  const signed = await fake.signedEvent("checkout.session.completed", { id: "cs_test_1" });
+  const res = await postWebhook(t, signed.body, signed.signature);
+  assert.equal(res.status, 404);
+  assert.equal(typeof res.json.error, "string");
+});
