@@ -21,14 +21,20 @@ export interface ChunkSize {
  * Bundles the client for production: minified ESM split into lazy chunks, content-hashed names,
  * CSS bundled, and an index.html that references the hashed entry files.
  */
-export async function buildClient(options: BuildOptions = {}): Promise<ChunkSize[]> {
+export async function buildClient(options: BuildOptions = {}): Promise<BuildResult> {
   const outDir = options.outDir ?? DEFAULT_OUT;
   await Deno.remove(outDir, { recursive: true }).catch(() => {});
   const result = await esbuild.build(esbuildOptions(outDir));
   await writeIndexHtml(outDir, result.metafile!);
   const sizes = await chunkSizes(outDir);
   if (options.report) printSizes(sizes);
-  return sizes;
+  return { sizes, metafile: result.metafile! };
+}
+
+/** What a build produced: the size of every file and esbuild's map of outputs and inputs. */
+export interface BuildResult {
+  sizes: ChunkSize[];
+  metafile: esbuild.Metafile;
 }
 
 function esbuildOptions(outDir: string): esbuild.BuildOptions {

@@ -1,4 +1,5 @@
 /** The one fetch wrapper of the client: JSON in, JSON out, `{ error }` bodies become ApiError. */
+import { useStore } from "./store/store.ts";
 
 /** An API call that failed, with the server's message when it gave one. */
 export class ApiError extends Error {
@@ -22,7 +23,11 @@ export async function api<T>(path: string, options: ApiOptions = {}): Promise<T>
   for (const [key, value] of Object.entries(options.query ?? {})) {
     if (value !== null && value !== undefined) url.searchParams.set(key, String(value));
   }
-  const headers: Record<string, string> = { Accept: "application/json", ...options.headers };
+  const headers: Record<string, string> = {
+    Accept: "application/json",
+    ...userAuthorization(path),
+    ...options.headers,
+  };
   if (options.body !== undefined) headers["Content-Type"] = "application/json";
   let response: Response;
   try {
@@ -51,6 +56,20 @@ export async function api<T>(path: string, options: ApiOptions = {}): Promise<T>
     throw new ApiError(response.status, message, body);
   }
   return body as T;
+}
+
+/**
+ * Paths that learn who the shopper is (SPEC.md section 6): cart adds and order creation link the
+ * cart or order to the account, and /auth/* needs the session. Nothing else gets the token.
+ */
+const USER_PATHS = ["/api/cart/add", "/api/orders/create", "/auth/"];
+
+/** `Authorization: Bearer <token>` for a signed-in shopper on USER_PATHS; an explicit header wins. */
+function userAuthorization(path: string): Record<string, string> {
+  const token = useStore.getState().token;
+  return token && USER_PATHS.some((prefix) => path.startsWith(prefix))
+    ? { Authorization: `Bearer ${token}` }
+    : {};
 }
 
 /** The message of any error, for a toast or an inline message. */

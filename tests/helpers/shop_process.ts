@@ -1,4 +1,4 @@
-import { buildClient } from "../../client/build.ts";
+import { buildClient, type BuildResult } from "../../client/build.ts";
 
 /** A shop server running as its own process, as `deno task start` runs it. */
 export interface ShopProcess {
@@ -11,16 +11,20 @@ export interface ShopProcess {
   kill(signal?: Deno.Signal): Promise<void>;
 }
 
-let builtDist: Promise<string> | null = null;
+let build: Promise<{ dir: string; result: BuildResult }> | null = null;
 
 /** Builds the client once per test process into a temporary folder. */
-export function builtClient(): Promise<string> {
-  builtDist ??= (async () => {
+export function builtClientResult(): Promise<{ dir: string; result: BuildResult }> {
+  build ??= (async () => {
     const dir = await Deno.makeTempDir({ prefix: "shop-dist-" });
-    await buildClient({ outDir: dir });
-    return dir;
+    return { dir, result: await buildClient({ outDir: dir }) };
   })();
-  return builtDist;
+  return build;
+}
+
+/** The folder of a client build made once per test process. */
+export async function builtClient(): Promise<string> {
+  return (await builtClientResult()).dir;
 }
 
 /** Options of a shop process. */

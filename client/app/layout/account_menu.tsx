@@ -1,14 +1,49 @@
-import { NavLink } from "react-router-dom";
+import { useState } from "react";
+import { NavLink, useNavigate } from "react-router-dom";
+import { toast } from "react-hot-toast";
+import { api } from "../api.ts";
 import { useStore } from "../store/store.ts";
 
-/** Sign-in link, or the signed-in shopper's email with their orders. */
+/**
+ * The account part of the main navigation (and so of the mobile menu): a 'Sign in' link, or for a
+ * signed-in shopper 'My orders' and a 'Sign out' button naming their email.
+ */
 export function AccountMenu() {
   const token = useStore((s) => s.token);
   const email = useStore((s) => s.email);
+  const navigate = useNavigate();
+  const [leaving, setLeaving] = useState(false);
+
   if (!token) return <NavLink to="/login">Sign in</NavLink>;
+
+  async function signOut() {
+    setLeaving(true);
+    // The server forgets the token; the browser forgets it whatever the answer.
+    await api("/auth/logout", { method: "POST" }).catch(() => {});
+    const state = useStore.getState();
+    state.signOut();
+    // The cart belongs to the account now; the next sign-in finds it again.
+    state.setCartId(null);
+    setLeaving(false);
+    toast.success("Signed out");
+    navigate("/");
+  }
+
   return (
-    <NavLink to="/account/orders" className="account-link" title={email ?? undefined}>
-      My orders
-    </NavLink>
+    <span className="account-menu" data-testid="account-menu">
+      <NavLink to="/account/orders" className="account-link" title={email ?? undefined}>
+        My orders
+      </NavLink>
+      <button
+        type="button"
+        className="link-button account-sign-out"
+        title={email ? `Signed in as ${email}` : undefined}
+        aria-label={email ? `Sign out (${email})` : "Sign out"}
+        disabled={leaving}
+        onClick={signOut}
+      >
+        Sign out
+      </button>
+    </span>
   );
 }

@@ -1,17 +1,26 @@
-import { Suspense, useEffect } from "react";
-import { Outlet, ScrollRestoration, useLocation } from "react-router-dom";
+import { lazy, Suspense, useEffect } from "react";
+import { Outlet, useLocation } from "react-router-dom";
+import { RouteErrorBoundary } from "../route_error.tsx";
 import { BANNER_TEXT } from "../../../shared/policy.ts";
 import { findPage, PAGES, pageTitle } from "../../../shared/routes.ts";
 import { loadCart } from "../cart/cart_service.ts";
 import { Footer } from "./footer.tsx";
 import { Header } from "./header.tsx";
-import { Toasts } from "./toasts.tsx";
+
+// The toast area loads after the page: the first paint does not need it, and the home page's
+// JavaScript budget is tight. A toast raised before it mounts still shows once it does.
+const Toasts = lazy(async () => ({ default: (await import("./toasts.tsx")).Toasts }));
 import { useApplyTheme } from "./use_theme.ts";
 
 /** The frame of every page: banner, header, the page, footer and toasts. */
 export function RootLayout() {
+  const { pathname } = useLocation();
   useApplyTheme();
-  useDocumentMeta();
+  useDocumentMeta(pathname);
+  useEffect(() => {
+    // A new page starts at its top, as a multi-page site would.
+    if (!location.hash) globalThis.scrollTo(0, 0);
+  }, [pathname]);
   useEffect(() => {
     // The badge needs the cart's quantities on every page, not only on /cart.
     loadCart();
@@ -22,19 +31,22 @@ export function RootLayout() {
       <div className="banner" role="note">{BANNER_TEXT}</div>
       <Header />
       <main id="main" tabIndex={-1}>
-        <Suspense fallback={<p className="loading">Loading...</p>}>
-          <Outlet />
-        </Suspense>
+        {/* Keyed by path, so an error on one page is forgotten when the shopper moves on. */}
+        <RouteErrorBoundary key={pathname}>
+          <Suspense fallback={<p className="loading">Loading...</p>}>
+            <Outlet />
+          </Suspense>
+        </RouteErrorBoundary>
       </main>
       <Footer />
-      <Toasts />
-      <ScrollRestoration />
+      <Suspense fallback={null}>
+        <Toasts />
+      </Suspense>
     </>
   );
 }
 
-function useDocumentMeta(): void {
-  const { pathname } = useLocation();
+function useDocumentMeta(pathname: string): void {
   useEffect(() => {
     const page = findPage(pathname);
     document.title = pageTitle(page?.title ?? "Page not found");
