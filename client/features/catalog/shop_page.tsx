@@ -1,8 +1,186 @@
-/** Shop: the page's frame; its feature fills it in. */
+import { useEffect, useState } from "react";
+import { Link } from "react-router-dom";
+import { toast } from "react-hot-toast";
+import type { ProductView } from "../../../shared/api_types.ts";
+import { ITEMS } from "../../../shared/catalog/items.ts";
+import { PACKS } from "../../../shared/catalog/packs.ts";
+import { cubeImageUrl, itemImageUrl, packImageUrl } from "../../../shared/images.ts";
+import {
+  CUBE_BASE_CENTS,
+  formatCents,
+  PACK_BASE_CENTS,
+  TESTER_BASE_CENTS,
+} from "../../../shared/pricing.ts";
+import { api, ApiError } from "../../app/api.ts";
+import { addItemToCart } from "../../app/cart/cart_service.ts";
+import { AddToCartButton } from "../../app/components/add_to_cart_button.tsx";
+import { IMAGE_BASE } from "../../app/image_base.ts";
+import { useAvailability } from "../../app/use_availability.ts";
+
+/** The themed packs the shop lists (SPEC.md section 2: Starter, Popular, Linear, Tactile). */
+const THEMED_PACK_IDS = [384, 380, 386, 382];
+
+/** Product prices as the server charges them, by id; null until loaded or when loading failed. */
+function useProductPrices(): Map<number, number> | null {
+  const [prices, setPrices] = useState<Map<number, number> | null>(null);
+  useEffect(() => {
+    const controller = new AbortController();
+    api<ProductView[]>("/api/products", { signal: controller.signal })
+      .then((products) => setPrices(new Map(products.map((p) => [p.id, p.priceCents]))))
+      .catch((err) => {
+        // The catalogue prices below are the seeded ones, so the page stays usable without this.
+        if (!controller.signal.aborted) console.warn("Product prices could not be loaded", err);
+      });
+    return () => controller.abort();
+  }, []);
+  return prices;
+}
+
+/** Adds a product with the shop page's toasts (SPEC.md section 8, 'Shop and testers'). */
+async function addWithToast(id: number): Promise<void> {
+  try {
+    await addItemToCart(id);
+    toast.success("Item added to cart");
+  } catch (err) {
+    // A 4xx carries a reason the shopper can act on (e.g. out of stock); anything else is generic.
+    const message = err instanceof ApiError && err.status >= 400 && err.status < 500
+      ? err.message
+      : "Error adding item to cart";
+    toast.error(message);
+  }
+}
+
+/** The shop: custom builders, themed packs and the case-only items. */
 export function ShopPage() {
+  const prices = useProductPrices();
+  const priceOf = (id: number, fallback: number) => formatCents(prices?.get(id) ?? fallback);
+  const packs = THEMED_PACK_IDS.map((id) => PACKS.find((p) => p.id === id)!);
+
   return (
-    <section className="page">
+    <div className="page shop">
       <h1>Shop</h1>
-    </section>
+
+      <section className="shop-section" aria-labelledby="shop-custom">
+        <h2 id="shop-custom">Build Your Custom Experience</h2>
+        <ul className="grid shop-grid">
+          <li>
+            <article className="card product-card" aria-labelledby="card-custom">
+              <span
+                className="art-custom-tester product-image"
+                role="img"
+                aria-label="A custom tester with switches of your choice"
+              />
+              <h3 id="card-custom">Custom Switch Tester</h3>
+              <p className="muted">
+                Choose 10, 15 or 20 switches from our catalogue, with or without transparent
+                keycaps.
+              </p>
+              <p className="price">From {formatCents(TESTER_BASE_CENTS[10])}</p>
+              <Link className="button" to="/testers/custom">
+                Customize<span className="visually-hidden">the Custom Switch Tester</span>
+              </Link>
+            </article>
+          </li>
+          <li>
+            <article className="card product-card" aria-labelledby="card-cube">
+              <img
+                className="product-image"
+                src={cubeImageUrl(IMAGE_BASE, "pastel", "white")}
+                alt="A white fidget cube with pastel keycaps"
+                width={240}
+                height={240}
+              />
+              <h3 id="card-cube">Fidget Cube</h3>
+              <p className="muted">
+                Six switches of your choice on a 3D-printed cube, in white or black.
+              </p>
+              <p className="price">From {formatCents(CUBE_BASE_CENTS)}</p>
+              <Link className="button" to="/testers/fidget-cube">
+                Customize<span className="visually-hidden">the Fidget Cube</span>
+              </Link>
+            </article>
+          </li>
+        </ul>
+      </section>
+
+      <section className="shop-section" aria-labelledby="shop-themed">
+        <h2 id="shop-themed">Themed Tester Sets</h2>
+        <ul className="grid shop-grid">
+          {packs.map((pack) => (
+            <li key={pack.id}>
+              <ProductCard
+                id={pack.id}
+                kind="testers"
+                name={pack.title}
+                description={pack.description}
+                imageUrl={packImageUrl(IMAGE_BASE, pack.image)}
+                imageAlt={`${pack.title}: a tester holding ten switches`}
+                price={priceOf(pack.id, PACK_BASE_CENTS)}
+                aboutPath={`/testers/${pack.slug}`}
+              />
+            </li>
+          ))}
+        </ul>
+      </section>
+
+      <section className="shop-section" aria-labelledby="shop-byo">
+        <h2 id="shop-byo">Bring Your Own Switches</h2>
+        <ul className="grid shop-grid">
+          {ITEMS.map((item) => (
+            <li key={item.id}>
+              <ProductCard
+                id={item.id}
+                kind="items"
+                name={item.name}
+                description={item.description}
+                imageUrl={itemImageUrl(IMAGE_BASE, item.image)}
+                imageAlt={`${item.name}, without switches`}
+                price={priceOf(item.id, item.priceCents)}
+              />
+            </li>
+          ))}
+        </ul>
+      </section>
+    </div>
+  );
+}
+
+/** A product sold by id, with its own availability check and add-to-cart button. */
+function ProductCard(
+  { id, kind, name, description, imageUrl, imageAlt, price, aboutPath }: {
+    id: number;
+    kind: "testers" | "items";
+    name: string;
+    description: string;
+    imageUrl: string;
+    imageAlt: string;
+    price: string;
+    aboutPath?: string;
+  },
+) {
+  const available = useAvailability(kind, id);
+  const titleId = `product-${id}`;
+  return (
+    <article
+      className={`card product-card${available === false ? " unavailable" : ""}`}
+      aria-labelledby={titleId}
+      data-product-id={id}
+    >
+      <div className="product-image-wrap">
+        <img className="product-image" src={imageUrl} alt={imageAlt} width={240} height={240} />
+        {available === false && <span className="stock-overlay">Out of Stock</span>}
+      </div>
+      <h3 id={titleId}>{name}</h3>
+      <p className="muted">{description}</p>
+      <p className="price">{price}</p>
+      <div className="row product-actions">
+        {aboutPath && (
+          <Link className="button secondary" to={aboutPath}>
+            About<span className="visually-hidden">the {name}</span>
+          </Link>
+        )}
+        <AddToCartButton available={available} onAdd={() => addWithToast(id)} />
+      </div>
+    </article>
   );
 }
