@@ -31,8 +31,12 @@ export async function loadCart(): Promise<CartView | null> {
     return null;
   }
   try {
-    return remember(await api<CartView>(`/api/cart/${encodeURIComponent(cartId)}`));
+    const cart = await api<CartView>(`/api/cart/${encodeURIComponent(cartId)}`);
+    // The cart may have been cleared or replaced (an order was paid) while this load ran.
+    if (useStore.getState().cartId !== cartId) return null;
+    return remember(cart);
   } catch (err) {
+    if (useStore.getState().cartId !== cartId) return null;
     console.warn("Cart could not be loaded; starting an empty one.", err);
     if (err instanceof ApiError && err.status === 404) useStore.getState().setCartId(null);
     else useStore.getState().setCounts(0, 0);

@@ -1,8 +1,265 @@
-/** Checkout: the page's frame; its feature fills it in. */
+import { lazy, Suspense, useEffect, useState } from "react";
+import { Link } from "react-router-dom";
+import type { CartView } from "../../../shared/api_types.ts";
+import { computeTotals, TIMINGS, type Totals } from "../../../shared/policy.ts";
+import { api } from "../../app/api.ts";
+import { loadCart } from "../../app/cart/cart_service.ts";
+import { useStore } from "../../app/store/store.ts";
+import {
+  clientErrorMessage,
+  type DemoPaid,
+  type PaymentsConfig,
+  type PromoResult,
+} from "./checkout_text.ts";
+import { type AppliedPromo, CheckoutSummary } from "./checkout_summary.tsx";
+import { DemoCardForm } from "./demo_card_form.tsx";
+import { type ShippingFields, ShippingForm } from "./shipping_form.tsx";
+import {
+  type OrderCreateRequest,
+  type PaymentState,
+  usePaymentCreation,
+} from "./use_payment_creation.ts";
+
+// Stripe's libraries are large and only needed with real keys: a separate chunk, fetched on use.
+const StripePayment = lazy(async () => ({
+  default: (await import("./stripe_payment.tsx")).StripePayment,
+}));
+
+const EMPTY_FIELDS: ShippingFields = {
+  email: "",
+  firstName: "",
+  lastName: "",
+  address: "",
+  apartment: "",
+  city: "",
+  state: "",
+  zipCode: "",
+};
+
+const ZIP_PATTERN = /^\d{5}$/;
+// Only a plausible address goes to the server; the server's own check has the final word.
+const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/**
+ * /checkout: contact, shipping and payment on this site (the embedded payment), beside the order
+ * summary. The order and its payment are created once the details are complete and the terms
+ * accepted, and re-created whenever they or the promo change (SPEC.md sections 2 and 4).
+ */
 export function CheckoutPage() {
+  const cartId = useStore((s) => s.cartId);
+  const [cart, setCart] = useState<CartView | null>(null);
+  const [loading, setLoading] = useState(true);
+  const [config, setConfig] = useState<PaymentsConfig | null>(null);
+  const [configFailed, setConfigFailed] = useState(false);
+  const [fields, setFields] = useState<ShippingFields>(EMPTY_FIELDS);
+  const [terms, setTerms] = useState(false);
+  const [promo, setPromo] = useState<AppliedPromo | null>(null);
+  const shippingKnown = useZipEstimate(fields.zipCode);
+
+  useEffect(() => {
+    let live = true;
+    loadCart().then((loaded) => {
+      if (!live) return;
+      setCart(loaded);
+      setLoading(false);
+    });
+    return () => {
+      live = false;
+    };
+  }, [cartId]);
+
+  useEffect(() => {
+    api<PaymentsConfig>("/api/payments/config").then(setConfig, (err) => {
+      console.error("Payment configuration could not be loaded", err);
+      setConfigFailed(true);
+    });
+  }, []);
+
+  const hasItems = (cart?.items.length ?? 0) > 0;
+  const missing = missingForPayment(fields, terms);
+  const request: OrderCreateRequest | null = cart && hasItems && missing.length === 0
+    ? {
+      cartId: cart.id,
+      email: fields.email.trim(),
+      customerName: `${fields.firstName.trim()} ${fields.lastName.trim()}`,
+      shippingAddress: {
+        street: fields.address.trim(),
+        apartment: fields.apartment.trim(),
+        city: fields.city.trim(),
+        state: fields.state.trim(),
+        zipCode: fields.zipCode,
+        country: "US",
+      },
+      promoCode: promo?.code ?? null,
+    }
+    : null;
+  const { state: payment, retry } = usePaymentCreation(request);
+
+  if (loading) {
+    return (
+      <section className="page checkout-page">
+        <h1>Checkout</h1>
+        <p className="loading">Loading cart...</p>
+      </section>
+    );
+  }
+  if (!cart || !hasItems) {
+    return (
+      <section className="page checkout-page">
+        <h1>Checkout</h1>
+        <p className="checkout-empty" role="alert">
+          {cart ? "Your cart is empty." : "No cart found"}
+        </p>
+        <p>
+          <Link to="/shop" className="button">Browse the shop</Link>
+        </p>
+      </section>
+    );
+  }
+
+  // The server's totals are what will be charged; until they arrive the same shared rule
+  // computes them here, so both always agree.
+  const totals: Totals = payment.kind === "ready"
+    ? payment.created.totals
+    : computeTotals(cart.subtotalCents, "us", promo?.percentOff ?? 0);
+
+  async function applyPromo(code: string): Promise<string | null> {
+    try {
+      const result = await api<PromoResult>("/api/promo/validate", {
+        method: "POST",
+        body: { code, cartId: cart?.id ?? null },
+      });
+      setPromo({ code: result.code, percentOff: result.percentOff });
+      return null;
+    } catch (err) {
+      return clientErrorMessage(err, "The promo code could not be checked. Please try again.");
+    }
+  }
+
+  async function payDemo(cardNumber: string): Promise<void> {
+    if (payment.kind !== "ready" || !request) return;
+    const paid = await api<DemoPaid>(
+      `/api/demo/payment-intents/${encodeURIComponent(payment.created.paymentIntentId)}/confirm`,
+      {
+        method: "POST",
+        body: {
+          cardNumber,
+          email: request.email,
+          name: request.customerName,
+          address: request.shippingAddress,
+        },
+      },
+    );
+    location.assign(paid.redirectUrl);
+  }
+
+  const note = paymentNote(payment, missing, config?.reservationMinutes ?? null);
+  const canPay = terms && payment.kind === "ready";
   return (
-    <section className="page">
+    <section className="page checkout-page">
       <h1>Checkout</h1>
+      <div className="checkout-layout">
+        <ShippingForm
+          fields={fields}
+          onChange={(name, value) => setFields((f) => ({ ...f, [name]: value }))}
+        />
+        <CheckoutSummary
+          cart={cart}
+          totals={totals}
+          shippingKnown={shippingKnown}
+          promo={promo}
+          onApplyPromo={applyPromo}
+          onRemovePromo={() => setPromo(null)}
+          termsAccepted={terms}
+          onTermsChange={setTerms}
+        />
+        <section className="card checkout-section checkout-payment" aria-labelledby="pay-title">
+          <h2 id="pay-title">Payment</h2>
+          {payment.kind === "failed" && (
+            <div className="payment-failure" role="alert">
+              <p className="error-text">{payment.message}</p>
+              <button type="button" className="button secondary" onClick={retry}>
+                Try again
+              </button>
+            </div>
+          )}
+          {configFailed && (
+            <p className="error-text" role="alert">
+              Payments cannot be loaded right now. Please reload the page.
+            </p>
+          )}
+          {!config && !configFailed && <p className="loading">Loading payment form...</p>}
+          {config?.provider === "demo" && (
+            <DemoCardForm disabled={!canPay} note={note} onPay={payDemo} />
+          )}
+          {config?.provider === "stripe" && (
+            payment.kind === "ready" && config.publishableKey
+              ? (
+                <Suspense fallback={<p className="loading">Loading payment form...</p>}>
+                  <StripePayment
+                    publishableKey={config.publishableKey}
+                    clientSecret={payment.created.stripeClientSecret}
+                    disabled={!terms}
+                    note={note}
+                  />
+                </Suspense>
+              )
+              : (
+                // Stripe's form needs the payment's client secret; until then, say what is missing.
+                <div>
+                  <button type="button" className="button pay-button" disabled>Pay now</button>
+                  <p className="muted small pay-note" aria-live="polite">{note}</p>
+                </div>
+              )
+          )}
+        </section>
+      </div>
     </section>
   );
+}
+
+/** True once a 5-digit ZIP has stood for TIMINGS.zipEstimateDelayMs, as the spec describes. */
+function useZipEstimate(zipCode: string): boolean {
+  const [known, setKnown] = useState(false);
+  const complete = ZIP_PATTERN.test(zipCode);
+  useEffect(() => {
+    setKnown(false);
+    if (!complete) return;
+    const timer = setTimeout(() => setKnown(true), TIMINGS.zipEstimateDelayMs);
+    return () => clearTimeout(timer);
+  }, [zipCode, complete]);
+  return known;
+}
+
+/** What still stands between the shopper and paying, in the words of the form. */
+function missingForPayment(fields: ShippingFields, terms: boolean): string[] {
+  const missing: string[] = [];
+  if (!EMAIL_PATTERN.test(fields.email.trim())) missing.push("a valid email");
+  if (!fields.firstName.trim()) missing.push("first name");
+  if (!fields.lastName.trim()) missing.push("last name");
+  if (!fields.address.trim()) missing.push("address");
+  if (!fields.city.trim()) missing.push("city");
+  if (!ZIP_PATTERN.test(fields.zipCode)) missing.push("a 5-digit ZIP code");
+  if (!terms) missing.push("agreement to the terms of service");
+  return missing;
+}
+
+function paymentNote(
+  payment: PaymentState,
+  missing: string[],
+  reservationMinutes: number | null,
+): string | null {
+  if (missing.length > 0) return `To pay, add ${joinWords(missing)}.`;
+  if (payment.kind === "preparing") return "Preparing your payment...";
+  if (payment.kind === "ready") {
+    const time = reservationMinutes ? ` for ${reservationMinutes} minutes` : "";
+    return `Your items are reserved${time} while you pay.`;
+  }
+  return null;
+}
+
+function joinWords(words: string[]): string {
+  return words.length <= 1
+    ? words.join("")
+    : `${words.slice(0, -1).join(", ")} and ${words[words.length - 1]}`;
 }

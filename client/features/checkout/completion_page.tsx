@@ -1,8 +1,90 @@
-/** Completing your payment: the page's frame; its feature fills it in. */
+import { useEffect, useState } from "react";
+import { Link, useNavigate, useSearchParams } from "react-router-dom";
+import { api, ApiError } from "../../app/api.ts";
+import { clearCart } from "../../app/cart/cart_service.ts";
+
+type View = "working" | "failed-payment" | "no-id" | "not-found" | "error";
+
+/**
+ * /completion: where the embedded payment returns (Stripe's return_url, or the demo form). It
+ * finds the order of the payment, forgets the paid cart and replaces itself with the tracking page.
+ */
 export function CompletionPage() {
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const paymentIntent = params.get("payment_intent");
+  const redirectStatus = params.get("redirect_status");
+  const failed = redirectStatus === "failed" || redirectStatus === "canceled";
+  const [view, setView] = useState<View>(
+    failed ? "failed-payment" : paymentIntent ? "working" : "no-id",
+  );
+
+  useEffect(() => {
+    if (failed || !paymentIntent) return;
+    let live = true;
+    api<{ orderNumber: string; status: string }>(
+      `/api/orders/session/${encodeURIComponent(paymentIntent)}`,
+    ).then(
+      ({ orderNumber }) => {
+        if (!live) return;
+        // The server empties the paid cart; the browser forgets its id so the badge follows.
+        clearCart();
+        navigate(`/order/track/${encodeURIComponent(orderNumber)}`, { replace: true });
+      },
+      (err) => {
+        if (!live) return;
+        console.error("The order of this payment could not be found", err);
+        setView(err instanceof ApiError && err.status === 404 ? "not-found" : "error");
+      },
+    );
+    return () => {
+      live = false;
+    };
+  }, [failed, paymentIntent, navigate]);
+
   return (
-    <section className="page">
-      <h1>Completing your payment</h1>
+    <section className="page narrow completion-page">
+      {view === "working" && (
+        <>
+          <h1>Completing your payment</h1>
+          <p className="loading" role="status">Finding your order...</p>
+        </>
+      )}
+      {view === "failed-payment" && (
+        <>
+          <h1>Your payment did not go through</h1>
+          <p role="alert">
+            Nothing was charged and your cart is still here. Please try again or use another card.
+          </p>
+          <Link to="/checkout" className="button">Return to checkout</Link>
+        </>
+      )}
+      {view === "no-id" && (
+        <>
+          <h1>Completing your payment</h1>
+          <p className="error-text" role="alert">No session ID or order number found</p>
+          <Link to="/cart">Go to your cart</Link>
+        </>
+      )}
+      {view === "not-found" && (
+        <>
+          <h1>Order Not Found</h1>
+          <p role="alert">
+            We couldn't find your order details. Please contact support if this persists.
+          </p>
+          <Link to="/contact">Contact support</Link>
+        </>
+      )}
+      {view === "error" && (
+        <>
+          <h1>Completing your payment</h1>
+          <p className="error-text" role="alert">Failed to load order details</p>
+          <p>
+            If you were charged, your order is safe: reload this page in a moment, or{" "}
+            <Link to="/contact">contact us</Link>.
+          </p>
+        </>
+      )}
     </section>
   );
 }

@@ -1,8 +1,319 @@
-/** Your order: the page's frame; its feature fills it in. */
+import { useEffect, useState } from "react";
+import { Link, useNavigate, useParams, useSearchParams } from "react-router-dom";
+import type { PublicOrderView } from "../../../shared/order_view.ts";
+import { POLICY } from "../../../shared/policy.ts";
+import { formatCents } from "../../../shared/pricing.ts";
+import { STATUS_LABELS } from "../../../shared/status.ts";
+import { api, ApiError } from "../../app/api.ts";
+import { clearCart } from "../../app/cart/cart_service.ts";
+import { OrderItems } from "./order_items.tsx";
+import { OrderProgress } from "./order_progress.tsx";
+
+type Load =
+  | { kind: "loading" }
+  | { kind: "nothing" }
+  | { kind: "not-found" }
+  | { kind: "failed" }
+  | { kind: "loaded"; order: PublicOrderView; gaveUpWaiting: boolean };
+
+/** The redirect back from the provider can beat the payment: poll this often, this long. */
+const POLL_MS = 2000;
+const POLL_FOR_MS = 30_000;
+
+// Read after the tracking number by screen readers; a constant so the leading space survives.
+const OPENS_CARRIER = " (opens the carrier's site in a new tab)";
+
+/**
+ * /order-success and /order/track/{orderNumber}: the order's tracking page. With ?session_id it
+ * first finds the order of the payment, forgets the paid cart and replaces the URL by the
+ * tracking URL; with ?order or the path it shows that order (SPEC.md sections 2 and 4).
+ */
 export function OrderPage() {
+  const { orderNumber: pathNumber } = useParams();
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const sessionId = params.get("session_id");
+  const orderNumber = pathNumber ?? params.get("order");
+  const [load, setLoad] = useState<Load>(
+    orderNumber || sessionId ? { kind: "loading" } : { kind: "nothing" },
+  );
+
+  useEffect(() => {
+    if (orderNumber || !sessionId) return;
+    let live = true;
+    api<{ orderNumber: string }>(`/api/orders/session/${encodeURIComponent(sessionId)}`).then(
+      (found) => {
+        if (!live) return;
+        // Paid: the server emptied the cart; the browser forgets its id so the badge follows.
+        clearCart();
+        navigate(`/order/track/${encodeURIComponent(found.orderNumber)}`, { replace: true });
+      },
+      (err) => live && setLoad(failure(err)),
+    );
+    return () => {
+      live = false;
+    };
+  }, [orderNumber, sessionId, navigate]);
+
+  useEffect(() => {
+    if (!orderNumber) {
+      if (!sessionId) setLoad({ kind: "nothing" });
+      return;
+    }
+    let live = true;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const since = Date.now();
+    setLoad({ kind: "loading" });
+    async function fetchOrder() {
+      try {
+        const order = await api<PublicOrderView>(`/api/orders/${encodeURIComponent(orderNumber!)}`);
+        if (!live) return;
+        const waiting = order.status === "STARTED" && order.awaitingPayment;
+        const timeLeft = Date.now() - since < POLL_FOR_MS;
+        setLoad({ kind: "loaded", order, gaveUpWaiting: waiting && !timeLeft });
+        if (waiting && timeLeft) timer = setTimeout(fetchOrder, POLL_MS);
+      } catch (err) {
+        if (!live) return;
+        // A failed poll keeps what is shown; only a failed first load replaces the page.
+        setLoad((current) => current.kind === "loaded" ? current : failure(err));
+      }
+    }
+    fetchOrder();
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, [orderNumber, sessionId]);
+
+  switch (load.kind) {
+    case "loading":
+      return (
+        <section className="page order-page">
+          <p className="loading" role="status">Loading your order...</p>
+        </section>
+      );
+    case "nothing":
+      return (
+        <section className="page narrow order-page">
+          <h1>Your order</h1>
+          <p className="error-text" role="alert">No session ID or order number found</p>
+          <p>
+            <Link to="/shop">Continue shopping</Link>
+          </p>
+        </section>
+      );
+    case "not-found":
+      return (
+        <section className="page narrow order-page">
+          <h1>Order Not Found</h1>
+          <p role="alert">
+            We couldn't find your order details. Please contact support if this persists.
+          </p>
+          <p>
+            <Link to="/contact" className="button secondary">Contact support</Link>
+          </p>
+        </section>
+      );
+    case "failed":
+      return (
+        <section className="page narrow order-page">
+          <h1>Your order</h1>
+          <p className="error-text" role="alert">Failed to load order details</p>
+          <p>
+            Please reload the page in a moment, or <Link to="/contact">contact us</Link>.
+          </p>
+        </section>
+      );
+    case "loaded":
+      return <OrderView order={load.order} gaveUpWaiting={load.gaveUpWaiting} />;
+  }
+}
+
+function failure(err: unknown): Load {
+  if (err instanceof ApiError && err.status === 404) return { kind: "not-found" };
+  console.error("The order could not be loaded", err);
+  return { kind: "failed" };
+}
+
+function OrderView({ order, gaveUpWaiting }: { order: PublicOrderView; gaveUpWaiting: boolean }) {
+  const closed = order.status === "CANCELLED" || order.status === "EXPIRED";
+  const placed = new Date(order.createdAt).toLocaleDateString("en-US", {
+    year: "numeric",
+    month: "long",
+    day: "numeric",
+  });
   return (
-    <section className="page">
-      <h1>Your order</h1>
+    <section className="page order-page" data-status={order.status}>
+      <header className="order-header">
+        <h1>
+          {order.status === "CANCELLED"
+            ? "This order was cancelled"
+            : order.status === "EXPIRED"
+            ? "This order expired"
+            : "Thank you for your order!"}
+        </h1>
+        <p>
+          Order number:{" "}
+          <strong className="order-number" data-testid="order-number">
+            {order.orderNumber}
+          </strong>
+        </p>
+        <p className="muted">
+          Status: <span data-testid="order-status">{STATUS_LABELS[order.status]}</span> · Placed
+          {" "}
+          {placed}
+        </p>
+      </header>
+      <PaymentNotice order={order} gaveUpWaiting={gaveUpWaiting} />
+      <div className="order-layout">
+        <div className="order-main">
+          {!closed && (
+            <section className="card order-status-card" aria-labelledby="order-progress-title">
+              <h2 id="order-progress-title">Progress</h2>
+              <OrderProgress status={order.status} progress={order.progress} />
+              <p className="tracking">
+                <span className="tracking-label">Tracking number:</span>{" "}
+                {order.trackingUrl && order.trackingNumber
+                  ? (
+                    <a
+                      href={order.trackingUrl}
+                      target="_blank"
+                      rel="noopener noreferrer"
+                      data-testid="tracking-link"
+                    >
+                      {order.trackingNumber}
+                      <span className="visually-hidden">{OPENS_CARRIER}</span>
+                    </a>
+                  )
+                  : <span className="muted" data-testid="tracking-text">{order.trackingText}</span>}
+              </p>
+            </section>
+          )}
+          <OrderItems items={order.items} />
+        </div>
+        <aside className="order-side">
+          <OrderTotals order={order} />
+          <ShippingCard order={order} />
+          <section className="card order-help">
+            <h2>Need help?</h2>
+            <p className="small">
+              {POLICY.returns} Refunds take {POLICY.refundDays}.
+            </p>
+            <p className="small">
+              <Link to="/contact">Contact us</Link> with your order number.
+            </p>
+          </section>
+        </aside>
+      </div>
+    </section>
+  );
+}
+
+/** Anything the shopper should know about the payment: waiting, declined, cancelled or expired. */
+function PaymentNotice({ order, gaveUpWaiting }: {
+  order: PublicOrderView;
+  gaveUpWaiting: boolean;
+}) {
+  if (order.status === "CANCELLED" || order.status === "EXPIRED") {
+    return (
+      <div className="card order-notice warn" role="alert">
+        <p>
+          {order.cancelReason ??
+            (order.status === "EXPIRED"
+              ? "The order was not paid in time, so its items were released."
+              : "This order was cancelled.")}
+        </p>
+        <p className="small">
+          If you were charged, the full amount is refunded within {POLICY.refundDays}.{" "}
+          <Link to="/shop">Continue shopping</Link>
+        </p>
+      </div>
+    );
+  }
+  if (order.status !== "STARTED") return null;
+  if (order.paymentError) {
+    return (
+      <div className="card order-notice warn" role="alert">
+        <p>
+          Your payment did not go through: <strong>{order.paymentError}</strong>
+        </p>
+        <p className="small">
+          Nothing was charged. <Link to="/cart">Return to your cart</Link> to try again.
+        </p>
+      </div>
+    );
+  }
+  if (!order.awaitingPayment) {
+    return (
+      <div className="card order-notice warn" role="alert">
+        <p>This order was not paid in time. Return to your cart to check out again.</p>
+      </div>
+    );
+  }
+  return (
+    <div className="card order-notice" role="status">
+      {gaveUpWaiting
+        ? (
+          <p>
+            We have not received the payment confirmation yet. If you paid, it will appear here
+            shortly: reload this page in a minute.
+          </p>
+        )
+        : <p>Confirming your payment...</p>}
+    </div>
+  );
+}
+
+function OrderTotals({ order }: { order: PublicOrderView }) {
+  return (
+    <section className="card order-totals" aria-labelledby="order-totals-title">
+      <h2 id="order-totals-title">Totals</h2>
+      <dl className="order-totals-list">
+        <div>
+          <dt>Subtotal</dt>
+          <dd data-testid="order-subtotal">{formatCents(order.subtotalCents)}</dd>
+        </div>
+        {order.discountCents > 0 && (
+          <div>
+            <dt>Discount{order.promoCode ? ` (${order.promoCode})` : ""}</dt>
+            <dd data-testid="order-discount">-{formatCents(order.discountCents)}</dd>
+          </div>
+        )}
+        <div>
+          <dt>Shipping</dt>
+          <dd data-testid="order-shipping">
+            {order.shippingCents === 0 ? "Free" : formatCents(order.shippingCents)}
+          </dd>
+        </div>
+        <div>
+          <dt>Tax</dt>
+          <dd data-testid="order-tax">{formatCents(order.taxCents)}</dd>
+        </div>
+        <div className="total-row">
+          <dt>Total</dt>
+          <dd data-testid="order-total">{formatCents(order.totalCents)}</dd>
+        </div>
+      </dl>
+    </section>
+  );
+}
+
+function ShippingCard({ order }: { order: PublicOrderView }) {
+  const place = [order.city, [order.state, order.zipCode].filter(Boolean).join(" "), order.country]
+    .filter(Boolean).join(", ");
+  if (!order.customerName && !place && !order.email) return null;
+  return (
+    <section className="card order-shipping" aria-labelledby="order-shipping-title">
+      <h2 id="order-shipping-title">Shipping</h2>
+      {order.customerName && <p>{order.customerName}</p>}
+      {place && <p>{place}</p>}
+      <p className="muted small">
+        {order.region === "international"
+          ? `International delivery: ${POLICY.internationalDelivery}`
+          : `Delivery in the US: ${POLICY.domesticDelivery}`}, after {POLICY.processingDays}{" "}
+        of processing.
+      </p>
+      {order.email && <p className="muted small">Updates go to {order.email}.</p>}
     </section>
   );
 }

@@ -1,0 +1,195 @@
+import { type FormEvent, useState } from "react";
+import { Link } from "react-router-dom";
+import type { CartView } from "../../../shared/api_types.ts";
+import { FREE_SHIPPING_THRESHOLD_CENTS, POLICY, type Totals } from "../../../shared/policy.ts";
+import { formatCents } from "../../../shared/pricing.ts";
+import { configurationText } from "./checkout_text.ts";
+
+/** A promo code the server accepted. */
+export interface AppliedPromo {
+  code: string;
+  percentOff: number;
+}
+
+/**
+ * The order summary of /checkout: the cart's lines, the promo code, the 'Order Details' box and
+ * the terms checkbox (SPEC.md section 2, Checkout).
+ */
+export function CheckoutSummary({
+  cart,
+  totals,
+  shippingKnown,
+  promo,
+  onApplyPromo,
+  onRemovePromo,
+  termsAccepted,
+  onTermsChange,
+}: {
+  cart: CartView;
+  totals: Totals;
+  /** Whether a full ZIP code was entered long enough ago to show the shipping estimate. */
+  shippingKnown: boolean;
+  promo: AppliedPromo | null;
+  /** Validates a code; resolves to an error message, or null when it was applied. */
+  onApplyPromo: (code: string) => Promise<string | null>;
+  onRemovePromo: () => void;
+  termsAccepted: boolean;
+  onTermsChange: (accepted: boolean) => void;
+}) {
+  return (
+    <aside className="card checkout-summary" aria-labelledby="summary-title">
+      <h2 id="summary-title">Order summary</h2>
+      <ul className="summary-lines">
+        {cart.items.map(({ item, quantity }) => {
+          const config = configurationText(item);
+          return (
+            <li key={item.id} className="summary-line" data-testid="summary-line">
+              <img src={item.imageUrl} alt="" width="56" height="56" />
+              <div>
+                <p className="summary-line-name">{item.name}</p>
+                {config && <p className="muted small">{config}</p>}
+                <p className="muted small">Qty {quantity}</p>
+              </div>
+              <p className="summary-line-price">{formatCents(item.priceCents * quantity)}</p>
+            </li>
+          );
+        })}
+      </ul>
+      <p className="small">
+        <Link to="/cart">Edit cart</Link>
+      </p>
+      <PromoCodeForm promo={promo} onApply={onApplyPromo} onRemove={onRemovePromo} />
+      <OrderDetails totals={totals} shippingKnown={shippingKnown} promo={promo} />
+      <label className="checkbox terms-checkbox">
+        <input
+          type="checkbox"
+          checked={termsAccepted}
+          onChange={(e) => onTermsChange(e.target.checked)}
+        />
+        <span>
+          I agree to the{" "}
+          {/* A new tab, so reading the terms does not throw away the filled-in form. */}
+          <a href="/tos" target="_blank" rel="noopener">terms of service</a>
+        </span>
+      </label>
+      <p className="muted small policy-note">{POLICY.returns}</p>
+    </aside>
+  );
+}
+
+function PromoCodeForm({ promo, onApply, onRemove }: {
+  promo: AppliedPromo | null;
+  onApply: (code: string) => Promise<string | null>;
+  onRemove: () => void;
+}) {
+  const [code, setCode] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  async function apply(event: FormEvent) {
+    event.preventDefault();
+    if (!code.trim()) {
+      setError("Enter a promo code");
+      return;
+    }
+    setBusy(true);
+    setError(await onApply(code.trim()));
+    setBusy(false);
+  }
+
+  if (promo) {
+    return (
+      <div className="promo-applied" role="status">
+        <span>
+          <strong>{promo.code}</strong> applied: {promo.percentOff}% off
+        </span>
+        <button
+          type="button"
+          className="link-button"
+          onClick={() => {
+            setCode("");
+            onRemove();
+          }}
+        >
+          Remove<span className="visually-hidden">{` promo code ${promo.code}`}</span>
+        </button>
+      </div>
+    );
+  }
+  return (
+    <form className="promo-form" onSubmit={apply} noValidate>
+      <label htmlFor="promo-code">Promo code</label>
+      <div className="promo-row">
+        <input
+          id="promo-code"
+          name="promo"
+          autoComplete="off"
+          autoCapitalize="characters"
+          spellCheck={false}
+          maxLength={40}
+          value={code}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? "promo-error" : undefined}
+          onChange={(e) => {
+            setCode(e.target.value);
+            setError(null);
+          }}
+        />
+        <button type="submit" className="button secondary" disabled={busy}>
+          {busy ? "Applying..." : "Apply"}
+        </button>
+      </div>
+      {error && <p id="promo-error" className="error-text small" role="alert">{error}</p>}
+    </form>
+  );
+}
+
+function OrderDetails({ totals, shippingKnown, promo }: {
+  totals: Totals;
+  shippingKnown: boolean;
+  promo: AppliedPromo | null;
+}) {
+  // Before the ZIP is known the total leaves shipping out, and says so.
+  const total = shippingKnown ? totals.totalCents : totals.totalCents - totals.shippingCents;
+  return (
+    <section className="order-details" aria-labelledby="order-details-title">
+      <h3 id="order-details-title">Order Details</h3>
+      <dl>
+        <div>
+          <dt>Subtotal</dt>
+          <dd data-testid="summary-subtotal">{formatCents(totals.subtotalCents)}</dd>
+        </div>
+        {totals.discountCents > 0 && (
+          <div className="discount-row">
+            <dt>Discount{promo ? ` (${promo.code}, ${promo.percentOff}%)` : ""}</dt>
+            <dd data-testid="summary-discount">-{formatCents(totals.discountCents)}</dd>
+          </div>
+        )}
+        <div>
+          <dt>Shipping</dt>
+          <dd data-testid="summary-shipping" aria-live="polite">
+            {!shippingKnown
+              ? "Enter your ZIP code"
+              : totals.shippingCents === 0
+              ? "Free"
+              : formatCents(totals.shippingCents)}
+          </dd>
+        </div>
+        <div>
+          <dt>Estimated tax</dt>
+          <dd data-testid="summary-tax">{formatCents(totals.taxCents)}</dd>
+        </div>
+        <div className="total-row">
+          <dt>{shippingKnown ? "Total" : "Total before shipping"}</dt>
+          <dd data-testid="summary-total">{formatCents(total)}</dd>
+        </div>
+      </dl>
+      {totals.shippingCents > 0 && (
+        <p className="muted small">
+          Free US shipping on orders of {formatCents(FREE_SHIPPING_THRESHOLD_CENTS)}{" "}
+          or more after discounts.
+        </p>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,74 @@
+import { useState } from "react";
+import type { PublicOrderView } from "../../../shared/order_view.ts";
+import { formatCents } from "../../../shared/pricing.ts";
+
+// Features do not import each other, so the orders feature names keycap options itself.
+const KEYCAP_NAMES: Readonly<Record<string, string>> = {
+  none: "No keycaps",
+  transparent: "Transparent keycaps",
+  random: "Random keycaps",
+  white: "White keycaps",
+  pastel: "Pastel Mix keycaps",
+};
+
+type OrderItem = PublicOrderView["items"][number];
+
+/** The order's items, with one Show details / Hide details toggle for their configuration. */
+export function OrderItems({ items }: { items: PublicOrderView["items"] }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <section className="card order-items" aria-labelledby="order-items-title">
+      <div className="row spread">
+        <h2 id="order-items-title">Items</h2>
+        <button
+          type="button"
+          className="link-button"
+          aria-expanded={open}
+          aria-controls="order-item-list"
+          onClick={() => setOpen((o) => !o)}
+        >
+          {open ? "Hide details" : "Show details"}
+        </button>
+      </div>
+      <ul id="order-item-list" className="order-item-list">
+        {items.map((item, i) => (
+          <li key={i} className="order-item" data-testid="order-item">
+            <img src={item.imageUrl} alt="" width="64" height="64" />
+            <div className="order-item-body">
+              <p className="order-item-name">
+                {item.name} <span className="muted">× {item.quantity}</span>
+              </p>
+              {open && <ItemDetails item={item} />}
+            </div>
+            <p className="order-item-price">{formatCents(item.priceCents * item.quantity)}</p>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function ItemDetails({ item }: { item: OrderItem }) {
+  const facts: string[] = [];
+  if (item.size !== null) facts.push(`${item.size} switches`);
+  if (item.keycaps && (item.size !== null || item.keycaps !== "none")) {
+    facts.push(KEYCAP_NAMES[item.keycaps] ?? item.keycaps);
+  }
+  if (item.bodyColor) facts.push(item.bodyColor === "black" ? "Black body" : "White body");
+  facts.push(`${formatCents(item.priceCents)} each`);
+  return (
+    <div className="order-item-details" data-testid="order-item-details">
+      <p className="muted small">{facts.join(" · ")}</p>
+      {item.switches.length > 0 && (
+        <ul className="order-switches" aria-label={`Switches in ${item.name}`}>
+          {item.switches.map((s) => (
+            <li key={s.id}>
+              <img src={s.imageUrl} alt="" width="20" height="20" />
+              {s.brand}: {s.name}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
