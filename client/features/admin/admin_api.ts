@@ -1,0 +1,231 @@
+/**
+ * The admin dashboard's calls (SPEC.md section 7 'Admin'). The admin session is an HttpOnly
+ * cookie that same-origin fetch sends by itself, so no call carries the password after login.
+ * A 401 from any call but the login means the session ended: the adminAuth flag is dropped so
+ * the page falls back to the password form.
+ */
+import type { OrderStatus } from "../../../shared/status.ts";
+import { api, ApiError, type ApiOptions } from "../../app/api.ts";
+import { useStore } from "../../app/store/store.ts";
+
+/** A postal address as the admin API returns it. */
+export interface AdminAddress {
+  street: string;
+  apartment: string;
+  city: string;
+  state: string;
+  zipCode: string;
+  country: string;
+}
+
+/** A switch inside an ordered tester or cube. */
+export interface AdminOrderSwitch {
+  id: number;
+  brand: string;
+  name: string;
+  imageUrl: string;
+}
+
+/** One ordered line. */
+export interface AdminOrderItem {
+  lineId: string;
+  kind: "product" | "custom" | "cube";
+  name: string;
+  price: number;
+  quantity: number;
+  imageUrl: string;
+  size: number | null;
+  keycaps: string | null;
+  bodyColor: string | null;
+  switches: AdminOrderSwitch[];
+}
+
+/** An order as GET /api/admin/orders returns it (money in dollars). */
+export interface AdminOrder {
+  orderNumber: string;
+  status: OrderStatus;
+  region: "us" | "international";
+  email: string | null;
+  customerName: string | null;
+  shippingAddress: AdminAddress | null;
+  items: AdminOrderItem[];
+  trackingNumber: string | null;
+  taxId: { type: string; value: string } | null;
+  promoCode: string | null;
+  subtotal: number;
+  discount: number;
+  shipping: number;
+  tax: number;
+  total: number;
+  cancelReason: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** One switch's stock. */
+export interface SwitchStock {
+  id: number;
+  name: string;
+  stock: number;
+  used: number;
+}
+
+/** One component's stock (boxes, keycaps, cube bodies). */
+export interface ComponentStock {
+  name: string;
+  stock: number;
+  used: number;
+}
+
+/** GET /api/admin/inventory. */
+export interface Inventory {
+  switches: SwitchStock[];
+  inventory: ComponentStock[];
+}
+
+/** Drops the admin flag when the server says the session is gone, then rethrows. */
+function watchSession(err: unknown): never {
+  if (err instanceof ApiError && err.status === 401) {
+    useStore.getState().setAdminAuth(false);
+  }
+  throw err;
+}
+
+/** An admin JSON call; a 401 ends the client-side session. */
+async function adminApi<T>(path: string, options: ApiOptions = {}): Promise<T> {
+  try {
+    return await api<T>(path, options);
+  } catch (err) {
+    return watchSession(err);
+  }
+}
+
+/** A GET whose answer is not JSON (text or a file), with the same error handling as api(). */
+async function adminFetch(path: string, accept: string): Promise<Response> {
+  let response: Response;
+  try {
+    response = await fetch(path, { headers: { Accept: accept }, credentials: "same-origin" });
+  } catch {
+    throw new ApiError(0, "Cannot reach the shop. Check your connection and try again.", null);
+  }
+  if (!response.ok) {
+    const body = await response.json().catch(() => null) as { error?: unknown } | null;
+    const message = body?.error ? String(body.error) : `HTTP error status ${response.status}`;
+    return watchSession(new ApiError(response.status, message, body));
+  }
+  return response;
+}
+
+/** Checks the admin password; the server answers with the session cookie. */
+export async function verifyPassword(password: string): Promise<void> {
+  await api<{ ok: true }>("/api/admin/verify", { method: "POST", body: { password } });
+}
+
+/** Ends the admin session on the server (the cookie is cleared). */
+export async function logoutAdmin(): Promise<void> {
+  await api<{ ok: true }>("/api/admin/logout", { method: "POST" });
+}
+
+/** Whether the session cookie is still valid: true, false on 401, throws on other failures. */
+export async function hasAdminSession(): Promise<boolean> {
+  try {
+    await api<{ ok: true }>("/api/admin/session");
+    return true;
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 401) return false;
+    throw err;
+  }
+}
+
+/** Every order, newest first. */
+export function fetchOrders(): Promise<AdminOrder[]> {
+  return adminApi<AdminOrder[]>("/api/admin/orders");
+}
+
+/** The New orders as a CSV file. */
+export async function fetchNewOrdersCsv(): Promise<Blob> {
+  return await (await adminFetch("/api/admin/orders/new/csv", "text/csv")).blob();
+}
+
+/** Sets an order's tracking number (PAYMENT_RECEIVED moves to PROCESSING). */
+export function addTrackingNumber(
+  orderNumber: string,
+  trackingNumber: string,
+): Promise<AdminOrder> {
+  return adminApi<AdminOrder>(`/api/admin/orders/${encodeURIComponent(orderNumber)}/tracking`, {
+    method: "POST",
+    body: { trackingNumber },
+  });
+}
+
+/** Ships every PROCESSING order that has a tracking number; answers how many shipped. */
+export async function shipProcessedOrders(): Promise<number> {
+  const { shippedCount } = await adminApi<{ shippedCount: number }>(
+    "/api/admin/orders/ship-processed",
+    { method: "POST" },
+  );
+  return shippedCount;
+}
+
+/**
+ * Marks a shipped order delivered. The spec sends the admin password as a bearer header here;
+ * the client no longer has it after login, and the session cookie is enough for the server. The
+ * JSON content type is kept (an empty JSON object as the body).
+ */
+export function markDelivered(orderNumber: string): Promise<AdminOrder> {
+  return adminApi<AdminOrder>(`/api/admin/orders/${encodeURIComponent(orderNumber)}/delivered`, {
+    method: "POST",
+    body: {},
+  });
+}
+
+/** Cancels an order before shipment; a paid one is refunded in full. */
+export function cancelOrder(orderNumber: string): Promise<AdminOrder> {
+  return adminApi<AdminOrder>(`/api/admin/orders/${encodeURIComponent(orderNumber)}/cancel`, {
+    method: "POST",
+  });
+}
+
+/** Stock and use of every switch and component. */
+export function fetchInventory(): Promise<Inventory> {
+  return adminApi<Inventory>("/api/admin/inventory");
+}
+
+/**
+ * Sets the stock of a switch (by id) or a component (by name). The value goes to the server
+ * as typed (null when blank) so its validation message is the one shown.
+ */
+export async function updateStock(
+  target: { kind: "switch"; id: number } | { kind: "component"; name: string },
+  stock: number | null,
+): Promise<void> {
+  const path = target.kind === "switch"
+    ? `/api/admin/inventory/switches/${target.id}`
+    : `/api/admin/inventory/components/${encodeURIComponent(target.name)}`;
+  await adminApi<unknown>(path, { method: "PUT", body: { stock } });
+}
+
+/** GET /api/test/ping: the server's answer as text. */
+export async function testPing(): Promise<string> {
+  return await (await adminFetch("/api/test/ping", "text/plain")).text();
+}
+
+/** GET /api/test/test_email: queues a sample order confirmation; the server's answer as text. */
+export async function testEmail(): Promise<string> {
+  return await (await adminFetch("/api/test/test_email", "text/plain")).text();
+}
+
+/**
+ * The message for a failed admin call: the server's own words for the statuses listed (its
+ * validation and conflict messages are written for people), a note when the session ended, and
+ * the given fallback otherwise.
+ */
+export function adminErrorMessage(
+  err: unknown,
+  fallback: string,
+  serverStatuses: readonly number[] = [],
+): string {
+  if (!(err instanceof ApiError)) return fallback;
+  if (err.status === 401) return "Your admin session has ended. Please log in again.";
+  return serverStatuses.includes(err.status) ? err.message : fallback;
+}

@@ -1,0 +1,139 @@
+import {
+  Bar,
+  BarChart,
+  CartesianGrid,
+  Cell,
+  Legend,
+  Pie,
+  PieChart,
+  ResponsiveContainer,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from "recharts";
+import { Fragment } from "react";
+import type { ComponentStock, SwitchStock } from "./admin_api.ts";
+
+/** The one bar colour of 'Switches Stock' (SPEC.md section 9: a fixed bar colour). */
+const BAR_COLOR = "#5b7fd6";
+/** Pie slices: Used, then Stock. */
+const PIE_COLORS = ["#d9534f", "#3f9a5b"];
+/** The components that get a 'Used vs Stock' pie, in the spec's order. */
+const PIE_COMPONENTS = [
+  "SMALL_BOX",
+  "LARGE_BOX",
+  "TRANSPARENT_KEYCAP",
+  "RANDOM_KEYCAP",
+  "CUBE_BODY",
+];
+/** Height of one switch's bar row; the chart grows with the catalogue and scrolls. */
+const ROW_PX = 24;
+
+const TOOLTIP_STYLE = {
+  background: "var(--surface)",
+  border: "1px solid var(--border)",
+  color: "var(--text)",
+};
+
+/**
+ * 'Switches Stock': a horizontal bar chart, one bar per switch, tall enough for every name to
+ * be read (it scrolls inside its box for 120+ switches).
+ */
+export function SwitchesStockChart({ switches }: { switches: SwitchStock[] }) {
+  const height = Math.max(200, switches.length * ROW_PX + 40);
+  // Room for names such as "C³Equalz x TKC Banana Split" on one line; less on phones.
+  const narrow = globalThis.matchMedia?.("(max-width: 600px)").matches ?? false;
+  return (
+    <section className="card admin-chart-card" aria-labelledby="switches-stock-heading">
+      <h2 id="switches-stock-heading">Switches Stock</h2>
+      <p className="muted small">
+        {switches.length} switches, {switches.reduce((n, s) => n + s.stock, 0)}{" "}
+        in stock. The table below lists the same numbers.
+      </p>
+      <div
+        className="admin-bar-scroll"
+        role="region"
+        aria-label="Switches Stock chart"
+        tabIndex={0}
+      >
+        <div style={{ height }} className="admin-chart">
+          <ResponsiveContainer width="100%" height="100%">
+            <BarChart
+              data={switches}
+              layout="vertical"
+              margin={{ top: 8, right: 24, bottom: 8, left: 8 }}
+            >
+              <CartesianGrid strokeDasharray="3 3" horizontal={false} />
+              <XAxis type="number" allowDecimals={false} orientation="top" />
+              <YAxis
+                type="category"
+                dataKey="name"
+                width={narrow ? 130 : 200}
+                interval={0}
+                tick={{ fontSize: narrow ? 11 : 12 }}
+              />
+              <Tooltip contentStyle={TOOLTIP_STYLE} cursor={{ fillOpacity: 0.15 }} />
+              <Bar dataKey="stock" name="Stock" fill={BAR_COLOR} isAnimationActive={false} />
+            </BarChart>
+          </ResponsiveContainer>
+        </div>
+      </div>
+    </section>
+  );
+}
+
+/** A component name that may wrap after its underscores (TRANSPARENT_ / KEYCAP). */
+export function withBreaks(name: string) {
+  return name.split("_").map((part, i) => (
+    <Fragment key={i}>
+      {i > 0 && (
+        <>
+          _<wbr />
+        </>
+      )}
+      {part}
+    </Fragment>
+  ));
+}
+
+/** 'Used vs Stock' pies for the boxes, keycaps and cube bodies, each with its numbers. */
+export function ComponentPies({ components }: { components: ComponentStock[] }) {
+  const shown = PIE_COMPONENTS.map((name) =>
+    components.find((c) => c.name === name) ?? { name, stock: 0, used: 0 }
+  );
+  return (
+    <section className="admin-pies" aria-labelledby="used-vs-stock-heading">
+      <h2 id="used-vs-stock-heading">Used vs Stock</h2>
+      <div className="admin-pie-grid">
+        {shown.map((c) => (
+          <figure key={c.name} className="card admin-pie" data-testid="component-pie">
+            <figcaption>
+              <strong>{withBreaks(c.name)}</strong>
+              <span className="admin-pie-numbers">Stock: {c.stock} | Used: {c.used}</span>
+            </figcaption>
+            <div className="admin-chart admin-pie-chart">
+              <PieChart width={200} height={220}>
+                <Pie
+                  data={[
+                    { name: "Used", value: c.used },
+                    { name: "Stock", value: c.stock },
+                  ]}
+                  dataKey="value"
+                  nameKey="name"
+                  cx="50%"
+                  cy="50%"
+                  outerRadius={80}
+                  isAnimationActive={false}
+                >
+                  {PIE_COLORS.map((color) => <Cell key={color} fill={color} />)}
+                </Pie>
+                <Tooltip contentStyle={TOOLTIP_STYLE} />
+                <Legend />
+              </PieChart>
+            </div>
+          </figure>
+        ))}
+      </div>
+    </section>
+  );
+}

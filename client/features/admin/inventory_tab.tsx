@@ -1,0 +1,181 @@
+import { type FormEvent, useCallback, useEffect, useMemo, useState } from "react";
+import { toast } from "react-hot-toast";
+import { adminErrorMessage, fetchInventory, type Inventory, updateStock } from "./admin_api.ts";
+import { ComponentPies, SwitchesStockChart, withBreaks } from "./inventory_charts.tsx";
+
+/** One editable stock line: a switch or a component. */
+interface StockRow {
+  key: string;
+  kind: "switch" | "component";
+  id: number | null;
+  name: string;
+  stock: number;
+  used: number;
+}
+
+function rowsOf(inventory: Inventory): StockRow[] {
+  return [
+    ...inventory.inventory.map((c) => ({
+      key: `component:${c.name}`,
+      kind: "component" as const,
+      id: null,
+      name: c.name,
+      stock: c.stock,
+      used: c.used,
+    })),
+    ...inventory.switches.map((s) => ({
+      key: `switch:${s.id}`,
+      kind: "switch" as const,
+      id: s.id,
+      name: s.name,
+      stock: s.stock,
+      used: s.used,
+    })),
+  ];
+}
+
+/**
+ * The Inventory tab: the 'Switches Stock' bar chart, the 'Used vs Stock' pies and a searchable
+ * table where each stock count can be edited and saved in place.
+ */
+export function InventoryTab() {
+  const [inventory, setInventory] = useState<Inventory | null>(null);
+  const [failed, setFailed] = useState(false);
+
+  const load = useCallback(async () => {
+    try {
+      setInventory(await fetchInventory());
+      setFailed(false);
+    } catch (err) {
+      console.error(err);
+      setFailed(true);
+      toast.error(adminErrorMessage(err, "An error occurred"));
+    }
+  }, []);
+
+  useEffect(() => {
+    load();
+  }, [load]);
+
+  if (!inventory) {
+    return failed
+      ? (
+        <div className="admin-empty">
+          <p className="error-text">The inventory could not be loaded.</p>
+          <button type="button" className="button" onClick={load}>Try again</button>
+        </div>
+      )
+      : <p className="loading" role="status">Loading inventory...</p>;
+  }
+
+  return (
+    <div className="admin-inventory">
+      <SwitchesStockChart switches={inventory.switches} />
+      <ComponentPies components={inventory.inventory} />
+      <StockEditor rows={rowsOf(inventory)} onSaved={load} />
+    </div>
+  );
+}
+
+/** The searchable stock table: a number input and a Save button per line. */
+function StockEditor({ rows, onSaved }: { rows: StockRow[]; onSaved: () => Promise<void> }) {
+  const [query, setQuery] = useState("");
+  const shown = useMemo(() => {
+    const q = query.trim().toLowerCase();
+    return q ? rows.filter((r) => r.name.toLowerCase().includes(q)) : rows;
+  }, [rows, query]);
+
+  return (
+    <section className="card admin-stock" aria-labelledby="stock-editor-heading">
+      <h2 id="stock-editor-heading">Edit Stock</h2>
+      <div className="field admin-stock-search">
+        <label htmlFor="stock-search">Search switches and components</label>
+        <input
+          id="stock-search"
+          type="search"
+          placeholder="Name or brand"
+          value={query}
+          onChange={(e) => setQuery(e.target.value)}
+        />
+      </div>
+      <p className="muted small" role="status">
+        {shown.length} of {rows.length} shown
+      </p>
+      <div className="admin-table-wrap admin-stock-wrap">
+        <table className="admin-table admin-stock-table">
+          <caption className="visually-hidden">Stock of every switch and component</caption>
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Type</th>
+              <th scope="col">Used</th>
+              <th scope="col">Stock</th>
+            </tr>
+          </thead>
+          <tbody>
+            {shown.map((row) => <StockLine key={row.key} row={row} onSaved={onSaved} />)}
+          </tbody>
+        </table>
+      </div>
+    </section>
+  );
+}
+
+/** One stock line; the input keeps what was typed until it is saved. */
+function StockLine({ row, onSaved }: { row: StockRow; onSaved: () => Promise<void> }) {
+  const [draft, setDraft] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const inputId = `stock-${row.key.replace(":", "-")}`;
+  const value = draft ?? String(row.stock);
+
+  async function save(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    setBusy(true);
+    try {
+      const typed = value.trim();
+      await updateStock(
+        row.kind === "switch"
+          ? { kind: "switch", id: row.id! }
+          : { kind: "component", name: row.name },
+        typed === "" ? null : Number(typed),
+      );
+      toast.success(`Stock of ${row.name} set to ${typed}`);
+      await onSaved();
+      setDraft(null);
+    } catch (err) {
+      toast.error(adminErrorMessage(err, "An error occurred", [400, 404]));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <tr>
+      <th scope="row" data-label="Name">{withBreaks(row.name)}</th>
+      <td data-label="Type">{row.kind === "switch" ? "Switch" : "Component"}</td>
+      <td data-label="Used">{row.used}</td>
+      <td data-label="Stock">
+        <form className="admin-stock-form" onSubmit={save} noValidate>
+          <label htmlFor={inputId} className="visually-hidden">Stock of {row.name}</label>
+          <input
+            id={inputId}
+            type="number"
+            inputMode="numeric"
+            min={0}
+            step={1}
+            value={value}
+            onChange={(e) => setDraft(e.target.value)}
+          />
+          <button
+            type="submit"
+            className="button small-button"
+            disabled={busy || draft === null}
+            aria-label={`Save stock of ${row.name}`}
+          >
+            Save
+          </button>
+        </form>
+      </td>
+    </tr>
+  );
+}

@@ -1,0 +1,58 @@
+import { type FormEvent, useState } from "react";
+import { toast } from "react-hot-toast";
+import { ApiError } from "../../app/api.ts";
+import { verifyPassword } from "./admin_api.ts";
+
+/** Props of the password form. */
+export interface LoginFormProps {
+  /** Called once the server accepted the password (the session cookie is set). */
+  onSuccess: () => void;
+}
+
+/** 'Admin Access': the password form in front of the dashboard (SPEC.md section 2 'Admin'). */
+export function LoginForm({ onSuccess }: LoginFormProps) {
+  const [password, setPassword] = useState("");
+  const [busy, setBusy] = useState(false);
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (busy) return;
+    setBusy(true);
+    try {
+      await verifyPassword(password);
+      toast.success("Admin access granted");
+      setPassword("");
+      onSuccess();
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 401) toast.error("Invalid password");
+      else if (err instanceof ApiError && err.status === 429) toast.error(err.message);
+      else toast.error("Authentication failed");
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <section className="page admin-login">
+      <form className="card admin-login-card" onSubmit={submit}>
+        <h1>Admin Access</h1>
+        <div className="field">
+          <label htmlFor="admin-password">Enter admin password</label>
+          <input
+            id="admin-password"
+            type="password"
+            name="password"
+            autoComplete="current-password"
+            placeholder="Enter admin password"
+            required
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+          />
+        </div>
+        <button type="submit" className="button" disabled={busy} aria-busy={busy}>
+          Access Admin Panel
+        </button>
+      </form>
+    </section>
+  );
+}

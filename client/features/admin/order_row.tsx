@@ -1,0 +1,333 @@
+import { type FormEvent, useState } from "react";
+import { toast } from "react-hot-toast";
+import { maskAddress, maskEmail, maskOrderNumber, maskTracking } from "../../../shared/mask.ts";
+import {
+  carrierTrackingUrl,
+  isCancellable,
+  isNewForAdmin,
+  STATUS_LABELS,
+} from "../../../shared/status.ts";
+import { formatDollars } from "../../app/money.ts";
+import {
+  addTrackingNumber,
+  adminErrorMessage,
+  type AdminOrder,
+  type AdminOrderItem,
+  cancelOrder,
+  markDelivered,
+} from "./admin_api.ts";
+
+/** Props of one order's rows. */
+export interface OrderRowProps {
+  order: AdminOrder;
+  /** 'Hide User Data': mask email, street, tracking and order number (SPEC.md section 6). */
+  hideUserData: boolean;
+  /** Called after any change, so the tables reload. */
+  onChanged: () => void;
+}
+
+/** The order number as shown: masked when user data is hidden. */
+export function displayOrderNumber(orderNumber: string, hide: boolean): string {
+  return hide ? maskOrderNumber(orderNumber) : orderNumber;
+}
+
+/**
+ * One order in an admin table: a row with the six columns and, when 'Show Details' is on, a
+ * second row with every item (switches with their images) and the totals. Its own tbody keeps
+ * the pair together.
+ */
+export function OrderRow({ order, hideUserData, onChanged }: OrderRowProps) {
+  const [open, setOpen] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const shown = displayOrderNumber(order.orderNumber, hideUserData);
+  const detailsId = `order-details-${order.orderNumber}`;
+
+  async function run(action: () => Promise<void>) {
+    if (busy) return;
+    setBusy(true);
+    try {
+      await action();
+    } finally {
+      setBusy(false);
+    }
+    onChanged();
+  }
+
+  function deliver() {
+    return run(async () => {
+      try {
+        await markDelivered(order.orderNumber);
+        toast.success("Order marked as delivered");
+      } catch (err) {
+        toast.error(adminErrorMessage(err, "Failed to update order status"));
+      }
+    });
+  }
+
+  function cancel() {
+    const ok = globalThis.confirm(
+      `Cancel order ${shown}?${
+        order.status === "STARTED" ? "" : " The payment is refunded in full and the stock restored."
+      }`,
+    );
+    if (!ok) return;
+    return run(async () => {
+      try {
+        await cancelOrder(order.orderNumber);
+        toast.success("Order cancelled");
+      } catch (err) {
+        toast.error(adminErrorMessage(err, "Failed to cancel order", [409]));
+      }
+    });
+  }
+
+  return (
+    <tbody className="admin-order" data-testid="admin-order" data-order={order.orderNumber}>
+      <tr>
+        <th scope="row" data-label="Order #">
+          <span className="admin-order-number">{shown}</span>
+          <span className={`admin-status status-${order.status.toLowerCase()}`}>
+            {STATUS_LABELS[order.status]}
+          </span>
+          <span className="muted small">{formatDate(order.createdAt)}</span>
+        </th>
+        <td data-label="Customer">
+          <span className="admin-customer-name">{order.customerName || "—"}</span>
+          <span className="admin-email">
+            {order.email ? (hideUserData ? maskEmail(order.email) : order.email) : "No email"}
+          </span>
+        </td>
+        <td data-label="Address">
+          <AddressCell order={order} hide={hideUserData} />
+        </td>
+        <td data-label="Items">
+          <ul className="admin-item-summary">
+            {order.items.map((item) => <li key={item.lineId}>{item.quantity} × {item.name}</li>)}
+          </ul>
+        </td>
+        <td data-label="Tracking">
+          {isNewForAdmin(order.status)
+            ? (
+              <TrackingForm
+                order={order}
+                shownNumber={shown}
+                hide={hideUserData}
+                busy={busy}
+                onSubmit={async (tracking) => {
+                  let added = false;
+                  await run(async () => {
+                    try {
+                      await addTrackingNumber(order.orderNumber, tracking);
+                      toast.success("Tracking number added successfully");
+                      added = true;
+                    } catch (err) {
+                      toast.error(
+                        adminErrorMessage(err, "Failed to add tracking number", [400, 409]),
+                      );
+                    }
+                  });
+                  return added;
+                }}
+              />
+            )
+            : <TrackingLink trackingNumber={order.trackingNumber} hide={hideUserData} />}
+          {order.status === "SHIPPED" && order.trackingNumber && (
+            <button
+              type="button"
+              className="button small-button"
+              disabled={busy}
+              onClick={deliver}
+            >
+              Mark Delivered
+            </button>
+          )}
+        </td>
+        <td data-label="Details">
+          <div className="admin-row-actions">
+            <button
+              type="button"
+              className="button secondary small-button"
+              aria-expanded={open}
+              aria-controls={detailsId}
+              onClick={() => setOpen(!open)}
+            >
+              {open ? "Hide Details" : "Show Details"}
+            </button>
+            {isCancellable(order.status) && (
+              <button
+                type="button"
+                className="link-button admin-cancel"
+                disabled={busy}
+                onClick={cancel}
+                aria-label={`Cancel order ${shown}`}
+              >
+                Cancel
+              </button>
+            )}
+          </div>
+        </td>
+      </tr>
+      <tr id={detailsId} className="admin-details-row" hidden={!open}>
+        {open && (
+          <td colSpan={6}>
+            <OrderDetails order={order} />
+          </td>
+        )}
+      </tr>
+    </tbody>
+  );
+}
+
+function formatDate(iso: string): string {
+  return new Date(iso).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short" });
+}
+
+/** The shipping address; the street line is masked when user data is hidden. */
+function AddressCell({ order, hide }: { order: AdminOrder; hide: boolean }) {
+  const address = order.shippingAddress;
+  if (!address) return <span className="muted">No address</span>;
+  const street = [address.street, address.apartment].filter(Boolean).join(", ");
+  return (
+    <address className="admin-address">
+      <span>{hide ? maskAddress(street) : street}</span>
+      <span>{address.city}, {address.state} {address.zipCode}</span>
+      <span>{address.country}</span>
+    </address>
+  );
+}
+
+/** The tracking number as a carrier link; plain masked text when user data is hidden. */
+function TrackingLink(
+  { trackingNumber, hide }: { trackingNumber: string | null; hide: boolean },
+) {
+  if (!trackingNumber) return <span className="muted">No tracking number</span>;
+  if (hide) return <span className="admin-tracking">{maskTracking(trackingNumber)}</span>;
+  return (
+    <a
+      className="admin-tracking"
+      href={carrierTrackingUrl(trackingNumber)}
+      target="_blank"
+      rel="noopener noreferrer"
+    >
+      {trackingNumber}
+    </a>
+  );
+}
+
+/** The tracking input of a New order: empty is refused before any call. */
+function TrackingForm(
+  { order, shownNumber, hide, busy, onSubmit }: {
+    order: AdminOrder;
+    shownNumber: string;
+    hide: boolean;
+    busy: boolean;
+    /** Resolves true when the number was saved. */
+    onSubmit: (trackingNumber: string) => Promise<boolean>;
+  },
+) {
+  const [value, setValue] = useState("");
+  const inputId = `tracking-${order.orderNumber}`;
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const tracking = value.trim();
+    if (!tracking) {
+      toast.error("Please enter a tracking number");
+      return;
+    }
+    if (await onSubmit(tracking)) setValue("");
+  }
+
+  return (
+    <div className="admin-tracking-cell">
+      {order.trackingNumber && <TrackingLink trackingNumber={order.trackingNumber} hide={hide} />}
+      <form className="admin-tracking-form" onSubmit={submit} noValidate>
+        <label htmlFor={inputId} className="visually-hidden">
+          Tracking number for {shownNumber}
+        </label>
+        <input
+          id={inputId}
+          type="text"
+          autoComplete="off"
+          placeholder={order.trackingNumber ? "New tracking number" : "Tracking number"}
+          maxLength={40}
+          value={value}
+          onChange={(e) => setValue(e.target.value)}
+        />
+        <button type="submit" className="button small-button" disabled={busy}>
+          {order.trackingNumber ? "Update" : "Add"}
+        </button>
+      </form>
+    </div>
+  );
+}
+
+/** Every item of the order with its options and switches, then the totals. */
+function OrderDetails({ order }: { order: AdminOrder }) {
+  return (
+    <div className="admin-details">
+      <ul className="admin-detail-items">
+        {order.items.map((item) => <DetailItem key={item.lineId} item={item} />)}
+      </ul>
+      <dl className="admin-totals">
+        <dt>Subtotal</dt>
+        <dd>{formatDollars(order.subtotal)}</dd>
+        {order.discount > 0 && (
+          <>
+            <dt>Discount{order.promoCode ? ` (${order.promoCode})` : ""}</dt>
+            <dd>-{formatDollars(order.discount)}</dd>
+          </>
+        )}
+        <dt>Shipping{order.region === "international" ? " (international)" : ""}</dt>
+        <dd>{formatDollars(order.shipping)}</dd>
+        <dt>Tax</dt>
+        <dd>{formatDollars(order.tax)}</dd>
+        <dt className="admin-total">Total</dt>
+        <dd className="admin-total">{formatDollars(order.total)}</dd>
+        {order.taxId && (
+          <>
+            <dt>{order.taxId.type || "Tax ID"}</dt>
+            <dd>{order.taxId.value}</dd>
+          </>
+        )}
+        {order.cancelReason && (
+          <>
+            <dt>Cancelled</dt>
+            <dd>{order.cancelReason}</dd>
+          </>
+        )}
+      </dl>
+    </div>
+  );
+}
+
+/** One item: cubes and custom testers list their options and switches. */
+function DetailItem({ item }: { item: AdminOrderItem }) {
+  const configurable = item.kind === "cube" || item.kind === "custom";
+  return (
+    <li className="admin-detail-item">
+      <p className="admin-detail-name">
+        <strong>{item.name}</strong>
+        <span>Quantity: {item.quantity}</span>
+        <span>{formatDollars(item.price)} each</span>
+      </p>
+      {configurable && (
+        <>
+          <p className="admin-detail-options">
+            <span>Size: {item.size ?? "—"}</span>
+            <span>Keycaps: {item.keycaps ?? "—"}</span>
+            {item.bodyColor && <span>Body: {item.bodyColor}</span>}
+          </p>
+          <ul className="admin-switches" aria-label={`Switches in ${item.name}`}>
+            {item.switches.map((s, i) => (
+              <li key={`${s.id}-${i}`}>
+                <img src={s.imageUrl} alt="" width={32} height={32} loading="lazy" />
+                <span>{s.brand}: {s.name}</span>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+    </li>
+  );
+}

@@ -1,0 +1,217 @@
+import { type ReactNode, useCallback, useEffect, useState } from "react";
+import { toast } from "react-hot-toast";
+import { isNewForAdmin, isProcessedForAdmin } from "../../../shared/status.ts";
+import {
+  adminErrorMessage,
+  type AdminOrder,
+  fetchNewOrdersCsv,
+  fetchOrders,
+  shipProcessedOrders,
+} from "./admin_api.ts";
+import { OrderRow } from "./order_row.tsx";
+
+/** Saves a Blob as a file through a temporary link. */
+function saveFile(blob: Blob, filename: string): void {
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement("a");
+  link.href = url;
+  link.download = filename;
+  link.hidden = true;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  // The download has started by now; the URL is freed a little later to be safe.
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+function byCreated(direction: 1 | -1) {
+  return (a: AdminOrder, b: AdminOrder) => direction * a.createdAt.localeCompare(b.createdAt);
+}
+
+/**
+ * The Orders tab: 'New' (paid, not shipped; oldest first, as they are worked through) with its
+ * toolbar, 'Processed' (shipped or delivered; newest first) and a collapsed section with the
+ * cancelled, expired and unpaid orders. 'Hide User Data' masks both tables.
+ */
+export function OrdersTab() {
+  const [orders, setOrders] = useState<AdminOrder[] | null>(null);
+  const [failed, setFailed] = useState(false);
+  const [hideUserData, setHideUserData] = useState(false);
+  const [busy, setBusy] = useState<"csv" | "ship" | null>(null);
+
+  const load = useCallback(async () => {
+    try {
+      setOrders(await fetchOrders());
+      setFailed(false);
+    } catch (err) {
+      console.error(err);
+      setFailed(true);
+      toast.error(adminErrorMessage(err, "Failed to fetch orders"));
+    }
+  }, []);
+
+  useEffect(() => {
+    load();
+  }, [load]);
+
+  async function downloadCsv() {
+    setBusy("csv");
+    try {
+      saveFile(await fetchNewOrdersCsv(), "new_orders.csv");
+    } catch (err) {
+      console.error(err);
+      toast.error(adminErrorMessage(err, "Failed to download orders"));
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  async function shipOrders() {
+    setBusy("ship");
+    try {
+      const count = await shipProcessedOrders();
+      toast.success(`${count} orders marked as shipped`);
+    } catch (err) {
+      console.error(err);
+      toast.error(adminErrorMessage(err, "Failed to update orders"));
+    } finally {
+      setBusy(null);
+    }
+    await load();
+  }
+
+  if (orders === null) {
+    return failed
+      ? (
+        <div className="admin-empty">
+          <p className="error-text">Failed to fetch orders</p>
+          <button type="button" className="button" onClick={load}>Try again</button>
+        </div>
+      )
+      : <p className="loading" role="status">Loading orders...</p>;
+  }
+
+  const fresh = orders.filter((o) => isNewForAdmin(o.status)).sort(byCreated(1));
+  const processed = orders.filter((o) => isProcessedForAdmin(o.status)).sort(byCreated(-1));
+  const others = orders.filter((o) => !isNewForAdmin(o.status) && !isProcessedForAdmin(o.status))
+    .sort(byCreated(-1));
+
+  return (
+    <div className="admin-orders">
+      <OrdersTable
+        id="new-orders"
+        title="New"
+        orders={fresh}
+        hideUserData={hideUserData}
+        onChanged={load}
+        empty="No new orders."
+        toolbar={
+          <div className="admin-toolbar" role="toolbar" aria-label="New orders actions">
+            <button
+              type="button"
+              className="button secondary"
+              onClick={downloadCsv}
+              disabled={busy !== null}
+            >
+              Download CSV
+            </button>
+            <button
+              type="button"
+              className="button"
+              title="Mark all processed orders as shipped"
+              aria-describedby="ship-orders-hint"
+              onClick={shipOrders}
+              disabled={busy !== null}
+            >
+              Ship Orders
+            </button>
+            <span id="ship-orders-hint" className="visually-hidden">
+              Mark all processed orders as shipped
+            </span>
+            <button
+              type="button"
+              className="button secondary"
+              aria-pressed={hideUserData}
+              onClick={() => setHideUserData(!hideUserData)}
+            >
+              {hideUserData ? "Show User Data" : "Hide User Data"}
+            </button>
+            <button type="button" className="link-button" onClick={load}>Refresh</button>
+          </div>
+        }
+      />
+      <OrdersTable
+        id="processed-orders"
+        title="Processed"
+        orders={processed}
+        hideUserData={hideUserData}
+        onChanged={load}
+        empty="No processed orders yet."
+      />
+      {others.length > 0 && (
+        <details className="admin-other-orders">
+          <summary>Cancelled and unpaid ({others.length})</summary>
+          <OrdersTable
+            id="other-orders"
+            title="Cancelled and unpaid"
+            orders={others}
+            hideUserData={hideUserData}
+            onChanged={load}
+            empty=""
+            hiddenTitle
+          />
+        </details>
+      )}
+    </div>
+  );
+}
+
+/** One orders table with its heading, optional toolbar and empty text. */
+function OrdersTable(
+  { id, title, orders, hideUserData, onChanged, empty, toolbar, hiddenTitle = false }: {
+    id: string;
+    title: string;
+    orders: AdminOrder[];
+    hideUserData: boolean;
+    onChanged: () => void;
+    empty: string;
+    toolbar?: ReactNode;
+    hiddenTitle?: boolean;
+  },
+) {
+  const headingId = `${id}-heading`;
+  return (
+    <section className="admin-orders-section" aria-labelledby={headingId} data-testid={id}>
+      <div className="admin-section-head">
+        <h2 id={headingId} className={hiddenTitle ? "visually-hidden" : undefined}>
+          {title} <span className="admin-count">({orders.length})</span>
+        </h2>
+        {toolbar}
+      </div>
+      {orders.length === 0 ? <p className="muted">{empty}</p> : (
+        <div className="admin-table-wrap">
+          <table className="admin-table" aria-labelledby={headingId}>
+            <thead>
+              <tr>
+                <th scope="col">Order #</th>
+                <th scope="col">Customer</th>
+                <th scope="col">Address</th>
+                <th scope="col">Items</th>
+                <th scope="col">Tracking</th>
+                <th scope="col">Details</th>
+              </tr>
+            </thead>
+            {orders.map((order) => (
+              <OrderRow
+                key={order.orderNumber}
+                order={order}
+                hideUserData={hideUserData}
+                onChanged={onChanged}
+              />
+            ))}
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}

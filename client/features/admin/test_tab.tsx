@@ -1,0 +1,51 @@
+import { useState } from "react";
+import { toast } from "react-hot-toast";
+import { ApiError } from "../../app/api.ts";
+import { adminErrorMessage, testEmail, testPing } from "./admin_api.ts";
+
+/** The Test tab: pings the server and queues a sample order confirmation email. */
+export function TestTab() {
+  const [busy, setBusy] = useState<"ping" | "email" | null>(null);
+
+  async function run(which: "ping" | "email") {
+    setBusy(which);
+    try {
+      const text = await (which === "ping" ? testPing() : testEmail());
+      toast.success(text, { duration: 5000 });
+    } catch (err) {
+      console.error(err);
+      const fallback = which === "ping" ? "Failed to test ping" : "Failed to test email";
+      toast.error(err instanceof ApiError ? adminErrorMessage(err, fallback) : "An error occurred");
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  return (
+    <section className="card admin-test" aria-labelledby="test-endpoints-heading">
+      <h2 id="test-endpoints-heading">Test Endpoints</h2>
+      <p className="muted">
+        Test Ping asks the server whether it is up. Test Order Confirmation sends a sample order
+        confirmation email to the shop's own address.
+      </p>
+      <div className="row">
+        <button
+          type="button"
+          className="button"
+          disabled={busy !== null}
+          onClick={() => run("ping")}
+        >
+          Test Ping
+        </button>
+        <button
+          type="button"
+          className="button secondary"
+          disabled={busy !== null}
+          onClick={() => run("email")}
+        >
+          Test Order Confirmation
+        </button>
+      </div>
+    </section>
+  );
+}

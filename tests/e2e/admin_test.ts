@@ -1,0 +1,248 @@
+import assert from "node:assert/strict";
+import type { Page } from "playwright-core";
+import { e2eTest } from "./helpers/e2e.ts";
+import { SWITCHES } from "../../shared/catalog/switches.ts";
+import { maskEmail, maskOrderNumber, maskTracking } from "../../shared/mask.ts";
+import { carrierTrackingUrl } from "../../shared/status.ts";
+
+const EMAIL = "shopper@example.com";
+const STREET = "1 Main Street";
+const TRACKING = "9400111899223344551234";
+
+/** Pays for a Starter Pack through the API (demo payments), as a shopper would. */
+async function paidOrder(base: string): Promise<string> {
+  async function post(path: string, body?: unknown) {
+    const res = await fetch(`${base}${path}`, {
+      method: "POST",
+      headers: body ? { "Content-Type": "application/json" } : {},
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    assert.equal(res.status, 200, `${path}: ${await res.clone().text()}`);
+    return await res.json();
+  }
+  const { id: cartId } = await post("/api/cart/add?itemId=384&quantity=1");
+  const { url } = await post(`/api/cart/${cartId}/checkout/us`);
+  const sessionId = String(url).slice(String(url).lastIndexOf("/") + 1);
+  const paid = await post(`/api/demo/checkout-sessions/${sessionId}/pay`, {
+    cardNumber: "4242424242424242",
+    email: EMAIL,
+    name: "Sam Shopper",
+    address: {
+      street: STREET,
+      apartment: "",
+      city: "Austin",
+      state: "TX",
+      zipCode: "73301",
+      country: "US",
+    },
+  });
+  assert.equal(paid.status, "PAYMENT_RECEIVED");
+  return paid.orderNumber as string;
+}
+
+/** Waits for a toast (react-hot-toast renders role=status) with the text. */
+async function toast(page: Page, text: string | RegExp): Promise<void> {
+  await page.getByRole("status").filter({ hasText: text }).first().waitFor();
+}
+
+/** The shopper's tracking page shows the progress and, from PROCESSING on, the carrier link. */
+async function shopperSees(page: Page, orderNumber: string, percent: number): Promise<void> {
+  await page.goto(`/order/track/${orderNumber}`);
+  const bar = page.getByRole("progressbar");
+  await page.waitForFunction(
+    (p) => document.querySelector('[role="progressbar"]')?.getAttribute("aria-valuenow") === p,
+    String(percent),
+  );
+  assert.equal(await bar.getAttribute("aria-valuenow"), String(percent));
+  const link = page.getByRole("link", { name: TRACKING });
+  assert.equal(await link.getAttribute("href"), carrierTrackingUrl(TRACKING));
+}
+
+e2eTest(
+  "the admin logs in, ships an order from tracking number to delivery, masks data and edits stock",
+  async (e2e) => {
+    const { shop } = e2e;
+    const orderNumber = await paidOrder(shop.url);
+    const { page, context, problems } = await e2e.newPage({
+      // Expected: the wrong password, the stale flag's session check, and a refused stock value.
+      allow: [
+        /401.*\/api\/admin\/verify/,
+        /401.*\/api\/admin\/session/,
+        /400.*\/api\/admin\/inventory\/switches\//,
+      ],
+    });
+    const shopper = await e2e.newPage();
+
+    // A stale adminAuth flag without a session cookie falls back to the password form.
+    await page.goto("/admin");
+    await page.evaluate(() => sessionStorage.setItem("adminAuth", "true"));
+    await page.reload();
+    await page.getByRole("heading", { name: "Admin Access" }).waitFor();
+    assert.equal(await page.evaluate(() => sessionStorage.getItem("adminAuth")), null);
+
+    // Wrong password, then the right one.
+    const password = page.getByLabel("Enter admin password");
+    assert.equal(await password.getAttribute("placeholder"), "Enter admin password");
+    await password.fill("not-the-password");
+    await page.getByRole("button", { name: "Access Admin Panel" }).click();
+    await toast(page, "Invalid password");
+    await password.fill(shop.adminPassword);
+    await password.press("Enter");
+    await toast(page, "Admin access granted");
+    await page.getByRole("heading", { name: "Admin Dashboard" }).waitFor();
+    assert.equal(await page.evaluate(() => sessionStorage.getItem("adminAuth")), "true");
+
+    // A reload keeps the dashboard.
+    await page.reload();
+    await page.getByRole("heading", { name: "Admin Dashboard" }).waitFor();
+    assert.equal(await page.getByRole("heading", { name: "Admin Access" }).count(), 0);
+    assert.equal(
+      await page.getByRole("tab", { name: "Orders" }).getAttribute("aria-selected"),
+      "true",
+    );
+
+    // The paid order is in New, with its details behind Show Details.
+    const fresh = page.getByTestId("new-orders");
+    const row = fresh.locator(`[data-order="${orderNumber}"]`);
+    await row.waitFor();
+    assert.ok(await row.getByText(EMAIL).isVisible());
+    assert.ok(await row.getByText(STREET).isVisible());
+    await row.getByRole("button", { name: "Show Details" }).click();
+    assert.ok(await row.getByText("Quantity: 1").isVisible());
+    assert.ok(await row.getByText("Total", { exact: true }).isVisible());
+    await row.getByRole("button", { name: "Hide Details" }).click();
+    assert.equal(await row.getByText("Quantity: 1").count(), 0);
+
+    // Tracking: empty is refused, then a number is added (the order moves to PROCESSING).
+    await row.getByRole("button", { name: "Add" }).click();
+    await toast(page, "Please enter a tracking number");
+    await row.getByLabel(`Tracking number for ${orderNumber}`).fill(TRACKING);
+    await row.getByRole("button", { name: "Add" }).click();
+    await toast(page, "Tracking number added successfully");
+    await row.getByText("Processing", { exact: true }).waitFor();
+    await shopperSees(shopper.page, orderNumber, 55);
+
+    // Download CSV saves new_orders.csv holding the order.
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("button", { name: "Download CSV" }).click(),
+    ]);
+    assert.equal(download.suggestedFilename(), "new_orders.csv");
+    const csv = await Deno.readTextFile((await download.path())!);
+    assert.match(csv, /^"?Order Number"?,/);
+    assert.ok(csv.includes(orderNumber), "the CSV lists the order");
+    assert.ok(csv.includes(TRACKING), "with its tracking number");
+
+    // Ship Orders moves it to Processed.
+    const ship = page.getByRole("button", { name: "Ship Orders" });
+    assert.equal(await ship.getAttribute("title"), "Mark all processed orders as shipped");
+    await ship.click();
+    await toast(page, "1 orders marked as shipped");
+    const processed = page.getByTestId("processed-orders");
+    const shipped = processed.locator(`[data-order="${orderNumber}"]`);
+    await shipped.getByText("Shipped", { exact: true }).waitFor();
+    assert.equal(await fresh.locator(`[data-order="${orderNumber}"]`).count(), 0);
+    assert.equal(
+      await shipped.getByRole("link", { name: TRACKING }).getAttribute("href"),
+      carrierTrackingUrl(TRACKING),
+    );
+    await shopperSees(shopper.page, orderNumber, 76);
+
+    // Mark Delivered.
+    await shipped.getByRole("button", { name: "Mark Delivered" }).click();
+    await toast(page, "Order marked as delivered");
+    await shipped.getByText("Delivered", { exact: true }).waitFor();
+    assert.equal(await shipped.getByRole("button", { name: "Mark Delivered" }).count(), 0);
+    await shopperSees(shopper.page, orderNumber, 100);
+
+    // Hide User Data masks email, street, tracking and order number; Show User Data restores.
+    await page.getByRole("button", { name: "Hide User Data" }).click();
+    await shipped.getByText(maskEmail(EMAIL)).waitFor();
+    assert.ok(maskEmail(EMAIL).includes("***@"));
+    assert.equal(await page.getByText(EMAIL).count(), 0);
+    assert.ok(await shipped.getByText(maskOrderNumber(orderNumber)).isVisible());
+    assert.equal(await page.getByText(orderNumber).count(), 0);
+    assert.ok(await shipped.getByText("***", { exact: true }).isVisible());
+    assert.equal(await page.getByText(STREET).count(), 0);
+    assert.ok(await shipped.getByText(maskTracking(TRACKING)).isVisible());
+    assert.equal(await page.getByText(TRACKING).count(), 0);
+    assert.equal(
+      await page.getByRole("button", { name: "Show User Data" }).getAttribute("aria-pressed"),
+      "true",
+    );
+    await page.getByRole("button", { name: "Show User Data" }).click();
+    await shipped.getByText(EMAIL).waitFor();
+    assert.ok(await shipped.getByText(orderNumber).isVisible());
+    assert.ok(await shipped.getByText(STREET).isVisible());
+
+    // Inventory, reached with the arrow key from the Orders tab.
+    await page.getByRole("tab", { name: "Orders" }).focus();
+    await page.keyboard.press("ArrowRight");
+    const inventoryTab = page.getByRole("tab", { name: "Inventory" });
+    assert.equal(await inventoryTab.getAttribute("aria-selected"), "true");
+    assert.ok(await inventoryTab.evaluate((el) => el === document.activeElement));
+    const chart = page.getByRole("region", { name: "Switches Stock", exact: true });
+    await chart.locator("svg.recharts-surface").first().waitFor();
+    assert.equal(await chart.locator(".recharts-bar-rectangle").count() > 100, true);
+    const pieTexts = page.getByText(/^Stock: \d+ \| Used: \d+$/);
+    await pieTexts.first().waitFor();
+    assert.equal(await pieTexts.count(), 5);
+    assert.equal(await page.locator(".recharts-pie").count(), 5);
+
+    // Edit a switch's stock: a refused value shows the server's message, a good one persists.
+    const sw = SWITCHES[2];
+    const name = `${sw.brand} ${sw.name}`;
+    await page.getByLabel("Search switches and components").fill(name);
+    const stock = page.getByLabel(`Stock of ${name}`, { exact: true });
+    await stock.fill("1.5");
+    await page.getByRole("button", { name: `Save stock of ${name}` }).click();
+    await toast(page, "Stock must be a whole number");
+    await stock.fill("77");
+    await page.getByRole("button", { name: `Save stock of ${name}` }).click();
+    await toast(page, `Stock of ${name} set to 77`);
+    await page.reload();
+    await page.getByRole("tab", { name: "Inventory" }).click();
+    await page.getByLabel("Search switches and components").fill(name);
+    assert.equal(await page.getByLabel(`Stock of ${name}`, { exact: true }).inputValue(), "77");
+    const inventory = await (await fetch(`${shop.url}/api/admin/inventory`, {
+      headers: { Authorization: `Bearer ${shop.adminPassword}` },
+    })).json();
+    assert.equal(
+      inventory.switches.find((s: { id: number }) => s.id === sw.id).stock,
+      77,
+    );
+
+    // Test tab: the ping's text comes back as a toast.
+    await page.getByRole("tab", { name: "Test" }).click();
+    await page.getByRole("heading", { name: "Test Endpoints" }).waitFor();
+    await page.getByRole("button", { name: "Test Ping" }).click();
+    await toast(page, /^pong: the server is up/);
+
+    // Log out: the form is back and the server session is gone.
+    await page.getByRole("button", { name: "Log out" }).click();
+    await page.getByRole("heading", { name: "Admin Access" }).waitFor();
+    assert.equal(await page.evaluate(() => sessionStorage.getItem("adminAuth")), null);
+    assert.equal((await context.request.get(`${shop.url}/api/admin/session`)).status(), 401);
+
+    assert.deepEqual(problems.errors, []);
+    assert.deepEqual(shopper.problems.errors, []);
+  },
+);
+
+e2eTest("the admin form says so after too many wrong passwords", async (e2e) => {
+  const { page, problems } = await e2e.newPage({ allow: [/(401|429).*\/api\/admin\/verify/] });
+  await page.goto("/admin");
+  const password = page.getByLabel("Enter admin password");
+  for (let i = 0; i < 5; i++) {
+    await password.fill(`wrong-${i}`);
+    const answer = page.waitForResponse((r) => r.url().endsWith("/api/admin/verify"));
+    await page.getByRole("button", { name: "Access Admin Panel" }).click();
+    assert.equal((await answer).status(), 401);
+  }
+  await password.fill(e2e.shop.adminPassword);
+  await page.getByRole("button", { name: "Access Admin Panel" }).click();
+  await toast(page, /^Too many wrong passwords/);
+  assert.equal(await page.getByRole("heading", { name: "Admin Access" }).count(), 1);
+  assert.equal(await page.evaluate(() => sessionStorage.getItem("adminAuth")), null);
+  assert.deepEqual(problems.errors, []);
+});
