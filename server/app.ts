@@ -54,9 +54,20 @@ export function createApp(deps: AppDeps): Hono {
   app.route("/api/webhooks", webhookRoutes(routeDeps));
 
   app.route("/auth", authRoutes(routeDeps));
-  app.all("/auth/*", (c) => c.json({ error: `No route ${c.req.method} ${c.req.path}` }, 404));
-  app.all("/api/*", (c) => c.json({ error: `No API route ${c.req.method} ${c.req.path}` }, 404));
+  app.all(
+    "/auth/*",
+    (c) => c.json({ error: `No route ${c.req.method} ${shortPath(c.req.path)}` }, 404),
+  );
+  app.all(
+    "/api/*",
+    (c) => c.json({ error: `No API route ${c.req.method} ${shortPath(c.req.path)}` }, 404),
+  );
   app.route("/images", imageRoutes());
   app.route("/", staticRoutes(config.distDir, config.publicUrl, routeDeps.imageBase));
   return app;
+}
+
+/** A path as error messages repeat it: never more than 100 characters of what a client sent. */
+function shortPath(path: string): string {
+  return path.length > 100 ? `${path.slice(0, 100)}…` : path;
 }

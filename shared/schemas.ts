@@ -4,6 +4,9 @@
  */
 import { z } from "zod";
 import { CONTACT_MESSAGE_MAX } from "./policy.ts";
+import { EMAIL_MESSAGE, isStrongPassword, PASSWORD_MESSAGE, stripTags } from "./account_rules.ts";
+
+export { EMAIL_MESSAGE, isStrongPassword, PASSWORD_MESSAGE, stripTags };
 import { BODY_COLORS, CUBE_KEYCAPS, TESTER_KEYCAPS, TESTER_SIZES } from "./pricing.ts";
 
 const MAX_QUANTITY = 20;
@@ -73,32 +76,45 @@ export const quantityUpdateSchema = z.object({
   quantity: quantitySchema,
 });
 
+/**
+ * Control characters and bidirectional overrides (U+202A-E, U+2066-9) have no place in names,
+ * addresses or subjects: they hide or reorder text in the admin, emails and the CSV, and a line
+ * break in an email subject would start a new header. Messages may keep tabs and line breaks.
+ */
+const LINE_CONTROLS = /[\p{Cc}\u202a-\u202e\u2066-\u2069]/u;
+const TEXT_CONTROLS = /(?![\t\n\r])[\p{Cc}\u202a-\u202e\u2066-\u2069]/u;
+
+/** One optional line of text a person typed: trimmed, bounded, without control characters. */
+const line = (label: string, max: number) =>
+  z.string().trim().max(max, `${label} must be at most ${max} characters`)
+    .refine((v) => !LINE_CONTROLS.test(v), `${label} cannot contain control characters`);
+
 /** Body of POST /api/sendMessage. The email is empty when the shopper writes anonymously. */
 export const contactSchema = z.object({
   topic: z.string({ error: "Subject is required" }).trim().min(1, "Subject is required")
-    .max(200, "Subject must be at most 200 characters"),
+    .max(200, "Subject must be at most 200 characters")
+    .refine((v) => !LINE_CONTROLS.test(v), "Subject cannot contain control characters"),
   message: z.string({ error: "Message is required" }).trim().min(1, "Message is required")
-    .max(CONTACT_MESSAGE_MAX, `Message must be at most ${CONTACT_MESSAGE_MAX} characters`),
+    .max(CONTACT_MESSAGE_MAX, `Message must be at most ${CONTACT_MESSAGE_MAX} characters`)
+    .refine((v) => !TEXT_CONTROLS.test(v), "Message cannot contain control characters"),
   userEmail: z.union([
     z.literal(""),
     z.email("Please enter a valid email address").max(254),
   ]).nullish().transform((e) => e ?? ""),
-  name: z.string().trim().max(100, "Name must be at most 100 characters").nullish()
-    .transform((n) => n ?? ""),
+  name: line("Name", 100).nullish().transform((n) => n ?? ""),
 });
 
 const text = (label: string, max: number) =>
   z.string({ error: `${label} is required` }).trim().min(1, `${label} is required`)
-    .max(max, `${label} must be at most ${max} characters`);
+    .max(max, `${label} must be at most ${max} characters`)
+    .refine((v) => !LINE_CONTROLS.test(v), `${label} cannot contain control characters`);
 
 /** A US shipping address as the /checkout form sends it. */
 export const usAddressSchema = z.object({
   street: text("Address", 200),
-  apartment: z.string().trim().max(100, "Apartment must be at most 100 characters").nullish()
-    .transform((a) => a ?? ""),
+  apartment: line("Apartment", 100).nullish().transform((a) => a ?? ""),
   city: text("City", 100),
-  state: z.string().trim().max(50, "State must be at most 50 characters").nullish()
-    .transform((s) => s ?? ""),
+  state: line("State", 50).nullish().transform((s) => s ?? ""),
   zipCode: z.string({ error: "ZIP code is required" }).trim()
     .regex(/^\d{5}(-\d{4})?$/, "ZIP code must be 5 digits"),
   country: z.literal("US", { error: "This checkout ships to the United States only" })
@@ -108,11 +124,10 @@ export const usAddressSchema = z.object({
 /** Any shipping address (the international hosted checkout). */
 export const anyAddressSchema = z.object({
   street: text("Address", 200),
-  apartment: z.string().trim().max(100).nullish().transform((a) => a ?? ""),
+  apartment: line("Apartment", 100).nullish().transform((a) => a ?? ""),
   city: text("City", 100),
-  state: z.string().trim().max(100).nullish().transform((s) => s ?? ""),
-  zipCode: z.string().trim().max(20, "Postal code must be at most 20 characters").nullish()
-    .transform((p) => p ?? ""),
+  state: line("State", 100).nullish().transform((s) => s ?? ""),
+  zipCode: line("Postal code", 20).nullish().transform((p) => p ?? ""),
   country: z.string().trim().regex(/^[A-Z]{2}$/, "Country must be a two-letter code"),
 });
 
@@ -141,10 +156,10 @@ export const demoPaySchema = z.object({
     "Your card number is invalid.",
   ),
   email: z.email("Please enter a valid email address").max(254).nullish(),
-  name: z.string().trim().max(200).nullish(),
+  name: line("Name", 200).nullish(),
   address: anyAddressSchema.nullish(),
   businessPurchase: z.boolean().nullish(),
-  taxId: z.string().trim().max(40, "The VAT or Tax ID must be at most 40 characters").nullish(),
+  taxId: line("The VAT or Tax ID", 40).nullish(),
   promoCode: promoCodeSchema.nullish(),
 });
 
@@ -167,22 +182,6 @@ export const stockUpdateSchema = z.object({
   stock: z.number({ error: "Stock must be a number" }).int("Stock must be a whole number")
     .min(0, "Stock cannot be negative").max(1_000_000, "Stock is too large"),
 });
-
-/** Sign-up strips HTML tags and trims (SPEC.md section 5) before checking. */
-export function stripTags(value: string): string {
-  return value.replace(/<[^>]*>?/g, "").trim();
-}
-
-/** The spec's messages for account fields. */
-export const EMAIL_MESSAGE = "Please enter a valid email address";
-export const PASSWORD_MESSAGE =
-  "Password must be at least 8 characters long and contain uppercase, lowercase, and numbers";
-
-/** Whether a password meets the rule of PASSWORD_MESSAGE. */
-export function isStrongPassword(password: string): boolean {
-  return password.length >= 8 && /[a-z]/.test(password) && /[A-Z]/.test(password) &&
-    /\d/.test(password);
-}
 
 const accountEmail = z.string({ error: EMAIL_MESSAGE }).transform(stripTags)
   .transform((e) => e.toLowerCase())
@@ -212,9 +211,9 @@ export const paymentIntentSchema = z.object({
   email: z.email("Please enter a valid email address").max(254),
   name: text("Name", 200),
   address: text("Address", 200),
-  apartment: z.string().trim().max(100).nullish(),
+  apartment: line("Apartment", 100).nullish(),
   city: text("City", 100),
-  state: z.string().trim().max(50).nullish(),
+  state: line("State", 50).nullish(),
   zipcode: z.string({ error: "ZIP code is required" }).trim()
     .regex(/^\d{5}(-\d{4})?$/, "ZIP code must be 5 digits"),
   promoCode: promoCodeSchema.nullish(),

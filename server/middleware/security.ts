@@ -4,10 +4,12 @@ const STRIPE_HOSTS = ["https://js.stripe.com", "https://hooks.stripe.com"];
 
 /**
  * Security headers for every response. The CSP allows only the shop itself and Stripe's hosts,
- * with no inline scripts; HSTS is sent only in production, where the shop is behind HTTPS.
+ * with no inline scripts; HSTS is sent only in production, where the shop is behind HTTPS. A
+ * route that sets a header itself keeps it (the generated SVGs send a stricter CSP of their own).
  */
 export function securityHeaders(production: boolean, imageBaseUrl: string | undefined) {
   return secureHeaders({
+    overwrite: false,
     strictTransportSecurity: production ? "max-age=31536000; includeSubDomains" : false,
     xFrameOptions: "DENY",
     referrerPolicy: "strict-origin-when-cross-origin",

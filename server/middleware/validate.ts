@@ -26,13 +26,18 @@ export function parseWith<T extends z.ZodType>(schema: T, value: unknown): z.inf
   return parsed.data;
 }
 
+/** 415 unless the body is declared JSON: other types are what cross-site forms can send. */
+function requireJsonType(req: { header(name: string): string | undefined }): void {
+  const type = (req.header("Content-Type") ?? "").split(";")[0].trim();
+  if (!JSON_TYPE.test(type)) {
+    throw new HttpError(415, "Send the request body as JSON (Content-Type: application/json)");
+  }
+}
+
 /** Validates a JSON body: 415 for another content type, 400 for bad JSON or a bad shape. */
 export function validateJson<T extends z.ZodType>(schema: T) {
   return validator("json", async (_value, c) => {
-    const type = (c.req.header("Content-Type") ?? "").split(";")[0].trim();
-    if (!JSON_TYPE.test(type)) {
-      throw new HttpError(415, "Send the request body as JSON (Content-Type: application/json)");
-    }
+    requireJsonType(c.req);
     let body: unknown;
     try {
       body = JSON.parse(await c.req.text());
@@ -53,10 +58,13 @@ export function validateParams<T extends z.ZodType>(schema: T) {
   return validator("param", (value) => parseWith(schema, value) as z.infer<T>);
 }
 
-/** Parses a JSON body that may be empty (some calls send none). */
-export async function optionalJson(req: { text(): Promise<string> }): Promise<unknown> {
+/** Parses a JSON body that may be empty (some calls send none); a body that is sent is JSON. */
+export async function optionalJson(
+  req: { text(): Promise<string>; header(name: string): string | undefined },
+): Promise<unknown> {
   const text = await req.text();
   if (!text.trim()) return {};
+  requireJsonType(req);
   try {
     return JSON.parse(text);
   } catch {

@@ -155,6 +155,11 @@ export function adminRoutes(deps: Deps): Hono {
   });
 
   app.use("*", requireAdmin(deps));
+  app.use("*", async (c, next) => {
+    await next();
+    // Customer data must not linger in shared or browser caches.
+    c.header("Cache-Control", "no-store");
+  });
 
   app.get("/session", (c) => c.json({ ok: true }));
 

@@ -94,7 +94,10 @@ export function authRoutes(deps: Deps): Hono {
   app.post("/create-payment-intent", async (c) => {
     const user = await requireUser(deps, c);
     const raw = await optionalJson(c.req);
-    if (typeof raw === "object" && raw !== null && Object.keys(raw).length === 0) {
+    // Only an empty object asks for the configuration; an array is a malformed body.
+    const empty = typeof raw === "object" && raw !== null && !Array.isArray(raw) &&
+      Object.keys(raw).length === 0;
+    if (empty) {
       return c.json({ publishableKey: deps.payments.publishableKey, provider: deps.payments.name });
     }
     const body = parseWith(paymentIntentSchema, raw);

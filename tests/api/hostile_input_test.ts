@@ -1,0 +1,1317 @@
+/**
+ * Hostile input suite (issue item 6): every API route, each given a table of bad inputs built from
+ * its valid request. Whatever arrives, the answer is never a 5xx; a refused input gets a 4xx JSON
+ * `{ error }` a person can read, without internals, and leaves the KV contents as they were. Inputs
+ * that look bad but are legitimately accepted (unknown fields dropped, markup in a name stored as
+ * text, ...) are listed per route with the reason, and must answer 2xx.
+ */
+import assert from "node:assert/strict";
+import { createTestApp, TEST_ADMIN_PASSWORD } from "../helpers/test_app.ts";
+import { FAKE_WEBHOOK_SECRET } from "../helpers/fake_stripe.ts";
+import { stripePayments } from "../../server/payments/stripe.ts";
+import { PACKS } from "../../shared/catalog/packs.ts";
+import { SWITCHES } from "../../shared/catalog/switches.ts";
+
+type T = Awaited<ReturnType<typeof createTestApp>>;
+type Json = Record<string, unknown>;
+
+// ---------------------------------------------------------------------------------------------
+// The table's vocabulary
+
+/** One field of a JSON body or query string, described enough to derive its bad values. */
+interface Field {
+  type: "string" | "number" | "boolean" | "object" | "array";
+  /** Leaving it out is fine. */
+  optional?: true;
+  /** null is read as "not given". */
+  nullable?: true;
+  /** Free text shown to people: markup is stored as text and escaped wherever it is shown. */
+  freeText?: true;
+  /** Nested fields of an object. */
+  fields?: Record<string, Field>;
+}
+
+/** A route's valid request; each hostile case changes one part of it. */
+interface Base {
+  params?: Record<string, string>;
+  query?: Record<string, string>;
+  body?: Json;
+  headers?: Record<string, string>;
+}
+
+/** A request as sent. */
+interface Sent {
+  path: string;
+  body?: string;
+  headers: Record<string, string>;
+}
+
+/** One hostile case: a label for the table and how to make the request from a valid base. */
+interface Mutation {
+  label: string;
+  build(route: Route, base: Base): Sent;
+  /** The exact status every route must answer (413 for a huge body, ...); otherwise any 4xx. */
+  status?: number;
+}
+
+/** How a route reads its body. */
+type BodyKind =
+  | { kind: "none" } // GET: no body can be sent
+  | { kind: "ignored" } // a POST that takes no body
+  | { kind: "json"; fields: Record<string, Field>; optional?: true }
+  | { kind: "raw" }; // the Stripe webhook reads the bytes for the signature
+
+interface Route {
+  method: "GET" | "POST" | "PUT" | "DELETE";
+  /** The path template, with `:name` parameters and `*` for a wildcard. */
+  path: string;
+  base: (ctx: GroupContext) => Promise<Base> | Base;
+  /** A new base for every case, for routes whose accepted inputs use up their fixture. */
+  fresh?: true;
+  query?: Record<string, Field>;
+  body: BodyKind;
+  /** Cases answered 2xx by design: label -> why. */
+  accepts?: Record<string, string>;
+  /** Refused cases that legitimately write to the KV: label -> why (and the key prefix). */
+  writes?: Record<string, { why: string; prefix: string }>;
+  /** Cases with a status of their own: label -> status. */
+  statuses?: Record<string, number>;
+  /** Routes outside the JSON API that answer errors as plain text: why. */
+  textErrors?: string;
+  /** Extra cases specific to the route. */
+  extra?: Mutation[];
+}
+
+/** What a group's routes share: the app and the fixtures made once. */
+interface GroupContext {
+  t: T;
+  [key: string]: unknown;
+}
+
+interface Group {
+  name: string;
+  options?: Parameters<typeof createTestApp>[0];
+  setup?: (t: T) => Promise<Json>;
+  routes: Route[];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Hostile values
+
+const KB = 1024;
+const CONTROL = "\u0000\u0007\u202e";
+const MARKUP = "<script>alert(1)</script>";
+const LONG_FIELD = "x".repeat(60 * KB); // under the 64 KB body limit: reaches validation
+const HUGE_FIELD = "x".repeat(100 * KB); // over it: refused before parsing
+const ONE_MB = JSON.stringify({ pad: "x".repeat(KB * KB) });
+
+/** Path segments, already as they appear in a URL. */
+const SEGMENTS: [string, string][] = [
+  ["..", ".."],
+  ["%2e%2e", "%2e%2e"],
+  ["a%2Fb", "a%2Fb"],
+  ["ünïcødé", encodeURIComponent("ünïcødé")],
+  ["%00", "%00"],
+  ["lone %", "%"],
+  ["bad UTF-8 %E0%A4%A", "%E0%A4%A"],
+  ["control and RTL", "%07%1B%E2%80%AE"],
+  ["markup", encodeURIComponent(MARKUP)],
+  ["5000-char segment", "A".repeat(5000)],
+  ["empty", ""],
+  ["-1", "-1"],
+  ["1.5", "1.5"],
+  ["1e308", "1e308"],
+  ["NaN", "NaN"],
+  ["Infinity", "Infinity"],
+  ["1e3", "1e3"],
+];
+
+/** Query values, as text before URL encoding. */
+const QUERY_VALUES: [string, string][] = [
+  ["empty", ""],
+  ["-1", "-1"],
+  ["1.5", "1.5"],
+  ["1e308", "1e308"],
+  ["NaN", "NaN"],
+  ["Infinity", "Infinity"],
+  ["1e3", "1e3"],
+  ["100 KB value", HUGE_FIELD],
+  ["control and RTL", CONTROL],
+  ["markup", MARKUP],
+];
+
+const NUMBERS: [string, unknown][] = [
+  ["-1", -1],
+  ["1.5", 1.5],
+  ["1e308", 1e308],
+  ["2^53+1", 2 ** 53 + 1],
+  ['"NaN"', "NaN"],
+  ['"Infinity"', "Infinity"],
+  ['"1e3"', "1e3"],
+];
+
+const WRONG_TYPES: Record<Field["type"], [string, unknown][]> = {
+  string: [["number", 42], ["boolean", true], ["array", ["x"]], ["object", { x: 1 }]],
+  number: [["text", "abc"], ["boolean", true], ["array", [1]], ["object", { n: 1 }]],
+  boolean: [["text", "yes"], ["number", 1], ["array", [true]]],
+  object: [["text", "x"], ["array", []], ["number", 42]],
+  array: [["text", "x"], ["object", {}], ["number", 42]],
+};
+
+// ---------------------------------------------------------------------------------------------
+// Building requests
+
+const JSON_HEADERS = { "Content-Type": "application/json" };
+
+function fillPath(route: Route, params: Record<string, string>): string {
+  return route.path.replace(/:(\w+)|\*/g, (m, name) => params[name ?? m] ?? "");
+}
+
+function queryString(query: Record<string, string | string[]>): string {
+  const parts = Object.entries(query).flatMap(([k, v]) =>
+    (Array.isArray(v) ? v : [v]).map((x) => `${encodeURIComponent(k)}=${encodeURIComponent(x)}`)
+  );
+  return parts.length ? `?${parts.join("&")}` : "";
+}
+
+function encodeParams(params: Record<string, string>): Record<string, string> {
+  // The wildcard keeps its slashes; a named parameter is one segment.
+  return Object.fromEntries(
+    Object.entries(params).map(([k, v]) => [k, k === "*" ? v : encodeURIComponent(v)]),
+  );
+}
+
+/** The valid request with some parts replaced. */
+function request(
+  route: Route,
+  base: Base,
+  change: {
+    params?: Record<string, string>;
+    query?: Record<string, string | string[]>;
+    body?: string;
+    headers?: Record<string, string>;
+  } = {},
+): Sent {
+  const params = { ...encodeParams(base.params ?? {}), ...change.params };
+  const validBody = route.body.kind === "json" && base.body ? JSON.stringify(base.body) : undefined;
+  const body = change.body ?? validBody;
+  return {
+    path: fillPath(route, params) + queryString(change.query ?? base.query ?? {}),
+    body,
+    headers: {
+      ...(body !== undefined && change.body === undefined ? JSON_HEADERS : {}),
+      ...base.headers,
+      ...change.headers,
+    },
+  };
+}
+
+function jsonBody(route: Route, base: Base, body: unknown): Sent {
+  return request(route, base, { body: JSON.stringify(body), headers: JSON_HEADERS });
+}
+
+function setAt(body: Json, path: string[], value: unknown, remove = false): Json {
+  const copy = structuredClone(body);
+  let target: Json = copy;
+  for (const key of path.slice(0, -1)) target = target[key] as Json;
+  if (remove) delete target[path.at(-1)!];
+  else target[path.at(-1)!] = value;
+  return copy;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Deriving the cases of a route
+
+function paramMutations(route: Route): Mutation[] {
+  const names = [...route.path.matchAll(/:(\w+)|\*/g)].map((m) => m[1] ?? "*");
+  return names.flatMap((name) =>
+    SEGMENTS.map(([label, segment]): Mutation => ({
+      label: `param ${name}: ${label}`,
+      build: (r, base) => request(r, base, { params: { [name]: segment } }),
+    }))
+  );
+}
+
+function queryMutations(route: Route): Mutation[] {
+  const unexpected: Mutation = {
+    label: "query: unexpected parameters",
+    build: (r, base) =>
+      request(r, base, { query: { ...base.query, debug: "1", "<x>": MARKUP, q: CONTROL } }),
+  };
+  if (!route.query) {
+    return [unexpected, {
+      label: "query: 100 KB query string",
+      build: (r, base) => request(r, base, { query: { ...base.query, pad: HUGE_FIELD } }),
+    }];
+  }
+  return [
+    unexpected,
+    ...Object.keys(route.query).flatMap((name): Mutation[] => [
+      {
+        label: `query ${name}: missing`,
+        build: (r, base) => {
+          const { [name]: _, ...rest } = base.query ?? {};
+          return request(r, base, { query: rest });
+        },
+      },
+      {
+        label: `query ${name}: repeated`,
+        build: (r, base) =>
+          request(r, base, { query: { ...base.query, [name]: [base.query?.[name] ?? "1", "2"] } }),
+      },
+      ...QUERY_VALUES.map(([label, value]): Mutation => ({
+        label: `query ${name}: ${label}`,
+        build: (r, base) => request(r, base, { query: { ...base.query, [name]: value } }),
+      })),
+    ]),
+  ];
+}
+
+function fieldMutations(fields: Record<string, Field>, prefix: string[] = []): Mutation[] {
+  return Object.entries(fields).flatMap(([name, field]) => {
+    const path = [...prefix, name];
+    const at = `body ${path.join(".")}`;
+    const set = (label: string, value: unknown): Mutation => ({
+      label: `${at}: ${label}`,
+      build: (r, base) => jsonBody(r, base, setAt(base.body ?? {}, path, value)),
+    });
+    const cases: Mutation[] = [
+      {
+        label: `${at}: missing`,
+        build: (r, base) => jsonBody(r, base, setAt(base.body ?? {}, path, undefined, true)),
+      },
+      set("null", null),
+      ...WRONG_TYPES[field.type].map(([label, value]) => set(`wrong type (${label})`, value)),
+    ];
+    if (field.type === "number") cases.push(...NUMBERS.map(([label, v]) => set(label, v)));
+    if (field.type === "string") {
+      cases.push(
+        set("60 KB string", LONG_FIELD),
+        set("control and RTL characters", CONTROL),
+        set("markup", MARKUP),
+      );
+    }
+    if (field.type === "array") cases.push(set("1000 elements", Array(1000).fill({ id: 1 })));
+    if (field.fields) cases.push(...fieldMutations(field.fields, path));
+    return cases;
+  });
+}
+
+/** Labels a field table accepts by its own description: optional, nullable, free text. */
+function fieldAccepts(fields: Record<string, Field>, prefix: string[] = []): [string, string][] {
+  return Object.entries(fields).flatMap(([name, field]): [string, string][] => {
+    const path = [...prefix, name];
+    const at = `body ${path.join(".")}`;
+    return [
+      ...(field.optional ? [[`${at}: missing`, "optional"] as [string, string]] : []),
+      ...(field.nullable ? [[`${at}: null`, "null means not given"] as [string, string]] : []),
+      ...(field.freeText
+        ? [[`${at}: markup`, "stored as text, escaped where shown"] as [string, string]]
+        : []),
+      ...(field.fields ? fieldAccepts(field.fields, path) : []),
+    ];
+  });
+}
+
+function rawBody(label: string, text: string, headers: Record<string, string>, status?: number) {
+  return {
+    label: `body: ${label}`,
+    status,
+    build: (r: Route, base: Base) => request(r, base, { body: text, headers }),
+  };
+}
+
+function bodyMutations(route: Route): Mutation[] {
+  const body = route.body;
+  if (body.kind === "none") return [];
+  const huge = rawBody("1 MB", ONE_MB, JSON_HEADERS, 413);
+  if (body.kind === "ignored") {
+    return [
+      huge,
+      rawBody("unexpected JSON", JSON.stringify({ admin: true, html: MARKUP }), JSON_HEADERS),
+      rawBody("invalid JSON", "{nope", JSON_HEADERS),
+      rawBody("text/plain", MARKUP, { "Content-Type": "text/plain" }),
+    ];
+  }
+  // The webhook refuses before parsing (404 in demo mode, 400 for the signature).
+  const parseError = body.kind === "json" ? 400 : undefined;
+  const common: Mutation[] = [
+    huge,
+    rawBody("invalid JSON", '{"oops": ', JSON_HEADERS, parseError),
+    rawBody("NaN literal", '{"n": NaN}', JSON_HEADERS, parseError),
+    rawBody("JSON array", "[]", JSON_HEADERS),
+    rawBody("JSON null", "null", JSON_HEADERS),
+    rawBody("JSON string", '"hello"', JSON_HEADERS),
+    rawBody("deeply nested", "[".repeat(5000) + "]".repeat(5000), JSON_HEADERS),
+  ];
+  if (body.kind === "raw") {
+    return [
+      ...common,
+      rawBody("empty", "", JSON_HEADERS),
+      rawBody("text/plain", MARKUP, { "Content-Type": "text/plain" }),
+      rawBody("forged signature", '{"id":"evt_1","type":"checkout.session.completed"}', {
+        ...JSON_HEADERS,
+        "stripe-signature": `t=1,v1=${"0".repeat(64)}`,
+      }),
+      rawBody("markup signature", "{}", { ...JSON_HEADERS, "stripe-signature": MARKUP }),
+    ];
+  }
+  const validAs = (label: string, type: string): Mutation => ({
+    label: `body: ${label}`,
+    status: 415,
+    build: (r, base) =>
+      request(r, base, { body: JSON.stringify(base.body), headers: { "Content-Type": type } }),
+  });
+  return [
+    ...common,
+    rawBody("empty", "", JSON_HEADERS),
+    validAs("text/plain", "text/plain"),
+    validAs("form-urlencoded", "application/x-www-form-urlencoded"),
+    validAs("multipart", "multipart/form-data; boundary=x"),
+    {
+      label: "body: 100 KB string field",
+      status: 413,
+      build: (r, base) => jsonBody(r, base, { ...base.body, pad: HUGE_FIELD }),
+    },
+    { label: "body: {}", build: (r, base) => jsonBody(r, base, {}) },
+    {
+      label: "body: extra fields",
+      build: (r, base) => jsonBody(r, base, { ...base.body, isAdmin: true, status: "PAID" }),
+    },
+    {
+      label: "body: prototype keys",
+      build: (r, base) =>
+        request(r, base, {
+          body: JSON.stringify(base.body).replace(
+            /^\{/,
+            '{"__proto__":{"isAdmin":true},"constructor":{"prototype":{"isAdmin":true}},',
+          ),
+          headers: JSON_HEADERS,
+        }),
+    },
+    ...fieldMutations(body.fields),
+  ];
+}
+
+function casesOf(route: Route): Mutation[] {
+  const hasParams = /:|\*/.test(route.path);
+  const trailing: Mutation[] = hasParams ? [] : [{
+    label: "path: unknown trailing segment",
+    build: (r, base) => {
+      const sent = request(r, base);
+      const [path, query = ""] = sent.path.split("?");
+      const segment = encodeURIComponent("ünïcødé");
+      return { ...sent, path: `${path}/${segment}${query ? `?${query}` : ""}` };
+    },
+  }];
+  return [
+    ...paramMutations(route),
+    ...trailing,
+    ...queryMutations(route),
+    ...bodyMutations(route),
+    ...(route.extra ?? []),
+  ];
+}
+
+/** Why each accepted label is accepted, for the route: its own table plus the field tables. */
+function acceptsOf(route: Route): Record<string, string> {
+  // The webhook has no valid request here (no signing secret is shared): it refuses everything.
+  if (route.body.kind === "raw") return { ...route.accepts };
+  const derived: Record<string, string> = {
+    "query: unexpected parameters": "unknown query parameters are ignored",
+  };
+  if (!route.query) derived["query: 100 KB query string"] = "the route reads no query";
+  if (route.body.kind === "json") {
+    Object.assign(derived, Object.fromEntries(fieldAccepts(route.body.fields)), {
+      "body: extra fields": "unknown fields are dropped by the schema, never stored",
+      "body: prototype keys": "JSON.parse makes own keys, and the schema drops them",
+    });
+  }
+  if (route.body.kind === "ignored") {
+    for (const label of ["unexpected JSON", "invalid JSON", "text/plain"]) {
+      derived[`body: ${label}`] = "the route takes no body and never reads it";
+    }
+  }
+  return { ...derived, ...route.accepts };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Checking answers
+
+/** Every KV entry but rate limit counters, which legitimately change on refused requests. */
+async function snapshot(kv: Deno.Kv): Promise<Map<string, string>> {
+  const entries = new Map<string, string>();
+  for await (const e of kv.list({ prefix: [] })) {
+    if (e.key[0] === "rate_limits") continue;
+    entries.set(JSON.stringify(e.key, replacer), JSON.stringify(e.value, replacer));
+  }
+  return entries;
+}
+
+/** JSON for what KV can hold beyond plain JSON. */
+function replacer(_key: string, value: unknown): unknown {
+  if (typeof value === "bigint") return `${value}n`;
+  if (value instanceof Uint8Array) return { bytes: [...value] };
+  if (value instanceof Deno.KvU64) return `${value.value}u64`;
+  return value;
+}
+
+function changedKeys(before: Map<string, string>, after: Map<string, string>): string[] {
+  return [...new Set([...before.keys(), ...after.keys()])]
+    .filter((k) => before.get(k) !== after.get(k));
+}
+
+/** Cases would otherwise trip the login, contact and order lookup limits meant for people. */
+async function forgetRateLimits(kv: Deno.Kv): Promise<void> {
+  for await (const e of kv.list({ prefix: ["rate_limits"] })) await kv.delete(e.key);
+}
+
+/** Signs of internals: stack frames, source paths, raw error names. */
+const LEAK =
+  /(^|\n|")\s*at \S+ \(|(^|\n|")\s*at (file|https?|ext):|\.tsx?:\d|file:\/\/|\/work\/|node_modules|(^|\n|")\s*\w*Error:/;
+
+/** What is wrong with a refusal's body, or null when it is a readable JSON error. */
+function errorProblem(res: { text: string; json: unknown }): string | null {
+  const error = (res.json as { error?: unknown } | undefined)?.error;
+  if (typeof error !== "string" || !error.trim()) return "no JSON `error` string";
+  if (LEAK.test(res.text)) return "leaks internals";
+  if (error.length > 500) return `an error of ${error.length} characters is not readable`;
+  return null;
+}
+
+const tally = { routes: new Set<string>(), cases: 0, accepted: 0 };
+
+async function runRoute(ctx: GroupContext, route: Route): Promise<void> {
+  const { t } = ctx;
+  const name = `${route.method} ${route.path}`;
+  tally.routes.add(name);
+  const accepts = acceptsOf(route);
+  const cases = casesOf(route);
+  const labels = new Set(cases.map((c) => c.label));
+  assert.equal(labels.size, cases.length, `${name}: case labels are unique`);
+  const named = [route.accepts, route.writes, route.statuses].flatMap((m) => Object.keys(m ?? {}));
+  for (const label of named) {
+    assert.ok(labels.has(label), `${name}: the table names a case that does not exist: ${label}`);
+  }
+  const failures: string[] = [];
+  const shared = route.fresh ? null : await route.base(ctx);
+  for (const mutation of cases) {
+    const base = shared ?? await route.base(ctx);
+    await forgetRateLimits(t.kv);
+    const sent = mutation.build(route, base);
+    const status = route.statuses?.[mutation.label] ?? mutation.status;
+    const accepted = status === undefined ? accepts[mutation.label] : undefined;
+    const before = accepted ? null : await snapshot(t.kv);
+    const res = await t.request(sent.path, {
+      method: route.method,
+      body: sent.body,
+      headers: sent.headers,
+    });
+    tally.cases++;
+    const fail = (what: string) =>
+      failures.push(`${mutation.label}: ${what} (got ${res.status} ${res.text.slice(0, 160)})`);
+    if (res.status >= 500) {
+      fail("a 5xx");
+      continue;
+    }
+    if (accepted) {
+      tally.accepted++;
+      if (res.status < 200 || res.status > 299) fail(`should be accepted: ${accepted}`);
+      continue;
+    }
+    if (status !== undefined && res.status !== status) fail(`should be ${status}`);
+    if (res.status < 400) {
+      fail("should be refused with a 4xx");
+      continue;
+    }
+    if (!route.textErrors) {
+      const problem = errorProblem(res);
+      if (problem) fail(problem);
+    }
+    const writes = route.writes?.[mutation.label];
+    const changed = changedKeys(before!, await snapshot(t.kv))
+      .filter((k) => !writes || !k.startsWith(`["${writes.prefix}"`));
+    if (changed.length) fail(`changed the KV: ${changed.slice(0, 3).join(", ")}`);
+  }
+  assert.deepEqual(failures, [], `${name}: ${failures.length} of ${cases.length} cases failed`);
+}
+
+async function runGroup(group: Group, test: Deno.TestContext): Promise<void> {
+  await using t = await createTestApp(group.options);
+  const ctx: GroupContext = { t, ...(await group.setup?.(t)) };
+  for (const route of group.routes) {
+    await test.step(`${route.method} ${route.path}`, () => runRoute(ctx, route));
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Fixtures, made through the real API
+
+const STARTER = PACKS[0];
+const US_ADDRESS = {
+  street: "1 Main St",
+  apartment: "2B",
+  city: "Springfield",
+  state: "IL",
+  zipCode: "62701",
+  country: "US",
+};
+
+async function newCart(t: T): Promise<string> {
+  const res = await t.request(`/api/cart/add?itemId=${STARTER.id}`, { method: "POST" });
+  assert.equal(res.status, 200, res.text);
+  return res.json.id;
+}
+
+async function hostedCheckout(t: T): Promise<{ orderNumber: string; sessionId: string }> {
+  const res = await t.request(`/api/cart/${await newCart(t)}/checkout/us`, { method: "POST" });
+  assert.equal(res.status, 200, res.text);
+  return { orderNumber: res.json.orderNumber, sessionId: res.json.url.split("/").pop() };
+}
+
+async function embeddedIntent(t: T): Promise<string> {
+  const res = await t.request("/api/orders/create", {
+    method: "POST",
+    body: {
+      cartId: await newCart(t),
+      email: "ann@example.com",
+      customerName: "Ann Lee",
+      shippingAddress: US_ADDRESS,
+    },
+  });
+  assert.equal(res.status, 200, res.text);
+  return res.json.paymentIntentId;
+}
+
+async function paidOrder(t: T): Promise<string> {
+  const { orderNumber, sessionId } = await hostedCheckout(t);
+  const res = await t.request(`/api/demo/checkout-sessions/${sessionId}/pay`, {
+    method: "POST",
+    body: { cardNumber: "4242424242424242", email: "ann@example.com", address: US_ADDRESS },
+  });
+  assert.equal(res.status, 200, res.text);
+  return orderNumber;
+}
+
+async function adminCookie(t: T): Promise<string> {
+  const res = await t.request("/api/admin/verify", {
+    method: "POST",
+    body: { password: TEST_ADMIN_PASSWORD },
+  });
+  assert.equal(res.status, 200, res.text);
+  return (res.headers.get("set-cookie") ?? "").split(";")[0];
+}
+
+async function shippedOrder(t: T, cookie: string): Promise<string> {
+  const orderNumber = await paidOrder(t);
+  const headers = { Cookie: cookie };
+  const tracked = await t.request(`/api/admin/orders/${orderNumber}/tracking`, {
+    method: "POST",
+    body: { trackingNumber: "9400 1000" },
+    headers,
+  });
+  assert.equal(tracked.status, 200, tracked.text);
+  const ship = await t.request("/api/admin/orders/ship-processed", { method: "POST", headers });
+  assert.equal(ship.status, 200, ship.text);
+  return orderNumber;
+}
+
+/** Stock for hundreds of checkouts, since every case of some routes starts one. */
+async function plentyOfStock(t: T): Promise<void> {
+  for await (const e of t.kv.list<Json>({ prefix: ["stock"] })) {
+    await t.kv.set(e.key, { ...e.value, stock: 100_000 });
+  }
+}
+
+/** A stand-in for the built client, so paths that leave the API answer a page. */
+async function fakeDist(): Promise<string> {
+  const dir = await Deno.makeTempDir({ prefix: "hostile-dist-" });
+  await Deno.mkdir(`${dir}/assets`);
+  await Deno.writeTextFile(`${dir}/index.html`, '<title>%TITLE%</title><div id="root"></div>');
+  return dir;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The table
+
+const text = (extra: Partial<Field> = {}): Field => ({ type: "string", ...extra });
+const num = (extra: Partial<Field> = {}): Field => ({ type: "number", ...extra });
+const OPTIONAL = { optional: true, nullable: true } as const;
+const FREE = { freeText: true } as const;
+const NO_BODY = { kind: "none" } as const;
+const IGNORED_BODY = { kind: "ignored" } as const;
+
+const usAddressFields: Record<string, Field> = {
+  street: text(FREE),
+  apartment: text({ ...OPTIONAL, ...FREE }),
+  city: text(FREE),
+  state: text({ ...OPTIONAL, ...FREE }),
+  zipCode: text(),
+  country: text({ optional: true }),
+};
+
+const demoPayFields: Record<string, Field> = {
+  cardNumber: text(),
+  email: text(OPTIONAL),
+  name: text({ ...OPTIONAL, ...FREE }),
+  address: {
+    type: "object",
+    ...OPTIONAL,
+    fields: {
+      street: text(FREE),
+      apartment: text({ ...OPTIONAL, ...FREE }),
+      city: text(FREE),
+      state: text({ ...OPTIONAL, ...FREE }),
+      zipCode: text(OPTIONAL),
+      country: text(),
+    },
+  },
+  businessPurchase: { type: "boolean", ...OPTIONAL },
+  taxId: text(FREE),
+  promoCode: text(OPTIONAL),
+};
+
+const demoPayBody = {
+  cardNumber: "4242 4242 4242 4242",
+  email: "ann@example.com",
+  name: "Ann Lee",
+  address: { ...US_ADDRESS, zipCode: "10115", country: "DE" },
+  businessPurchase: true,
+  taxId: "DE123456789",
+  promoCode: "LATEDELIVERY",
+};
+
+const DECLINE = {
+  why: "an invalid card is a failed payment (402), recorded on the order for the shopper",
+  prefix: "orders",
+};
+
+const demoPayTable: Pick<Route, "accepts" | "writes"> = {
+  accepts: {
+    "body businessPurchase: missing": "not a business purchase: the tax ID is not used",
+    "body businessPurchase: null": "not a business purchase: the tax ID is not used",
+  },
+  writes: {
+    "body cardNumber: control and RTL characters": DECLINE,
+    "body cardNumber: markup": DECLINE,
+  },
+};
+
+const switchPicks = SWITCHES.filter((s) => s.initialStock > 20).slice(0, 10)
+  .map((s) => ({ id: s.id }));
+
+function picks(label: string, switches: unknown): Mutation {
+  return {
+    label: `body switches: ${label}`,
+    build: (r, base) => jsonBody(r, base, { ...base.body, switches }),
+  };
+}
+
+const withCookie = (ctx: GroupContext) => ({ Cookie: ctx.cookie as string });
+
+const GROUPS: Group[] = [
+  {
+    name: "catalogue, health and images",
+    options: { env: { DIST_DIR: await fakeDist() } },
+    routes: [
+      ...["/api/health", "/api/switches", "/api/products", "/api/payments/config"].map((
+        path,
+      ): Route => ({ method: "GET", path, base: () => ({}), body: NO_BODY })),
+      {
+        method: "GET",
+        path: "/api/packs/:slug",
+        base: () => ({ params: { slug: STARTER.slug } }),
+        body: NO_BODY,
+      },
+      {
+        method: "GET",
+        path: "/api/testers/:id/availability",
+        base: () => ({ params: { id: String(STARTER.id) } }),
+        body: NO_BODY,
+      },
+      {
+        method: "GET",
+        path: "/api/items/:id/availability",
+        base: () => ({ params: { id: "1" } }),
+        body: NO_BODY,
+      },
+      {
+        method: "GET",
+        path: "/images/*",
+        base: () => ({ params: { "*": "switches/akko-cream-blue-transparent.svg" } }),
+        body: NO_BODY,
+        textErrors: "generated images, not the JSON API: a miss is a plain-text 404",
+        accepts: {
+          "param *: ..": "URL normalisation turns /images/.. into /, the shop's home page",
+          "param *: %2e%2e": "URL normalisation turns /images/%2e%2e into /, the home page",
+        },
+      },
+    ],
+  },
+  {
+    name: "cart",
+    setup: async (t) => ({ cartId: await newCart(t) }),
+    routes: [
+      {
+        method: "POST",
+        path: "/api/cart/add",
+        base: () => ({ query: { itemId: String(STARTER.id), quantity: "1" } }),
+        query: { itemId: num(), quantity: num(), cartId: text() },
+        body: IGNORED_BODY,
+        accepts: {
+          "query quantity: missing": "quantity defaults to 1",
+          "query cartId: missing": "no cart yet: a new one is made",
+          "query cartId: empty": "no cart yet: a new one is made",
+        },
+      },
+      {
+        method: "POST",
+        path: "/api/cart/add/tester",
+        base: () => ({
+          body: {
+            name: "Custom Switch Tester",
+            size: 10,
+            keycaps: "none",
+            switches: switchPicks,
+            quantity: 1,
+            bodyColor: "white",
+          },
+        }),
+        body: {
+          kind: "json",
+          fields: {
+            name: text(),
+            size: num(),
+            keycaps: text(),
+            switches: { type: "array" },
+            quantity: num({ optional: true }),
+            bodyColor: text(OPTIONAL),
+            cartId: text(OPTIONAL),
+          },
+        },
+        extra: [
+          picks("duplicate ids", Array(10).fill(switchPicks[0])),
+          picks("id -1", [{ id: -1 }, ...switchPicks.slice(1)]),
+          picks("id 1.5", [{ id: 1.5 }, ...switchPicks.slice(1)]),
+          picks("id 1e308", [{ id: 1e308 }, ...switchPicks.slice(1)]),
+          picks('id "NaN"', [{ id: "NaN" }, ...switchPicks.slice(1)]),
+          picks("unknown id", [{ id: 999_999 }, ...switchPicks.slice(1)]),
+          picks("one switch twice", [
+            { id: switchPicks[0].id, quantity: 2 },
+            ...switchPicks.slice(1),
+          ]),
+          picks("markup element", [MARKUP, ...switchPicks.slice(1)]),
+          picks("too few", switchPicks.slice(1)),
+        ],
+      },
+      {
+        method: "GET",
+        path: "/api/cart/:cartId",
+        base: (ctx) => ({ params: { cartId: ctx.cartId as string } }),
+        body: NO_BODY,
+      },
+      {
+        method: "DELETE",
+        path: "/api/cart/:cartId/items/:itemId",
+        fresh: true,
+        base: async (ctx) => ({
+          params: { cartId: await newCart(ctx.t), itemId: `${STARTER.id}` },
+        }),
+        body: IGNORED_BODY,
+      },
+      {
+        method: "PUT",
+        path: "/api/cart/:cartId/items/:itemId",
+        fresh: true,
+        base: async (ctx) => ({
+          params: { cartId: await newCart(ctx.t), itemId: `${STARTER.id}` },
+          query: { quantity: "2" },
+        }),
+        query: { quantity: num() },
+        body: IGNORED_BODY,
+        accepts: { "query quantity: -1": "0 or less removes the line (see cart_test.ts)" },
+      },
+    ],
+  },
+  {
+    name: "contact",
+    routes: [{
+      method: "POST",
+      path: "/api/sendMessage",
+      base: () => ({
+        body: {
+          topic: "Order question",
+          message: "Where is my tester?",
+          userEmail: "ann@example.com",
+          name: "Ann",
+        },
+      }),
+      body: {
+        kind: "json",
+        fields: {
+          topic: text(FREE),
+          message: text(FREE),
+          userEmail: text(OPTIONAL),
+          name: text({ ...OPTIONAL, ...FREE }),
+        },
+      },
+    }],
+  },
+  {
+    name: "checkout, orders and promo codes",
+    setup: async (t) => {
+      await plentyOfStock(t);
+      return { cartId: await newCart(t), ...(await hostedCheckout(t)) };
+    },
+    routes: [
+      {
+        method: "POST",
+        path: "/api/cart/:cartId/checkout/:region",
+        base: (ctx) => ({ params: { cartId: ctx.cartId as string, region: "us" } }),
+        body: IGNORED_BODY,
+      },
+      {
+        method: "POST",
+        path: "/api/orders/create",
+        base: (ctx) => ({
+          body: {
+            cartId: ctx.cartId,
+            email: "bo@example.com",
+            customerName: "Bo Smith",
+            shippingAddress: US_ADDRESS,
+            promoCode: "LATEDELIVERY",
+          },
+        }),
+        body: {
+          kind: "json",
+          fields: {
+            cartId: text(),
+            email: text(),
+            customerName: text(FREE),
+            shippingAddress: { type: "object", fields: usAddressFields },
+            promoCode: text(OPTIONAL),
+          },
+        },
+      },
+      {
+        method: "POST",
+        path: "/api/promo/validate",
+        base: (ctx) => ({ body: { code: "LATEDELIVERY", cartId: ctx.cartId } }),
+        body: { kind: "json", fields: { code: text(), cartId: text(OPTIONAL) } },
+        accepts: {
+          "body cartId: control and RTL characters": "an unknown cart prices as an empty one",
+          "body cartId: markup": "an unknown cart prices as an empty one",
+        },
+      },
+      {
+        method: "GET",
+        path: "/api/orders/session/:sessionId",
+        base: (ctx) => ({ params: { sessionId: ctx.sessionId as string } }),
+        body: NO_BODY,
+      },
+      {
+        method: "GET",
+        path: "/api/orders/:orderNumber",
+        base: (ctx) => ({ params: { orderNumber: ctx.orderNumber as string } }),
+        body: NO_BODY,
+      },
+    ],
+  },
+  {
+    name: "demo payments",
+    setup: async (t) => {
+      await plentyOfStock(t);
+      return await hostedCheckout(t);
+    },
+    routes: [
+      {
+        method: "GET",
+        path: "/api/demo/checkout-sessions/:id",
+        base: (ctx) => ({ params: { id: ctx.sessionId as string } }),
+        body: NO_BODY,
+      },
+      {
+        method: "POST",
+        path: "/api/demo/checkout-sessions/:id/pay",
+        fresh: true,
+        base: async (ctx) => ({
+          params: { id: (await hostedCheckout(ctx.t)).sessionId },
+          body: demoPayBody,
+        }),
+        body: { kind: "json", fields: demoPayFields },
+        ...demoPayTable,
+      },
+      {
+        method: "POST",
+        path: "/api/demo/payment-intents/:id/confirm",
+        fresh: true,
+        base: async (ctx) => ({ params: { id: await embeddedIntent(ctx.t) }, body: demoPayBody }),
+        body: { kind: "json", fields: demoPayFields },
+        ...demoPayTable,
+      },
+    ],
+  },
+  {
+    name: "admin",
+    setup: async (t) => {
+      await plentyOfStock(t);
+      return { cookie: await adminCookie(t) };
+    },
+    routes: [
+      {
+        method: "POST",
+        path: "/api/admin/verify",
+        base: () => ({ body: { password: TEST_ADMIN_PASSWORD } }),
+        body: { kind: "json", fields: { password: text() } },
+      },
+      {
+        method: "POST",
+        path: "/api/admin/logout",
+        fresh: true,
+        base: async (ctx) => ({ headers: { Cookie: await adminCookie(ctx.t) } }),
+        body: IGNORED_BODY,
+      },
+      ...["/api/admin/session", "/api/admin/orders", "/api/admin/orders/new/csv"].map((
+        path,
+      ): Route => ({
+        method: "GET",
+        path,
+        base: (ctx) => ({ headers: withCookie(ctx) }),
+        body: NO_BODY,
+      })),
+      {
+        method: "POST",
+        path: "/api/admin/orders/ship-processed",
+        base: (ctx) => ({ headers: withCookie(ctx) }),
+        body: IGNORED_BODY,
+      },
+      {
+        method: "POST",
+        path: "/api/admin/orders/:orderNumber/tracking",
+        fresh: true,
+        base: async (ctx) => ({
+          params: { orderNumber: await paidOrder(ctx.t) },
+          headers: withCookie(ctx),
+          body: { trackingNumber: "9400 1000 0000 0000 0001" },
+        }),
+        body: { kind: "json", fields: { trackingNumber: text() } },
+      },
+      {
+        method: "POST",
+        path: "/api/admin/orders/:orderNumber/delivered",
+        fresh: true,
+        base: async (ctx) => ({
+          params: { orderNumber: await shippedOrder(ctx.t, ctx.cookie as string) },
+          headers: withCookie(ctx),
+        }),
+        body: IGNORED_BODY,
+      },
+      {
+        method: "POST",
+        path: "/api/admin/orders/:orderNumber/cancel",
+        fresh: true,
+        base: async (ctx) => ({
+          params: { orderNumber: await paidOrder(ctx.t) },
+          headers: withCookie(ctx),
+        }),
+        body: IGNORED_BODY,
+      },
+      {
+        method: "GET",
+        path: "/api/admin/inventory",
+        base: (ctx) => ({ headers: withCookie(ctx) }),
+        body: NO_BODY,
+      },
+      {
+        method: "PUT",
+        path: "/api/admin/inventory/switches/:id",
+        base: (ctx) => ({
+          params: { id: String(SWITCHES[0].id) },
+          headers: withCookie(ctx),
+          body: { stock: 50 },
+        }),
+        body: { kind: "json", fields: { stock: num() } },
+      },
+      {
+        method: "PUT",
+        path: "/api/admin/inventory/components/:name",
+        base: (ctx) => ({
+          params: { name: "SMALL_BOX" },
+          headers: withCookie(ctx),
+          body: { stock: 500 },
+        }),
+        body: { kind: "json", fields: { stock: num() } },
+      },
+      ...["/api/test/ping", "/api/test/test_email"].map((path): Route => ({
+        method: "GET",
+        path,
+        base: (ctx) => ({ headers: withCookie(ctx) }),
+        body: NO_BODY,
+      })),
+    ],
+  },
+  {
+    name: "Stripe webhook in demo mode (404 for everything)",
+    routes: [{
+      method: "POST",
+      path: "/api/webhooks/stripe",
+      base: () => ({}),
+      body: { kind: "raw" },
+    }],
+  },
+  {
+    name: "Stripe webhook in Stripe mode",
+    options: {
+      env: {
+        STRIPE_SECRET_KEY: "sk_test_x",
+        STRIPE_PUBLISHABLE_KEY: "pk_test_x",
+        STRIPE_WEBHOOK_SECRET: FAKE_WEBHOOK_SECRET,
+      },
+      payments: (_kv, clock) =>
+        stripePayments({
+          secretKey: "sk_test_x",
+          publishableKey: "pk_test_x",
+          webhookSecret: FAKE_WEBHOOK_SECRET,
+          // Nothing may reach Stripe: a refused webhook never calls the API.
+          apiUrl: "http://127.0.0.1:9",
+          clock,
+        }),
+    },
+    routes: [{
+      method: "POST",
+      path: "/api/webhooks/stripe",
+      base: () => ({}),
+      body: { kind: "raw" },
+    }],
+  },
+  {
+    name: "accounts",
+    setup: async (t) => {
+      const account = { email: "dana@example.com", password: "Sw1tchesRule" };
+      const created = await t.request("/auth/register", { method: "POST", body: account });
+      assert.equal(created.status, 201, created.text);
+      const login = await t.request("/auth/login", { method: "POST", body: account });
+      return { ...account, token: login.json.token, cartId: await newCart(t) };
+    },
+    routes: [
+      {
+        method: "POST",
+        path: "/auth/register",
+        fresh: true,
+        base: () => ({
+          body: { email: `u${crypto.randomUUID()}@example.com`, password: "Sw1tchesRule" },
+        }),
+        body: {
+          kind: "json",
+          fields: { email: text(), password: text(), user_id: text(OPTIONAL) },
+        },
+        accepts: {
+          "body user_id: control and RTL characters": "a malformed id is replaced by a random one",
+          "body user_id: markup": "a malformed id is replaced by a random one",
+        },
+      },
+      {
+        method: "POST",
+        path: "/auth/login",
+        base: (ctx) => ({ body: { email: ctx.email, password: ctx.password } }),
+        body: {
+          kind: "json",
+          fields: { email: text(), password: text(), cartId: text(OPTIONAL) },
+        },
+        accepts: {
+          "body cartId: control and RTL characters": "an unknown guest cart is not joined",
+          "body cartId: markup": "an unknown guest cart is not joined",
+        },
+      },
+      { method: "POST", path: "/auth/logout", base: () => ({}), body: IGNORED_BODY },
+      ...["/auth/me", "/auth/orders"].map((path): Route => ({
+        method: "GET",
+        path,
+        base: (ctx) => ({ headers: { Authorization: `Bearer ${ctx.token}` } }),
+        body: NO_BODY,
+      })),
+      {
+        method: "POST",
+        path: "/auth/create-payment-intent",
+        base: (ctx) => ({
+          headers: { Authorization: `Bearer ${ctx.token}` },
+          body: {
+            cart_data: { cartId: ctx.cartId },
+            email: "dana@example.com",
+            name: "Dana",
+            address: "1 Main St",
+            apartment: "2B",
+            city: "Austin",
+            state: "TX",
+            zipcode: "73301",
+            promoCode: "LATEDELIVERY",
+          },
+        }),
+        body: {
+          kind: "json",
+          fields: {
+            cart_data: { type: "object", fields: { cartId: text() } },
+            email: text(),
+            name: text(FREE),
+            address: text(FREE),
+            apartment: text({ ...OPTIONAL, ...FREE }),
+            city: text(FREE),
+            state: text({ ...OPTIONAL, ...FREE }),
+            zipcode: text(),
+            promoCode: text(OPTIONAL),
+          },
+        },
+        accepts: {
+          "body: {}": "an empty body asks for the payment configuration (SPEC.md section 7)",
+          "body: empty": "an empty body asks for the payment configuration (SPEC.md section 7)",
+        },
+      },
+    ],
+  },
+];
+
+for (const group of GROUPS) {
+  Deno.test(`hostile input: ${group.name}`, (t) => runGroup(group, t));
+}
+
+// ---------------------------------------------------------------------------------------------
+// The table covers every route the server mounts
+
+/** Every `METHOD /path` registered in server/routes/*.ts, under the prefix app.ts mounts it on. */
+async function routesInSource(): Promise<string[]> {
+  const server = new URL("../../server/", import.meta.url);
+  const app = await Deno.readTextFile(new URL("app.ts", server));
+  const mounts = new Map(
+    [...app.matchAll(/app\.route\("([^"]*)",\s*(\w+)\(/g)].map((m) => [m[2], m[1]]),
+  );
+  const found = new Set<string>();
+  for await (const file of Deno.readDir(new URL("routes/", server))) {
+    const source = await Deno.readTextFile(new URL(`routes/${file.name}`, server));
+    for (const part of source.split(/(?=export function )/)) {
+      const prefix = mounts.get(/^export function (\w+)/.exec(part)?.[1] ?? "");
+      if (prefix === undefined) continue;
+      // `for (const kind of ["testers", "items"] as const)` registers one path per value.
+      const loops = [...part.matchAll(/for \(const (\w+) of \[([^\]]*)\]/g)]
+        .map((m) => [m[1], [...m[2].matchAll(/"([^"]*)"/g)].map((v) => v[1])] as const);
+      for (const m of part.matchAll(/\.(get|post|put|delete|patch|all)\(\s*(["`])(\/.*?)\2/g)) {
+        let paths = [m[3]];
+        for (const [name, values] of loops) {
+          const slot = `\${${name}}`;
+          paths = paths.flatMap((p) =>
+            p.includes(slot) ? values.map((v) => p.replace(slot, v)) : [p]
+          );
+        }
+        for (const p of paths) found.add(`${m[1].toUpperCase()} ${prefix}${p === "/" ? "" : p}`);
+      }
+    }
+  }
+  return [...found].sort();
+}
+
+Deno.test("hostile input: the table lists every route in server/routes", async () => {
+  const table = new Set(GROUPS.flatMap((g) => g.routes.map((r) => `${r.method} ${r.path}`)));
+  assert.deepEqual([...table].sort(), await routesInSource(), "add new routes to the table");
+  if (tally.cases > 0) {
+    console.log(
+      `hostile input: ${tally.routes.size} routes, ${tally.cases} cases ` +
+        `(${tally.cases - tally.accepted} refused, ${tally.accepted} accepted by design)`,
+    );
+  }
+});
+
+// ---------------------------------------------------------------------------------------------
+// Names and addresses with markup are text wherever they are shown
+
+const XSS = "<img src=x onerror=alert(1)>";
+const XSS_ESCAPED = "&#60;img src=x onerror=alert(1)&#62;";
+
+/**
+ * The API half of "markup renders as text": emails escape it and the CSV keeps it verbatim. The
+ * admin dashboard shows these fields as React text (escaped by default); the browser check of that
+ * belongs to the e2e suite.
+ */
+Deno.test("markup in names and addresses: stored as typed, escaped in emails, text in the CSV", async () => {
+  await using t = await createTestApp();
+  const cookie = await adminCookie(t);
+  const tagged = { street: XSS, apartment: XSS, city: XSS, state: XSS };
+
+  const hosted = await hostedCheckout(t);
+  const paid = await t.request(`/api/demo/checkout-sessions/${hosted.sessionId}/pay`, {
+    method: "POST",
+    body: {
+      cardNumber: "4242424242424242",
+      email: "ann@example.com",
+      name: XSS,
+      address: { ...tagged, zipCode: "10115", country: "DE" },
+    },
+  });
+  assert.equal(paid.status, 200, paid.text);
+  const created = await t.request("/api/orders/create", {
+    method: "POST",
+    body: {
+      cartId: await newCart(t),
+      email: "bo@example.com",
+      customerName: XSS,
+      shippingAddress: { ...tagged, zipCode: "62701" },
+    },
+  });
+  assert.equal(created.status, 200, created.text);
+  const confirmed = await t.request(
+    `/api/demo/payment-intents/${created.json.paymentIntentId}/confirm`,
+    { method: "POST", body: { cardNumber: "4242424242424242" } },
+  );
+  assert.equal(confirmed.status, 200, confirmed.text);
+  const contact = await t.request("/api/sendMessage", {
+    method: "POST",
+    body: { topic: XSS, message: XSS, userEmail: "cy@example.com", name: XSS },
+  });
+  assert.equal(contact.status, 200, contact.text);
+
+  const headers = { Cookie: cookie };
+  const orders = await t.request("/api/admin/orders", { headers });
+  assert.match(orders.headers.get("content-type") ?? "", /application\/json/);
+  assert.equal(orders.json.length, 2);
+  for (const order of orders.json) {
+    assert.equal(order.customerName, XSS, "kept exactly as typed, for the admin to see");
+    assert.deepEqual({ ...order.shippingAddress, zipCode: "", country: "" }, {
+      ...tagged,
+      zipCode: "",
+      country: "",
+    });
+  }
+
+  const csv = await t.request("/api/admin/orders/new/csv", { headers });
+  assert.match(csv.headers.get("content-type") ?? "", /^text\/csv/);
+  assert.match(csv.headers.get("content-disposition") ?? "", /^attachment/);
+  assert.equal(csv.headers.get("x-content-type-options"), "nosniff");
+  const rows = csv.text.trim().split("\r\n").slice(1);
+  assert.equal(rows.length, 2);
+  for (const row of rows) {
+    assert.equal(row.split(`"${XSS}"`).length - 1, 5, "name, street, apartment, city, state");
+  }
+
+  const tracked = await t.request(`/api/admin/orders/${hosted.orderNumber}/tracking`, {
+    method: "POST",
+    body: { trackingNumber: "9400 1000" },
+    headers,
+  });
+  assert.equal(tracked.status, 200, tracked.text);
+  await t.request("/api/admin/orders/ship-processed", { method: "POST", headers });
+  await t.deliverEmails();
+  const sent = t.mailer.sent;
+  assert.deepEqual(sent.map((e) => e.subject.replace(/ST\w+/, "N")).sort(), [
+    `Contact: ${XSS}`,
+    "Switch Tester Shop: order N confirmed",
+    "Switch Tester Shop: order N confirmed",
+    "Switch Tester Shop: order N has shipped",
+  ]);
+  for (const email of sent) {
+    assert.ok(!/<img|<script/i.test(email.html), `markup in the html of "${email.subject}"`);
+  }
+  for (const email of sent.filter((e) => e.subject.endsWith("confirmed"))) {
+    assert.ok(email.html.includes(`Hi ${XSS_ESCAPED},`), email.html);
+    assert.ok(email.text.includes(`Hi ${XSS},`), "plain text needs no escaping");
+  }
+  const message = sent.find((e) => e.subject.startsWith("Contact:"))!;
+  assert.equal(message.html.split(XSS_ESCAPED).length - 1, 3, "name, subject and message");
+});
