@@ -15,6 +15,16 @@ const TYPES: Record<string, string> = {
 interface Asset {
   body: Uint8Array;
   type: string;
+  /** Precompressed bodies written by the build, by content encoding. */
+  encoded: { br?: Uint8Array; gzip?: Uint8Array };
+}
+
+/** The best precompressed body the client accepts. */
+function negotiate(asset: Asset, acceptEncoding: string): [Uint8Array, string | null] {
+  const accepts = (name: string) => new RegExp(`\\b${name}\\b`).test(acceptEncoding);
+  if (asset.encoded.br && accepts("br")) return [asset.encoded.br, "br"];
+  if (asset.encoded.gzip && accepts("gzip")) return [asset.encoded.gzip, "gzip"];
+  return [asset.body, null];
 }
 
 /**
@@ -30,12 +40,21 @@ export function staticRoutes(
   let indexHtml: string | null = null;
   try {
     indexHtml = Deno.readTextFileSync(`${distDir}/index.html`);
+    const readIfThere = (path: string) => {
+      try {
+        return Deno.readFileSync(path);
+      } catch {
+        return undefined;
+      }
+    };
     for (const entry of Deno.readDirSync(`${distDir}/assets`)) {
-      if (!entry.isFile) continue;
+      if (!entry.isFile || /\.(br|gz)$/.test(entry.name)) continue;
       const ext = entry.name.slice(entry.name.lastIndexOf("."));
+      const path = `${distDir}/assets/${entry.name}`;
       assets.set(entry.name, {
-        body: Deno.readFileSync(`${distDir}/assets/${entry.name}`),
+        body: Deno.readFileSync(path),
         type: TYPES[ext] ?? "application/octet-stream",
+        encoded: { br: readIfThere(`${path}.br`), gzip: readIfThere(`${path}.gz`) },
       });
     }
   } catch (err) {
@@ -46,15 +65,19 @@ export function staticRoutes(
   app.get("/assets/:name", (c) => {
     const asset = assets.get(c.req.param("name"));
     if (!asset) return c.text("Not found", 404);
-    return c.body(asset.body as Uint8Array<ArrayBuffer>, 200, {
+    const [body, encoding] = negotiate(asset, c.req.header("Accept-Encoding") ?? "");
+    return c.body(body as Uint8Array<ArrayBuffer>, 200, {
       "Content-Type": asset.type,
       "Cache-Control": "public, max-age=31536000, immutable",
+      "Vary": "Accept-Encoding",
+      ...(encoding ? { "Content-Encoding": encoding } : {}),
     });
   });
   app.get("/robots.txt", (c) => {
     const origin = publicUrl ?? new URL(c.req.url).origin;
-    const disallowed = PAGES.filter((p) => !p.public && !p.path.includes(":"))
-      .map((p) => `Disallow: ${p.path}`);
+    // Only what must never show in search results; shopper pages like /cart stay crawlable.
+    const disallowed = ["/admin", "/api/", "/auth/", "/demo-checkout/", "/order/track/"]
+      .map((p) => `Disallow: ${p}`);
     return c.text(
       ["User-agent: *", "Allow: /", ...disallowed, `Sitemap: ${origin}/sitemap.xml`, ""].join("\n"),
     );

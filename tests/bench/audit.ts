@@ -1,0 +1,68 @@
+/**
+ * `deno task audit`: Lighthouse (mobile preset) on the shop's main pages against a fresh local
+ * shop, printing each category's score against its target. Lighthouse runs from npm with the
+ * system Chromium (CHROME_PATH); it is a measurement, not a test, so it never fails the suite.
+ */
+import { startShop } from "../helpers/shop_process.ts";
+
+const LIGHTHOUSE = "lighthouse@12.8.2";
+const PAGES = ["/", "/shop", "/testers/custom", "/cart"];
+const TARGETS: Record<string, number> = {
+  performance: 95,
+  accessibility: 100,
+  "best-practices": 95,
+  seo: 95,
+};
+const chrome = Deno.env.get("CHROME_PATH") ?? "/usr/bin/chromium";
+
+const shop = await startShop({ env: { LOG_REQUESTS: "0" } });
+const outDir = await Deno.makeTempDir({ prefix: "lighthouse-" });
+const rows: string[][] = [];
+let missed = 0;
+try {
+  for (const path of PAGES) {
+    const out = `${outDir}/${path.replace(/\W+/g, "_") || "home"}.json`;
+    const run = await new Deno.Command("npx", {
+      args: [
+        "-y",
+        LIGHTHOUSE,
+        `${shop.url}${path}`,
+        "--output=json",
+        `--output-path=${out}`,
+        "--quiet",
+        `--only-categories=${Object.keys(TARGETS).join(",")}`,
+        "--chrome-flags=--headless=new --no-sandbox --disable-gpu --disable-background-networking " +
+        "--disable-component-update --no-first-run",
+      ],
+      env: { CHROME_PATH: chrome },
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    if (!run.success) {
+      console.error(`Lighthouse failed on ${path}:\n${new TextDecoder().decode(run.stderr)}`);
+      missed++;
+      continue;
+    }
+    const report = JSON.parse(await Deno.readTextFile(out));
+    for (const [id, target] of Object.entries(TARGETS)) {
+      const score = Math.round((report.categories[id]?.score ?? 0) * 100);
+      if (score < target) missed++;
+      rows.push([path, id, String(score), String(target), score >= target ? "ok" : "BELOW"]);
+      if (score < target) {
+        const failing = Object.values(
+          report.audits as Record<string, { score: number | null; title: string }>,
+        )
+          .filter((a) => a.score !== null && a.score < 0.9)
+          .map((a) => a.title)
+          .slice(0, 6);
+        rows.push(["", "  failing audits", failing.join("; "), "", ""]);
+      }
+    }
+  }
+} finally {
+  await shop.stop();
+}
+console.log(["page", "category", "score", "target", ""].map((h) => h.padEnd(16)).join(""));
+for (const row of rows) console.log(row.map((c) => c.padEnd(16)).join(""));
+console.log(`\n${missed === 0 ? "All targets met." : `${missed} score(s) below target.`}`);
+console.log(`Reports: ${outDir}`);
