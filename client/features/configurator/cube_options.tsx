@@ -1,0 +1,54 @@
+import { cubeImageUrl } from "../../../shared/images.ts";
+import { type BodyColor, CUBE_SIZE, type CubeKeycaps } from "../../../shared/pricing.ts";
+import { IMAGE_BASE } from "../../app/image_base.ts";
+import { ChoiceGroup } from "./choice_group.tsx";
+
+/** The fidget cube's choices. */
+export interface CubeConfig {
+  keycaps: CubeKeycaps;
+  bodyColor: BodyColor;
+}
+
+const KEYCAP_LABELS: Record<CubeKeycaps, string> = { white: "White", pastel: "Pastel Mix" };
+const BODY_LABELS: Record<BodyColor, string> = { white: "White", black: "Black" };
+
+/** The preview image, which follows the options, and the cube's choices. */
+export function CubeOptions({ config, onChange }: {
+  config: CubeConfig;
+  onChange: (patch: Partial<CubeConfig>) => void;
+}) {
+  return (
+    <div className="options">
+      <img
+        className="cube-preview"
+        data-testid="cube-preview"
+        src={cubeImageUrl(IMAGE_BASE, config.keycaps, config.bodyColor)}
+        alt={`Fidget cube preview: ${BODY_LABELS[config.bodyColor].toLowerCase()} body with ${
+          KEYCAP_LABELS[config.keycaps].toLowerCase()
+        } keycaps`}
+        width="240"
+        height="240"
+      />
+      <p className="fixed-option">
+        Number of switches: <strong>{CUBE_SIZE}</strong>
+      </p>
+      <ChoiceGroup<BodyColor>
+        legend="Body colour"
+        name="cube-body"
+        value={config.bodyColor}
+        choices={[{ value: "white", label: "White" }, { value: "black", label: "Black" }]}
+        onChange={(bodyColor) => onChange({ bodyColor })}
+      />
+      <ChoiceGroup<CubeKeycaps>
+        legend="Keycaps"
+        name="cube-keycaps"
+        value={config.keycaps}
+        choices={[
+          { value: "white", label: KEYCAP_LABELS.white },
+          { value: "pastel", label: KEYCAP_LABELS.pastel },
+        ]}
+        onChange={(keycaps) => onChange({ keycaps })}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,25 @@
+import { formatCents } from "../../../shared/pricing.ts";
+
+/** One line of a price summary. */
+export interface PriceLine {
+  label: string;
+  cents: number;
+}
+
+/** The price breakdown and total; the lines come from shared/pricing.ts, as the server's do. */
+export function PriceSummary({ lines, totalCents }: { lines: PriceLine[]; totalCents: number }) {
+  return (
+    <dl className="price-summary" data-testid="price-summary">
+      {lines.map((line) => (
+        <div key={line.label} className="price-line">
+          <dt>{line.label}</dt>
+          <dd>{formatCents(line.cents)}</dd>
+        </div>
+      ))}
+      <div className="price-line total">
+        <dt>Total</dt>
+        <dd data-testid="price-total">{formatCents(totalCents)}</dd>
+      </div>
+    </dl>
+  );
+}

@@ -1,0 +1,19 @@
+import type { SwitchView } from "../../../shared/api_types.ts";
+import { SwitchCard } from "./switch_card.tsx";
+
+/** The picker grid; the caller passes the switches already filtered and sorted. */
+export function SwitchGrid({ switches, isSelected, onToggle }: {
+  switches: SwitchView[];
+  isSelected: (id: number) => boolean;
+  onToggle: (sw: SwitchView) => void;
+}) {
+  return (
+    <ul className="switch-grid" aria-label="Switches">
+      {switches.map((sw) => (
+        <li key={sw.id}>
+          <SwitchCard sw={sw} selected={isSelected(sw.id)} onToggle={onToggle} />
+        </li>
+      ))}
+    </ul>
+  );
+}

@@ -1,0 +1,65 @@
+import type { SwitchView } from "../../../shared/api_types.ts";
+import { FilterPanel } from "./filter_panel.tsx";
+import { SearchBox } from "./search_box.tsx";
+import { SwitchGrid } from "./switch_grid.tsx";
+import { useSwitchFilters } from "./use_switch_filters.ts";
+import type { SwitchesState } from "./use_switches.ts";
+
+/**
+ * Filter panel, search, result count and grid, shared by the custom tester and the fidget cube.
+ * It owns the filter state; the selection belongs to the page, which knows its limit.
+ */
+export function SwitchPicker({ state, isSelected, onToggle }: {
+  state: SwitchesState;
+  isSelected: (id: number) => boolean;
+  onToggle: (sw: SwitchView) => void;
+}) {
+  const filter = useSwitchFilters(state.switches);
+
+  if (state.failed) {
+    return (
+      <section className="switch-picker" aria-label="Choose your switches">
+        <div className="card load-failed" role="alert">
+          <p className="error-text">Could not load switches.</p>
+          <button type="button" className="button" onClick={state.retry}>Retry</button>
+        </div>
+      </section>
+    );
+  }
+  if (!state.switches) {
+    return (
+      <section className="switch-picker" aria-label="Choose your switches">
+        <p className="loading">Loading switches...</p>
+      </section>
+    );
+  }
+
+  const total = state.switches.length;
+  return (
+    <section className="switch-picker" aria-label="Choose your switches">
+      <FilterPanel
+        filters={filter.filters}
+        brands={filter.brands}
+        forceBounds={filter.forceBounds}
+        onChange={filter.update}
+        onReset={filter.reset}
+      />
+      <div className="picker-toolbar">
+        <SearchBox value={filter.filters.search} onChange={(search) => filter.update({ search })} />
+        <p className="muted result-count" role="status" data-testid="result-count">
+          Showing {filter.visible.length} of {total} switches
+        </p>
+      </div>
+      {filter.visible.length === 0
+        ? (
+          <div className="card empty-result">
+            <p>No switches match your filters.</p>
+            <button type="button" className="button secondary" onClick={filter.reset}>
+              Reset filters
+            </button>
+          </div>
+        )
+        : <SwitchGrid switches={filter.visible} isSelected={isSelected} onToggle={onToggle} />}
+    </section>
+  );
+}

@@ -1,0 +1,59 @@
+import {
+  type BodyColor,
+  formatCents,
+  KEYCAP_CENTS_PER_SWITCH,
+  TESTER_BASE_CENTS,
+  TESTER_SIZES,
+  type TesterKeycaps,
+  type TesterSize,
+} from "../../../shared/pricing.ts";
+import { ChoiceGroup } from "./choice_group.tsx";
+
+/** The custom tester's choices. */
+export interface TesterConfig {
+  size: TesterSize;
+  keycaps: TesterKeycaps;
+  bodyColor: BodyColor;
+}
+
+/** Switch count, keycaps and body colour of the custom tester. */
+export function TesterOptions({ config, onChange }: {
+  config: TesterConfig;
+  onChange: (patch: Partial<TesterConfig>) => void;
+}) {
+  const perSwitch = (k: TesterKeycaps) => `+${formatCents(KEYCAP_CENTS_PER_SWITCH[k])} each`;
+  return (
+    <div className="options">
+      <ChoiceGroup<TesterSize>
+        legend="Number of switches"
+        name="tester-size"
+        value={config.size}
+        choices={TESTER_SIZES.map((size) => ({
+          value: size,
+          label: `${size} switches`,
+          note: formatCents(TESTER_BASE_CENTS[size]),
+        }))}
+        onChange={(size) => onChange({ size })}
+      />
+      <ChoiceGroup<TesterKeycaps>
+        legend="Keycaps"
+        name="tester-keycaps"
+        value={config.keycaps}
+        choices={[
+          { value: "none", label: "None" },
+          { value: "transparent", label: "Transparent", note: perSwitch("transparent") },
+          // Priced and accepted by the API, but not offered yet (DESIGN.md section 3).
+          { value: "random", label: "Random", note: "coming soon", disabled: true },
+        ]}
+        onChange={(keycaps) => onChange({ keycaps })}
+      />
+      <ChoiceGroup<BodyColor>
+        legend="Body colour"
+        name="tester-body"
+        value={config.bodyColor}
+        choices={[{ value: "white", label: "White" }, { value: "black", label: "Black" }]}
+        onChange={(bodyColor) => onChange({ bodyColor })}
+      />
+    </div>
+  );
+}

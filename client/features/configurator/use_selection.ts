@@ -1,0 +1,53 @@
+import { useMemo, useState } from "react";
+import type { SwitchView } from "../../../shared/api_types.ts";
+
+/** The shopper's chosen switches, in the order they were picked. */
+export interface Selection {
+  ids: number[];
+  /** The chosen switches with their data (for prices and the summary list). */
+  chosen: SwitchView[];
+  has: (id: number) => boolean;
+  /** Deselects a chosen switch, or selects an available one while there is room. */
+  toggle: (sw: SwitchView) => void;
+  remove: (id: number) => void;
+  clear: () => void;
+}
+
+/**
+ * Selection capped at `limit`. Picking past the cap calls `onLimit` instead (the page shows its
+ * own message). Lowering the limit does not trim the selection: the spec keeps the picks and
+ * shows the counter in red, so the shopper decides which to drop.
+ */
+export function useSelection(
+  switches: SwitchView[] | null,
+  limit: number,
+  onLimit: () => void,
+): Selection {
+  const [ids, setIds] = useState<number[]>([]);
+  const chosen = useMemo(() => {
+    const byId = new Map((switches ?? []).map((sw) => [sw.id, sw]));
+    return ids.map((id) => byId.get(id)).filter((sw): sw is SwitchView => sw !== undefined);
+  }, [switches, ids]);
+
+  function toggle(sw: SwitchView) {
+    if (ids.includes(sw.id)) {
+      setIds(ids.filter((id) => id !== sw.id));
+      return;
+    }
+    if (!sw.available) return;
+    if (ids.length >= limit) {
+      onLimit();
+      return;
+    }
+    setIds([...ids, sw.id]);
+  }
+
+  return {
+    ids,
+    chosen,
+    has: (id) => ids.includes(id),
+    toggle,
+    remove: (id) => setIds(ids.filter((other) => other !== id)),
+    clear: () => setIds([]),
+  };
+}
