@@ -4,6 +4,7 @@ import { jsonLogger, systemClock } from "./deps.ts";
 import { openKv } from "./kv.ts";
 import { seedKv } from "./db/seed.ts";
 import { logMailer } from "./email/mailer.ts";
+import { smtpMailer } from "./email/smtp_mailer.ts";
 import { expireIfLapsed, sweepExpiredReservations } from "./db/orders.ts";
 import { startQueueWorker } from "./queue.ts";
 import { demoPayments } from "./payments/demo.ts";
@@ -23,7 +24,9 @@ async function main(): Promise<void> {
   }
   const kv = await openKv(config.kvPath);
   await seedKv(kv);
-  const mailer = logMailer(jsonLogger);
+  const mailer = config.smtpUrl
+    ? smtpMailer(config.smtpUrl, config.mailFrom)
+    : logMailer(jsonLogger);
   const payments = config.stripe ? stripePayments(config.stripe) : demoPayments(kv, systemClock);
   const deps = { kv, config, clock: systemClock, logger: jsonLogger, mailer, payments };
   const app = createApp(deps);
