@@ -29,8 +29,9 @@ export function createApp(deps: AppDeps): Hono {
   app.onError(createErrorHandler(logger));
   app.use("*", requestId());
   app.use("*", securityHeaders(config.production, config.imageBaseUrl));
-  app.use("/api/*", requestLog(logger, clock));
-  app.use("/auth/*", requestLog(logger, clock));
+  const log = requestLog(logger, clock, config.logRequests);
+  app.use("/api/*", log);
+  app.use("/auth/*", log);
   app.use(
     "*",
     bodyLimit({

@@ -20,6 +20,8 @@ export interface Config {
   reservationMinutes: number;
   /** Where the built client lives. */
   distDir: string;
+  /** One JSON line per API request (LOG_REQUESTS=0 turns them off, e.g. under load tests). */
+  logRequests: boolean;
 }
 
 const optionalText = z.string().trim().min(1).optional();
@@ -44,6 +46,7 @@ const envSchema = z.object({
   IMAGE_BASE_URL: optionalUrl,
   RESERVATION_MINUTES: z.coerce.number().positive().max(24 * 60).default(30),
   DIST_DIR: optionalText,
+  LOG_REQUESTS: z.enum(["0", "1"], { error: "must be 0 or 1" }).default("1"),
 });
 
 /** A configuration problem that should stop the server with one readable line. */
@@ -98,6 +101,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     imageBaseUrl: e.IMAGE_BASE_URL?.replace(/\/+$/, ""),
     reservationMinutes: e.RESERVATION_MINUTES,
     distDir: e.DIST_DIR ?? new URL("../dist", import.meta.url).pathname,
+    logRequests: e.LOG_REQUESTS === "1",
   };
 }
 

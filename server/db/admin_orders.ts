@@ -93,33 +93,37 @@ export async function cancelOrder(
       refund: false,
     };
   }
-  const cancelled = await withRetries(async () => {
-    const entry = await kv.get<Order>(keys.order(orderNumber));
-    const current = entry.value!;
-    if (!isNewForAdmin(current.status)) {
-      throw new Conflict(`An order that is ${current.status} cannot be cancelled`);
-    }
-    const now = clock.now();
-    const next: Order = {
-      ...withStatus(current, "CANCELLED", now),
-      cancelReason: reason,
-      reservation: { ...current.reservation, state: "released" },
-    };
-    const op = kv.atomic().check(entry).set(keys.order(orderNumber), next);
-    const stock = await getStockEntries(kv, current.reservation.items.map(([k]) => k));
-    for (const [key, amount] of current.reservation.items) {
-      const e = stock.get(key)!;
-      const value = e.value ?? { stock: 0, used: 0 };
-      op.check(e).set(
-        keys.stock(key),
-        {
-          stock: value.stock + amount,
-          used: Math.max(0, value.used - amount),
-        } satisfies StockRecord,
-      );
-    }
-    op.set(keys.stockVersion(), now);
-    return (await op.commit()).ok ? next : CONFLICT;
-  }, "cancel the order");
+  const cancelled = await withRetries(
+    async () => {
+      const entry = await kv.get<Order>(keys.order(orderNumber));
+      const current = entry.value!;
+      if (!isNewForAdmin(current.status)) {
+        throw new Conflict(`An order that is ${current.status} cannot be cancelled`);
+      }
+      const now = clock.now();
+      const next: Order = {
+        ...withStatus(current, "CANCELLED", now),
+        cancelReason: reason,
+        reservation: { ...current.reservation, state: "released" },
+      };
+      const op = kv.atomic().check(entry).set(keys.order(orderNumber), next);
+      const stock = await getStockEntries(kv, current.reservation.items.map(([k]) => k));
+      for (const [key, amount] of current.reservation.items) {
+        const e = stock.get(key)!;
+        const value = e.value ?? { stock: 0, used: 0 };
+        op.check(e).set(
+          keys.stock(key),
+          {
+            stock: value.stock + amount,
+            used: Math.max(0, value.used - amount),
+          } satisfies StockRecord,
+        );
+      }
+      op.set(keys.stockVersion(), now);
+      return (await op.commit()).ok ? next : CONFLICT;
+    },
+    "cancel the order",
+    "stock",
+  );
   return { order: cancelled, refund: true };
 }

@@ -1,4 +1,11 @@
-import { addBom, type Bom, bomOf, type BomSubject, shortages } from "../../shared/bom.ts";
+import {
+  addBom,
+  type Bom,
+  bomOf,
+  type BomSubject,
+  shortages,
+  type StockKey,
+} from "../../shared/bom.ts";
 import {
   type BodyColor,
   CUBE_SIZE,
@@ -8,7 +15,7 @@ import {
 } from "../../shared/pricing.ts";
 import { BadRequest, Conflict, NotFound } from "../errors.ts";
 import type { Clock } from "../deps.ts";
-import { getProduct, getSwitches, type ProductRecord } from "./catalog.ts";
+import { getProduct, getSwitches, type ProductRecord, type SwitchRecord } from "./catalog.ts";
 import { keys } from "./keys.ts";
 import { CONFLICT, randomId, withRetries } from "./kv_util.ts";
 import { getStockCounts } from "./stock.ts";
@@ -58,6 +65,22 @@ export interface CartRecord {
 }
 
 const CART_ID = /^[A-Za-z0-9_-]{8,64}$/;
+
+/** Catalogue records and stock counts read while producing a cart object. */
+export interface CartReads {
+  products: Map<number, ProductRecord>;
+  switches: Map<number, SwitchRecord>;
+  stock: Map<StockKey, number>;
+}
+
+// Keyed weakly by the returned object, so the reads live exactly as long as the request that
+// holds that cart, and pricing it right after an add (the route's answer) reads nothing twice.
+const readsByCart = new WeakMap<CartRecord, CartReads>();
+
+/** What was read from KV while this cart object was produced (an add), if anything. */
+export function readsFor(cart: CartRecord): CartReads | undefined {
+  return readsByCart.get(cart);
+}
 
 /** The cart, or null when it does not exist or has expired. */
 export async function findCart(
@@ -110,7 +133,17 @@ export function lineBom(spec: LineSpec, product: ProductRecord | null): Bom {
 
 /** Checks a configured tester or cube against the catalogue: every switch exists and is in stock. */
 export async function validateSpec(kv: Deno.Kv, spec: LineSpec): Promise<ProductRecord | null> {
-  if (spec.kind === "product") return await getProduct(kv, spec.productId);
+  return (await validateSpecReads(kv, spec)).product;
+}
+
+/** validateSpec, also giving the catalogue records it read. */
+async function validateSpecReads(
+  kv: Deno.Kv,
+  spec: LineSpec,
+): Promise<{ product: ProductRecord | null; switches: SwitchRecord[] }> {
+  if (spec.kind === "product") {
+    return { product: await getProduct(kv, spec.productId), switches: [] };
+  }
   const expected = spec.kind === "custom" ? spec.size : CUBE_SIZE;
   const what = spec.kind === "custom" ? "a Custom Switch Tester" : "the Fidget Cube";
   if (new Set(spec.switchIds).size !== spec.switchIds.length) {
@@ -121,18 +154,25 @@ export async function validateSpec(kv: Deno.Kv, spec: LineSpec): Promise<Product
       `Please select ${expected} switches for ${what}. You've selected ${spec.switchIds.length}.`,
     );
   }
-  await getSwitches(kv, spec.switchIds);
-  return null;
+  return { product: null, switches: await getSwitches(kv, spec.switchIds) };
 }
 
-/** Refuses a quantity that the current stock cannot cover, naming what is short. */
-async function ensureStock(kv: Deno.Kv, bom: Bom, quantity: number): Promise<void> {
+/**
+ * Refuses a quantity that the current stock cannot cover, naming what is short. Returns the
+ * counts it read.
+ */
+async function ensureStock(
+  kv: Deno.Kv,
+  bom: Bom,
+  quantity: number,
+): Promise<Map<StockKey, number>> {
   const need = addBom(new Map(), bom, quantity);
   const counts = await getStockCounts(kv, [...need.keys()]);
   const short = shortages(need, (key) => counts.get(key) ?? 0);
   if (short.size > 0) {
     throw new Conflict(`Out of stock: ${await describeShortages(kv, short, need)}`);
   }
+  return counts;
 }
 
 /** Input of an add. */
@@ -148,43 +188,53 @@ export interface AddInput {
  * Validates the configuration and that stock covers the new quantity.
  */
 export async function addToCart(kv: Deno.Kv, clock: Clock, input: AddInput): Promise<CartRecord> {
-  const product = await validateSpec(kv, input.spec);
+  const { product, switches } = await validateSpecReads(kv, input.spec);
   const lineId = lineIdOf(input.spec);
   const bom = lineBom(input.spec, product);
-  return await withRetries(async () => {
-    const entry = input.cartId ? await findCart(kv, clock, input.cartId) : null;
-    if (input.cartId && !entry) {
-      throw new NotFound("Cart not found. It may have expired; add items to start a new one.");
-    }
-    const now = clock.now();
-    const cart: CartRecord = entry?.value ?? {
-      id: randomId(16),
-      lines: [],
-      createdAt: now,
-      updatedAt: now,
-      expiresAt: now + CART_TTL_MS,
-      userId: input.userId ?? null,
-    };
-    const existing = cart.lines.find((l) => l.lineId === lineId);
-    const quantity = (existing?.quantity ?? 0) + input.quantity;
-    if (quantity > MAX_LINE_QUANTITY) {
-      throw new BadRequest(
-        `You can have at most ${MAX_LINE_QUANTITY} of one item in the cart (it already has ${
-          existing?.quantity ?? 0
-        })`,
-      );
-    }
-    if (!existing && cart.lines.length >= MAX_CART_LINES) {
-      throw new BadRequest(`A cart holds at most ${MAX_CART_LINES} different items`);
-    }
-    await ensureStock(kv, bom, quantity);
-    const lines = existing
-      ? cart.lines.map((l) => (l.lineId === lineId ? { ...l, quantity } : l))
-      : [...cart.lines, { ...input.spec, lineId, quantity } as CartLine];
-    const next = { ...cart, lines, updatedAt: now, expiresAt: now + CART_TTL_MS };
-    const ok = await commitCart(kv, next, entry?.versionstamp ?? null, !entry && next.userId);
-    return ok ? next : CONFLICT;
-  }, "update the cart");
+  return await withRetries(
+    async () => {
+      const entry = input.cartId ? await findCart(kv, clock, input.cartId) : null;
+      if (input.cartId && !entry) {
+        throw new NotFound("Cart not found. It may have expired; add items to start a new one.");
+      }
+      const now = clock.now();
+      const cart: CartRecord = entry?.value ?? {
+        id: randomId(16),
+        lines: [],
+        createdAt: now,
+        updatedAt: now,
+        expiresAt: now + CART_TTL_MS,
+        userId: input.userId ?? null,
+      };
+      const existing = cart.lines.find((l) => l.lineId === lineId);
+      const quantity = (existing?.quantity ?? 0) + input.quantity;
+      if (quantity > MAX_LINE_QUANTITY) {
+        throw new BadRequest(
+          `You can have at most ${MAX_LINE_QUANTITY} of one item in the cart (it already has ${
+            existing?.quantity ?? 0
+          })`,
+        );
+      }
+      if (!existing && cart.lines.length >= MAX_CART_LINES) {
+        throw new BadRequest(`A cart holds at most ${MAX_CART_LINES} different items`);
+      }
+      const stock = await ensureStock(kv, bom, quantity);
+      const lines = existing
+        ? cart.lines.map((l) => (l.lineId === lineId ? { ...l, quantity } : l))
+        : [...cart.lines, { ...input.spec, lineId, quantity } as CartLine];
+      const next = { ...cart, lines, updatedAt: now, expiresAt: now + CART_TTL_MS };
+      const ok = await commitCart(kv, next, entry?.versionstamp ?? null, !entry && next.userId);
+      if (!ok) return CONFLICT;
+      readsByCart.set(next, {
+        products: new Map(product ? [[product.id, product]] : []),
+        switches: new Map(switches.map((s) => [s.id, s])),
+        stock,
+      });
+      return next;
+    },
+    "update the cart",
+    input.cartId ? `cart:${input.cartId}` : undefined,
+  );
 }
 
 /** Sets a line's quantity; 0 or less removes it. */
@@ -238,21 +288,25 @@ async function updateCart(
   cartId: string,
   change: (cart: CartRecord) => Promise<CartLine[]>,
 ): Promise<CartRecord> {
-  return await withRetries(async () => {
-    const entry = await findCart(kv, clock, cartId);
-    if (!entry) {
-      throw new NotFound("Cart not found. It may have expired; add items to start a new one.");
-    }
-    const now = clock.now();
-    const next: CartRecord = {
-      ...entry.value!,
-      lines: await change(entry.value!),
-      updatedAt: now,
-      expiresAt: now + CART_TTL_MS,
-    };
-    const ok = await commitCart(kv, next, entry.versionstamp);
-    return ok ? next : CONFLICT;
-  }, "update the cart");
+  return await withRetries(
+    async () => {
+      const entry = await findCart(kv, clock, cartId);
+      if (!entry) {
+        throw new NotFound("Cart not found. It may have expired; add items to start a new one.");
+      }
+      const now = clock.now();
+      const next: CartRecord = {
+        ...entry.value!,
+        lines: await change(entry.value!),
+        updatedAt: now,
+        expiresAt: now + CART_TTL_MS,
+      };
+      const ok = await commitCart(kv, next, entry.versionstamp);
+      return ok ? next : CONFLICT;
+    },
+    "update the cart",
+    `cart:${cartId}`,
+  );
 }
 
 async function commitCart(
@@ -289,16 +343,20 @@ export async function linkCartToUser(
   }
   if (!userCart) {
     // The guest cart becomes the user's cart.
-    await withRetries(async () => {
-      const entry = await findCart(kv, clock, guest.value!.id);
-      if (!entry) return null;
-      const next = { ...entry.value!, userId, updatedAt: clock.now() };
-      const ok = await kv.atomic().check(entry).set(keys.cart(next.id), next, {
-        expireIn: CART_TTL_MS,
-      })
-        .set(keys.userCart(userId), next.id).commit();
-      return ok.ok ? null : CONFLICT;
-    }, "link the cart");
+    await withRetries(
+      async () => {
+        const entry = await findCart(kv, clock, guest.value!.id);
+        if (!entry) return null;
+        const next = { ...entry.value!, userId, updatedAt: clock.now() };
+        const ok = await kv.atomic().check(entry).set(keys.cart(next.id), next, {
+          expireIn: CART_TTL_MS,
+        })
+          .set(keys.userCart(userId), next.id).commit();
+        return ok.ok ? null : CONFLICT;
+      },
+      "link the cart",
+      `cart:${guest.value!.id}`,
+    );
     return guest.value!.id;
   }
   await updateCart(kv, clock, userCart.value!.id, (cart) => {

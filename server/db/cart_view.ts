@@ -1,4 +1,4 @@
-import { addBom, type Bom, shortages } from "../../shared/bom.ts";
+import { addBom, type Bom, shortages, type StockKey } from "../../shared/bom.ts";
 import { cubeCents, customTesterCents, toDollars } from "../../shared/pricing.ts";
 import {
   cubeImageName,
@@ -7,8 +7,8 @@ import {
   packImageUrl,
   switchImageUrl,
 } from "../../shared/images.ts";
-import type { CartLine, CartRecord } from "./cart.ts";
-import { lineBom } from "./cart.ts";
+import type { CartLine, CartReads, CartRecord } from "./cart.ts";
+import { lineBom, readsFor } from "./cart.ts";
 import { type ProductRecord, type SwitchRecord } from "./catalog.ts";
 import { keys } from "./keys.ts";
 import { getManyBatched } from "./kv_util.ts";
@@ -54,22 +54,29 @@ export interface PricedLine {
 
 const LINE_NAMES = { custom: "Custom Switch Tester", cube: "Custom Fidget Cube" } as const;
 
-/** Prices every line of a cart from the catalogue in KV and checks stock for each. */
+/**
+ * Prices every line of a cart from the catalogue in KV and checks stock for each. `known` holds
+ * records and counts this request already read (an add), which are not read again.
+ */
 export async function priceLines(
   kv: Deno.Kv,
   lines: readonly CartLine[],
   imageBase: string,
+  known?: CartReads,
 ): Promise<PricedLine[]> {
-  const switchIds = [...new Set(lines.flatMap((l) => (l.kind === "product" ? [] : l.switchIds)))];
+  const switchIds = [...new Set(lines.flatMap((l) => (l.kind === "product" ? [] : l.switchIds)))]
+    .filter((id) => !known?.switches.has(id));
   const productIds = [
     ...new Set(lines.flatMap((l) => (l.kind === "product" ? [l.productId] : []))),
-  ];
+  ].filter((id) => !known?.products.has(id));
   const [switchEntries, productEntries] = await Promise.all([
     getManyBatched<SwitchRecord>(kv, switchIds.map((id) => keys.switch(id))),
     getManyBatched<ProductRecord>(kv, productIds.map((id) => keys.product(id))),
   ]);
-  const switches = new Map(switchEntries.flatMap((e) => (e.value ? [[e.value.id, e.value]] : [])));
-  const products = new Map(productEntries.flatMap((e) => (e.value ? [[e.value.id, e.value]] : [])));
+  const switches = new Map<number, SwitchRecord>(known?.switches);
+  for (const e of switchEntries) if (e.value) switches.set(e.value.id, e.value);
+  const products = new Map<number, ProductRecord>(known?.products);
+  for (const e of productEntries) if (e.value) products.set(e.value.id, e.value);
 
   const result: PricedLine[] = [];
   for (const line of lines) {
@@ -86,7 +93,9 @@ export async function priceLines(
   }
   const need: Bom = new Map();
   for (const line of result) addBom(need, line.bom, line.quantity);
-  const counts = await getStockCounts(kv, [...need.keys()]);
+  const counts = new Map<StockKey, number>(known?.stock);
+  const unread = [...need.keys()].filter((k) => !counts.has(k));
+  for (const [k, n] of await getStockCounts(kv, unread)) counts.set(k, n);
   for (const line of result) {
     const lineNeed = addBom(new Map(), line.bom, line.quantity);
     line.item.available = shortages(lineNeed, (k) => counts.get(k) ?? 0).size === 0;
@@ -170,7 +179,7 @@ export async function viewCart(
   cart: CartRecord,
   imageBase: string,
 ): Promise<CartView> {
-  const lines = await priceLines(kv, cart.lines, imageBase);
+  const lines = await priceLines(kv, cart.lines, imageBase, readsFor(cart));
   const subtotalCents = lines.reduce((sum, l) => sum + l.lineTotalCents, 0);
   return {
     id: cart.id,

@@ -20,11 +20,19 @@ export async function seedCatalog(kv: Deno.Kv): Promise<number> {
     ]),
     ...PRODUCTS.map((p): [Deno.KvKey, unknown] => [keys.product(p.id), p]),
   ];
-  return await setMissing(kv, entries);
+  return await setMissing(kv, entries, keys.stockVersion());
 }
 
-/** Sets each key that does not exist yet, never overwriting; returns how many were written. */
-export async function setMissing(kv: Deno.Kv, entries: [Deno.KvKey, unknown][]): Promise<number> {
+/**
+ * Sets each key that does not exist yet, never overwriting; returns how many were written. With
+ * `versionKey`, every batch that writes also sets that key (to the time), so readers that cache by
+ * its versionstamp (the catalogue routes) see the new records.
+ */
+export async function setMissing(
+  kv: Deno.Kv,
+  entries: [Deno.KvKey, unknown][],
+  versionKey?: Deno.KvKey,
+): Promise<number> {
   const existing = await getManyBatched(kv, entries.map(([key]) => key));
   const missing = entries.filter((_, i) => existing[i].versionstamp === null);
   for (let i = 0; i < missing.length; i += 100) {
@@ -32,6 +40,7 @@ export async function setMissing(kv: Deno.Kv, entries: [Deno.KvKey, unknown][]):
     for (const [key, value] of missing.slice(i, i + 100)) {
       op.check({ key, versionstamp: null }).set(key, value);
     }
+    if (versionKey) op.set(versionKey, Date.now());
     // A concurrent seeder may win the race; its values are the same, so a failed commit is fine.
     await op.commit();
   }

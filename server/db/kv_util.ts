@@ -1,3 +1,5 @@
+import { HttpError } from "../errors.ts";
+
 /** Small helpers over Deno KV's limits (10 keys per getMany, 1000 mutations per atomic). */
 
 /** Reads any number of keys, ten at a time, in parallel. */
@@ -30,20 +32,51 @@ export function randomId(bytes = 16): string {
 /** What an attempt returns when its commit lost a race and should run again. */
 export const CONFLICT: unique symbol = Symbol("conflict");
 
+const locks = new Map<string, Promise<void>>();
+
+/**
+ * Runs `fn` after every earlier call with the same key in this process has finished. Writers of
+ * the same entries then take turns instead of failing each other's version checks: on one process
+ * (local KV) that removes conflicts entirely, and across isolates it leaves only the rarer ones.
+ */
+export async function withLock<T>(key: string, fn: () => Promise<T>): Promise<T> {
+  const previous = locks.get(key) ?? Promise.resolve();
+  let release!: () => void;
+  const mine = new Promise<void>((resolve) => (release = resolve));
+  const tail = previous.then(() => mine);
+  locks.set(key, tail);
+  await previous;
+  try {
+    return await fn();
+  } finally {
+    release();
+    if (locks.get(key) === tail) locks.delete(key);
+  }
+}
+
 /**
  * Runs an optimistic transaction: `attempt` reads, checks versionstamps and commits; on a conflict
- * it runs again, a bounded number of times, so concurrent writers never lose each other's work.
+ * (another process won the race) it runs again, a bounded number of times, so concurrent writers
+ * never lose each other's work. Attempts sharing a `lock` key take turns within this process.
  */
 export async function withRetries<T>(
   attempt: () => Promise<T | typeof CONFLICT>,
   what: string,
-  tries = 20,
+  lock?: string,
 ): Promise<T> {
-  for (let i = 0; i < tries; i++) {
-    const result = await attempt();
-    if (result !== CONFLICT) return result;
-    // Back off a little, with jitter, so contending writers spread out.
-    await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(50, 2 ** i)));
-  }
-  throw new Error(`Could not ${what}: too much contention`);
+  const run = async () => {
+    for (let i = 0; i < MAX_TRIES; i++) {
+      const result = await attempt();
+      if (result !== CONFLICT) return result;
+      // Back off with jitter, so writers in other processes spread out.
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(100, 2 ** i)));
+    }
+    throw new HttpError(
+      503,
+      `The shop is very busy and could not ${what}. Nothing was changed; please try again.`,
+    );
+  };
+  return lock ? await withLock(lock, run) : await run();
 }
+
+const MAX_TRIES = 30;

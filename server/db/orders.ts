@@ -140,49 +140,53 @@ export async function createReservedOrder(
     );
   }
   const stockKeys = [...need.keys()];
-  return await withRetries(async () => {
-    const entries = await getStockEntries(kv, stockKeys);
-    const stockOf = (k: StockKey) => entries.get(k)?.value?.stock ?? 0;
-    const short = [...need].filter(([k, n]) => stockOf(k) < n);
-    if (short.length > 0) {
-      throw new Conflict("Some items are no longer in stock", {
-        insufficientStock: insufficientStockOf(lines, need, stockOf),
-      });
-    }
-    const now = clock.now();
-    const order: Order = {
-      ...input,
-      orderNumber: newOrderNumber(),
-      status: "STARTED",
-      reservation: { items: [...need], expiresAt: now + reservationMs, state: "held" },
-      payment: null,
-      paymentError: null,
-      trackingNumber: null,
-      cancelReason: null,
-      createdAt: now,
-      updatedAt: now,
-      history: [{ status: "STARTED", at: now }],
-    };
-    const op = kv.atomic();
-    for (const [key, amount] of need) {
-      const entry = entries.get(key)!;
-      op.check(entry).set(
-        keys.stock(key),
-        {
-          stock: entry.value!.stock - amount,
-          used: entry.value!.used,
-        } satisfies StockRecord,
-      );
-    }
-    op.check({ key: keys.order(order.orderNumber), versionstamp: null })
-      .set(keys.order(order.orderNumber), order)
-      .set(keys.stockVersion(), now)
-      .enqueue({ type: "reservation-expiry", orderNumber: order.orderNumber }, {
-        delay: reservationMs,
-      });
-    if (order.userId) op.set(keys.ordersByUser(order.userId, order.orderNumber), order.createdAt);
-    return (await op.commit()).ok ? order : CONFLICT;
-  }, "reserve stock");
+  return await withRetries(
+    async () => {
+      const entries = await getStockEntries(kv, stockKeys);
+      const stockOf = (k: StockKey) => entries.get(k)?.value?.stock ?? 0;
+      const short = [...need].filter(([k, n]) => stockOf(k) < n);
+      if (short.length > 0) {
+        throw new Conflict("Some items are no longer in stock", {
+          insufficientStock: insufficientStockOf(lines, need, stockOf),
+        });
+      }
+      const now = clock.now();
+      const order: Order = {
+        ...input,
+        orderNumber: newOrderNumber(),
+        status: "STARTED",
+        reservation: { items: [...need], expiresAt: now + reservationMs, state: "held" },
+        payment: null,
+        paymentError: null,
+        trackingNumber: null,
+        cancelReason: null,
+        createdAt: now,
+        updatedAt: now,
+        history: [{ status: "STARTED", at: now }],
+      };
+      const op = kv.atomic();
+      for (const [key, amount] of need) {
+        const entry = entries.get(key)!;
+        op.check(entry).set(
+          keys.stock(key),
+          {
+            stock: entry.value!.stock - amount,
+            used: entry.value!.used,
+          } satisfies StockRecord,
+        );
+      }
+      op.check({ key: keys.order(order.orderNumber), versionstamp: null })
+        .set(keys.order(order.orderNumber), order)
+        .set(keys.stockVersion(), now)
+        .enqueue({ type: "reservation-expiry", orderNumber: order.orderNumber }, {
+          delay: reservationMs,
+        });
+      if (order.userId) op.set(keys.ordersByUser(order.userId, order.orderNumber), order.createdAt);
+      return (await op.commit()).ok ? order : CONFLICT;
+    },
+    "reserve stock",
+    "stock",
+  );
 }
 
 /**
@@ -255,15 +259,19 @@ export async function updateOrder(
   orderNumber: string,
   change: (order: Order, op: Deno.AtomicOperation) => Order | Promise<Order>,
 ): Promise<Order> {
-  return await withRetries(async () => {
-    const entry = await kv.get<Order>(keys.order(orderNumber));
-    if (!entry.value) throw new NotFound("Order not found");
-    const op = kv.atomic().check(entry);
-    const next = await change(entry.value, op);
-    if (next === entry.value) return next;
-    op.set(keys.order(orderNumber), next);
-    return (await op.commit()).ok ? next : CONFLICT;
-  }, "update the order");
+  return await withRetries(
+    async () => {
+      const entry = await kv.get<Order>(keys.order(orderNumber));
+      if (!entry.value) throw new NotFound("Order not found");
+      const op = kv.atomic().check(entry);
+      const next = await change(entry.value, op);
+      if (next === entry.value) return next;
+      op.set(keys.order(orderNumber), next);
+      return (await op.commit()).ok ? next : CONFLICT;
+    },
+    "update the order",
+    `order:${orderNumber}`,
+  );
 }
 
 /** Adds a status step to an order, if the transition table allows it. */
@@ -285,22 +293,26 @@ export async function releaseOrder(
   to: "EXPIRED" | "CANCELLED",
   reason: string,
 ): Promise<Order> {
-  return await withRetries(async () => {
-    const entry = await kv.get<Order>(keys.order(orderNumber));
-    const order = entry.value;
-    if (!order) throw new NotFound("Order not found");
-    if (order.reservation.state !== "held" || order.status !== "STARTED") return order;
-    const now = clock.now();
-    const next: Order = {
-      ...withStatus(order, to, now),
-      reservation: { ...order.reservation, state: "released" },
-      cancelReason: reason,
-    };
-    const op = kv.atomic().check(entry).set(keys.order(orderNumber), next);
-    await addStock(kv, op, order.reservation.items, +1, 0);
-    op.set(keys.stockVersion(), now);
-    return (await op.commit()).ok ? next : CONFLICT;
-  }, "release the reservation");
+  return await withRetries(
+    async () => {
+      const entry = await kv.get<Order>(keys.order(orderNumber));
+      const order = entry.value;
+      if (!order) throw new NotFound("Order not found");
+      if (order.reservation.state !== "held" || order.status !== "STARTED") return order;
+      const now = clock.now();
+      const next: Order = {
+        ...withStatus(order, to, now),
+        reservation: { ...order.reservation, state: "released" },
+        cancelReason: reason,
+      };
+      const op = kv.atomic().check(entry).set(keys.order(orderNumber), next);
+      await addStock(kv, op, order.reservation.items, +1, 0);
+      op.set(keys.stockVersion(), now);
+      return (await op.commit()).ok ? next : CONFLICT;
+    },
+    "release the reservation",
+    "stock",
+  );
 }
 
 /** Adds checked stock writes to `op`: stock += sign × n, used += usedSign × n, for each item. */
@@ -348,59 +360,63 @@ export async function markOrderPaid(
   eventId: string,
   confirmation: (order: Order) => Email,
 ): Promise<PaidOutcome> {
-  return await withRetries<PaidOutcome>(async () => {
-    const entry = await kv.get<Order>(keys.order(orderNumber));
-    const order = entry.value;
-    if (!order) throw new NotFound("Order not found");
-    const now = clock.now();
-    const op = kv.atomic().check(entry)
-      .check({ key: keys.paymentEvent(eventId), versionstamp: null })
-      .set(keys.paymentEvent(eventId), { orderNumber, at: now }, { expireIn: 90 * 86400_000 });
-    if (order.status !== "STARTED" && order.status !== "EXPIRED") {
-      // Paid before (another event, redirect or poll won), or cancelled: only mark the event.
-      const first = (await op.commit()).ok;
-      // Cancelled before any payment (a replaced checkout whose session could not be stopped in
-      // time): this money has no order to pay for and goes back, on the event's first delivery.
-      const everPaid = order.history.some((h) => h.status === "PAYMENT_RECEIVED");
-      if (first && order.status === "CANCELLED" && !everPaid) return { kind: "refund", order };
-      return { kind: "already", order };
-    }
-    const held = order.reservation.state === "held";
-    const paid = applyPaidDetails(order, details, now);
-    const ok = held
-      ? await addStock(kv, op, order.reservation.items, 0, +1)
-      : await addStock(kv, op, order.reservation.items, -1, +1);
-    if (!ok) {
-      // The lapsed reservation's stock was sold meanwhile: the payment must go back.
-      const cancelled: Order = {
-        ...order,
-        status: "CANCELLED",
-        updatedAt: now,
-        history: [...order.history, { status: "CANCELLED", at: now }],
-        cancelReason:
-          "Your reservation expired before the payment arrived and the items sold out meanwhile; your payment is refunded in full.",
-      };
-      const fresh = kv.atomic().check(entry)
+  return await withRetries<PaidOutcome>(
+    async () => {
+      const entry = await kv.get<Order>(keys.order(orderNumber));
+      const order = entry.value;
+      if (!order) throw new NotFound("Order not found");
+      const now = clock.now();
+      const op = kv.atomic().check(entry)
         .check({ key: keys.paymentEvent(eventId), versionstamp: null })
-        .set(keys.paymentEvent(eventId), { orderNumber, at: now })
-        .set(keys.order(orderNumber), cancelled);
-      return (await fresh.commit()).ok ? { kind: "refund", order: cancelled } : CONFLICT;
-    }
-    const next: Order = {
-      ...paid,
-      status: "PAYMENT_RECEIVED",
-      updatedAt: now,
-      history: [...order.history, { status: "PAYMENT_RECEIVED", at: now }],
-      reservation: { ...order.reservation, state: "committed" },
-      paymentError: null,
-    };
-    op.set(keys.order(orderNumber), next).set(keys.stockVersion(), now);
-    // Hosted checkouts that collected no email have no one to confirm to; the page says it all.
-    if (next.email) {
-      queueEmailInto(op, confirmation(next), now, `order-confirmation:${orderNumber}`);
-    }
-    return (await op.commit()).ok ? { kind: "recorded", order: next } : CONFLICT;
-  }, "record the payment");
+        .set(keys.paymentEvent(eventId), { orderNumber, at: now }, { expireIn: 90 * 86400_000 });
+      if (order.status !== "STARTED" && order.status !== "EXPIRED") {
+        // Paid before (another event, redirect or poll won), or cancelled: only mark the event.
+        const first = (await op.commit()).ok;
+        // Cancelled before any payment (a replaced checkout whose session could not be stopped in
+        // time): this money has no order to pay for and goes back, on the event's first delivery.
+        const everPaid = order.history.some((h) => h.status === "PAYMENT_RECEIVED");
+        if (first && order.status === "CANCELLED" && !everPaid) return { kind: "refund", order };
+        return { kind: "already", order };
+      }
+      const held = order.reservation.state === "held";
+      const paid = applyPaidDetails(order, details, now);
+      const ok = held
+        ? await addStock(kv, op, order.reservation.items, 0, +1)
+        : await addStock(kv, op, order.reservation.items, -1, +1);
+      if (!ok) {
+        // The lapsed reservation's stock was sold meanwhile: the payment must go back.
+        const cancelled: Order = {
+          ...order,
+          status: "CANCELLED",
+          updatedAt: now,
+          history: [...order.history, { status: "CANCELLED", at: now }],
+          cancelReason:
+            "Your reservation expired before the payment arrived and the items sold out meanwhile; your payment is refunded in full.",
+        };
+        const fresh = kv.atomic().check(entry)
+          .check({ key: keys.paymentEvent(eventId), versionstamp: null })
+          .set(keys.paymentEvent(eventId), { orderNumber, at: now })
+          .set(keys.order(orderNumber), cancelled);
+        return (await fresh.commit()).ok ? { kind: "refund", order: cancelled } : CONFLICT;
+      }
+      const next: Order = {
+        ...paid,
+        status: "PAYMENT_RECEIVED",
+        updatedAt: now,
+        history: [...order.history, { status: "PAYMENT_RECEIVED", at: now }],
+        reservation: { ...order.reservation, state: "committed" },
+        paymentError: null,
+      };
+      op.set(keys.order(orderNumber), next).set(keys.stockVersion(), now);
+      // Hosted checkouts that collected no email have no one to confirm to; the page says it all.
+      if (next.email) {
+        queueEmailInto(op, confirmation(next), now, `order-confirmation:${orderNumber}`);
+      }
+      return (await op.commit()).ok ? { kind: "recorded", order: next } : CONFLICT;
+    },
+    "record the payment",
+    "stock",
+  );
 }
 
 function applyPaidDetails(order: Order, details: PaidDetails, now: number): Order {

@@ -35,13 +35,17 @@ export async function countHit(
   const window = Math.floor(clock.now() / limit.windowMs);
   const key = keys.rateLimit(limit.bucket, client, window);
   // Check-and-set rather than sum(), because only a set can carry the expiry that cleans up.
-  return await withRetries(async () => {
-    const entry = await kv.get<number>(key);
-    const count = (entry.value ?? 0) + 1;
-    const result = await kv.atomic().check(entry)
-      .set(key, count, { expireIn: limit.windowMs * 2 }).commit();
-    return result.ok ? count : CONFLICT;
-  }, "count the request");
+  return await withRetries(
+    async () => {
+      const entry = await kv.get<number>(key);
+      const count = (entry.value ?? 0) + 1;
+      const result = await kv.atomic().check(entry)
+        .set(key, count, { expireIn: limit.windowMs * 2 }).commit();
+      return result.ok ? count : CONFLICT;
+    },
+    "count the request",
+    `rate:${key.join("/")}`,
+  );
 }
 
 /** Whether a client is already over the limit, without counting a hit. */

@@ -24,7 +24,12 @@ export async function seedStock(kv: Deno.Kv): Promise<number> {
       { stock: INITIAL_COMPONENT_STOCK[c], used: 0 },
     ]),
   ];
-  return await setMissing(kv, entries);
+  const written = await setMissing(kv, entries, keys.stockVersion());
+  // A store whose stock never changed since an older seeding has no version yet; give it one, so
+  // the catalogue routes can cache by it (a concurrent bump wins the check, which is as good).
+  await kv.atomic().check({ key: keys.stockVersion(), versionstamp: null })
+    .set(keys.stockVersion(), Date.now()).commit();
+  return written;
 }
 
 /** Stock entries (with versionstamps, for check-and-set) for these keys; absent counts as 0. */
@@ -61,12 +66,16 @@ export async function setStockCount(
   stock: number,
   now: number,
 ): Promise<StockRecord> {
-  return await withRetries(async () => {
-    const entry = await kv.get<StockRecord>(keys.stock(key));
-    if (!entry.value) throw new NotFound(`No stock record for ${key}`);
-    const next = { ...entry.value, stock };
-    const result = await kv.atomic().check(entry).set(keys.stock(key), next)
-      .set(keys.stockVersion(), now).commit();
-    return result.ok ? next : CONFLICT;
-  }, "set the stock");
+  return await withRetries(
+    async () => {
+      const entry = await kv.get<StockRecord>(keys.stock(key));
+      if (!entry.value) throw new NotFound(`No stock record for ${key}`);
+      const next = { ...entry.value, stock };
+      const result = await kv.atomic().check(entry).set(keys.stock(key), next)
+        .set(keys.stockVersion(), now).commit();
+      return result.ok ? next : CONFLICT;
+    },
+    "set the stock",
+    "stock",
+  );
 }

@@ -1,4 +1,4 @@
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { z } from "zod";
 import { type Bom, bomOf, switchKey, unitsAvailable } from "../../shared/bom.ts";
 import { PACKS } from "../../shared/catalog/packs.ts";
@@ -8,6 +8,7 @@ import { idSchema } from "../../shared/schemas.ts";
 import type { AppDeps } from "../deps.ts";
 import { NotFound } from "../errors.ts";
 import { findProduct, listProducts, listSwitches } from "../db/catalog.ts";
+import { keys } from "../db/keys.ts";
 import { getStockCounts, listStock } from "../db/stock.ts";
 import { validateParams } from "../middleware/validate.ts";
 
@@ -19,32 +20,173 @@ async function isAvailable(kv: Deno.Kv, bom: Bom): Promise<boolean> {
   return unitsAvailable(bom, (k) => counts.get(k) ?? 0) > 0;
 }
 
+/** A serialised JSON answer for one version of the catalogue and stock, with its ETag. */
+interface VersionedBody {
+  versionstamp: string;
+  /** UTF-8 bytes, encoded once rather than on every answer. */
+  body: Uint8Array<ArrayBuffer>;
+  /** The same, gzipped once, for clients that accept it (every browser): a sixth of the bytes. */
+  gzip: Uint8Array<ArrayBuffer>;
+  etag: string;
+  gzipEtag: string;
+}
+
+/** Whether an Accept-Encoding header allows gzip (named, or `*`, with a q above zero). */
+function acceptsGzip(header: string | undefined): boolean {
+  if (!header) return false;
+  return header.split(",").some((part) => {
+    const [name, ...params] = part.trim().toLowerCase().split(";");
+    if (name !== "gzip" && name !== "x-gzip" && name !== "*") return false;
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
+    return q === undefined || Number(q.slice(2)) > 0;
+  });
+}
+
+async function gzipped(bytes: Uint8Array<ArrayBuffer>): Promise<Uint8Array<ArrayBuffer>> {
+  const stream = new Blob([bytes]).stream().pipeThrough(new CompressionStream("gzip"));
+  return new Uint8Array(await new Response(stream).arrayBuffer());
+}
+
+/** Whether an If-None-Match header names this ETag (weak comparison, as RFC 9110 asks for GET). */
+function etagMatches(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  return header.split(",").some((tag) => {
+    const t = tag.trim();
+    return t === "*" || t.replace(/^W\//, "") === etag;
+  });
+}
+
+/**
+ * Reads a key's versionstamp for many concurrent requests with few KV reads. A caller never gets
+ * the result of a read that was already under way when it asked (that read may predate a write
+ * the caller must see): it joins the next read, started once the current one ends. So every
+ * answer reflects all writes committed before its request arrived, as if each read the key
+ * itself, while a burst of N requests costs about two reads instead of N.
+ */
+function versionReader(kv: Deno.Kv, key: Deno.KvKey): () => Promise<string | null> {
+  let current: Promise<string | null> | null = null;
+  let queued: Promise<string | null> | null = null;
+
+  function start(): Promise<string | null> {
+    const read = kv.get(key).then((entry) => entry.versionstamp);
+    current = read;
+    read.then(done, done);
+    function done() {
+      if (current === read) current = null;
+    }
+    return read;
+  }
+
+  return function readVersion(): Promise<string | null> {
+    if (!current) return start();
+    queued ??= current.then(next, next);
+    return queued;
+  };
+
+  function next(): Promise<string | null> {
+    queued = null;
+    return start();
+  }
+}
+
+/**
+ * Serves a JSON answer that depends only on the catalogue and stock, building and serialising it
+ * only when `keys.stockVersion()` changes. Every write of stock (reservations, releases, payments,
+ * admin edits) and every seeding of the catalogue sets that key in the same atomic operation, and
+ * each request waits for a read of its versionstamp begun after the request arrived (shared with
+ * concurrent requests, see versionReader), so an answer is never older than KV, even with many
+ * isolates on Deno Deploy; memory holds only a copy keyed by that versionstamp. The ETag is a
+ * digest of the body, so a 304 is only ever sent for the exact bytes the client holds.
+ */
+function versionedJson(readVersion: () => Promise<string | null>, build: () => Promise<unknown>) {
+  let cached: VersionedBody | null = null;
+  // Concurrent requests after a change share one rebuild instead of each listing all of KV.
+  let pending: { versionstamp: string; promise: Promise<VersionedBody> } | null = null;
+
+  async function render(versionstamp: string): Promise<VersionedBody> {
+    const body = new TextEncoder().encode(JSON.stringify(await build()));
+    const digest = await crypto.subtle.digest("SHA-256", body);
+    const hex = [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+    const tag = hex.slice(0, 32);
+    // Each coding is its own representation, so each has its own strong ETag.
+    return {
+      versionstamp,
+      body,
+      gzip: await gzipped(body),
+      etag: `"${tag}"`,
+      gzipEtag: `"${tag}-gzip"`,
+    };
+  }
+
+  function current(versionstamp: string): Promise<VersionedBody> {
+    if (cached?.versionstamp === versionstamp) return Promise.resolve(cached);
+    if (pending?.versionstamp !== versionstamp) {
+      const promise = render(versionstamp);
+      pending = { versionstamp, promise };
+      promise.then((fresh) => {
+        // Versionstamps grow as hex strings: a slow rebuild never replaces a newer copy.
+        if (!cached || fresh.versionstamp > cached.versionstamp) cached = fresh;
+      }, () => {}).finally(() => {
+        if (pending?.promise === promise) pending = null;
+      });
+    }
+    return pending!.promise;
+  }
+
+  return async function serve(c: Context): Promise<Response> {
+    const versionstamp = await readVersion();
+    // A store that was never versioned has nothing to key a copy by: build every time.
+    if (versionstamp === null) return c.json(await build());
+    const entry = await current(versionstamp);
+    const gzip = acceptsGzip(c.req.header("Accept-Encoding"));
+    c.header("ETag", gzip ? entry.gzipEtag : entry.etag);
+    c.header("Vary", "Accept-Encoding");
+    // Availability changes with every sale, so browsers must ask again (a cheap 304) each time.
+    c.header("Cache-Control", "no-cache");
+    const held = c.req.header("If-None-Match");
+    // Either coding's tag means the client holds the current content.
+    if (etagMatches(held, entry.etag) || etagMatches(held, entry.gzipEtag)) {
+      return c.body(null, 304);
+    }
+    if (!gzip) return c.body(entry.body, 200, { "Content-Type": "application/json" });
+    return c.body(entry.gzip, 200, {
+      "Content-Type": "application/json",
+      "Content-Encoding": "gzip",
+    });
+  };
+}
+
 /** Switches, products and availability (SPEC.md section 7 'Catalogue'). */
 export function catalogRoutes({ kv, imageBase }: AppDeps & { imageBase: string }): Hono {
   const app = new Hono();
+  const readVersion = versionReader(kv, keys.stockVersion());
 
-  app.get("/switches", async (c) => {
-    const [switches, stock] = await Promise.all([listSwitches(kv), listStock(kv)]);
-    return c.json(switches.map((s) => ({
-      id: s.id,
-      name: s.name,
-      brand: s.brand,
-      type: s.type,
-      force: s.force,
-      image: s.image,
-      imageUrl: switchImageUrl(imageBase, s.image),
-      available: (stock.get(switchKey(s.id))?.stock ?? 0) > 0,
-      extraPrice: toDollars(s.extraPriceCents),
-      extraPriceCents: s.extraPriceCents,
-      referralLink: s.referralLink,
-      color: s.color,
-    })));
-  });
+  app.get(
+    "/switches",
+    versionedJson(readVersion, async () => {
+      const [switches, stock] = await Promise.all([listSwitches(kv), listStock(kv)]);
+      return switches.map((s) => ({
+        id: s.id,
+        name: s.name,
+        brand: s.brand,
+        type: s.type,
+        force: s.force,
+        image: s.image,
+        imageUrl: switchImageUrl(imageBase, s.image),
+        available: (stock.get(switchKey(s.id))?.stock ?? 0) > 0,
+        extraPrice: toDollars(s.extraPriceCents),
+        extraPriceCents: s.extraPriceCents,
+        referralLink: s.referralLink,
+        color: s.color,
+      }));
+    }),
+  );
 
-  app.get("/products", async (c) => {
-    const [products, stock] = await Promise.all([listProducts(kv), listStock(kv)]);
-    return c.json(
-      products.sort((a, b) => a.id - b.id).map((p) => ({
+  app.get(
+    "/products",
+    versionedJson(readVersion, async () => {
+      const [products, stock] = await Promise.all([listProducts(kv), listStock(kv)]);
+      return products.sort((a, b) => a.id - b.id).map((p) => ({
         id: p.id,
         name: p.name,
         price: toDollars(p.priceCents),
@@ -55,13 +197,14 @@ export function catalogRoutes({ kv, imageBase }: AppDeps & { imageBase: string }
         packSlug: p.packSlug,
         withKeycaps: p.withKeycaps,
         available: unitsAvailable(bomOf(p.bom), (k) => stock.get(k)?.stock ?? 0) > 0,
-      })),
-    );
-  });
+      }));
+    }),
+  );
 
   app.get("/packs/:slug", async (c) => {
     const pack = PACKS.find((p) => p.slug === c.req.param("slug"));
-    if (!pack) throw new NotFound(`No tester pack called ${c.req.param("slug")}`);
+    // The slug is echoed so the message says what was asked for, but never at any length.
+    if (!pack) throw new NotFound(`No tester pack called ${c.req.param("slug").slice(0, 80)}`);
     const switches = await listSwitches(kv);
     const byId = new Map(switches.map((s) => [s.id, s]));
     const [plain, withKeycaps] = await Promise.all([

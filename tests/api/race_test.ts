@@ -1,0 +1,76 @@
+import assert from "node:assert/strict";
+import { createTestApp } from "../helpers/test_app.ts";
+import { keys } from "../../server/db/keys.ts";
+import { switchKey } from "../../shared/bom.ts";
+import type { StockRecord } from "../../server/db/stock.ts";
+import { PACKS } from "../../shared/catalog/packs.ts";
+
+type T = Awaited<ReturnType<typeof createTestApp>>;
+const STARTER = PACKS[0];
+
+async function newCart(t: T): Promise<string> {
+  return (await t.request(`/api/cart/add?itemId=${STARTER.id}`, { method: "POST" })).json.id;
+}
+
+async function stock(t: T, key: Parameters<typeof keys.stock>[0]): Promise<StockRecord> {
+  return (await t.kv.get<StockRecord>(keys.stock(key))).value!;
+}
+
+for (const k of [0, 1, 7]) {
+  Deno.test(`50 concurrent checkouts for the last ${k} units give exactly ${k} orders`, async () => {
+    await using t = await createTestApp();
+    const carts = await Promise.all(Array.from({ length: 50 }, () => newCart(t)));
+    const key = switchKey(STARTER.switchIds[3]);
+    await t.kv.set(keys.stock(key), { ...(await stock(t, key)), stock: k });
+    const results = await Promise.all(
+      carts.map((id) => t.request(`/api/cart/${id}/checkout/us`, { method: "POST" })),
+    );
+    const statuses = results.map((r) => r.status);
+    assert.equal(statuses.filter((s) => s === 200).length, k);
+    assert.equal(statuses.filter((s) => s === 409).length, 50 - k, "every other one is told why");
+    assert.equal((await stock(t, key)).stock, 0, "sold out exactly, never negative");
+  });
+}
+
+Deno.test("50 concurrent checkouts with enough stock all succeed: no 5xx under contention", async () => {
+  await using t = await createTestApp();
+  const carts = await Promise.all(Array.from({ length: 50 }, () => newCart(t)));
+  for (const id of STARTER.switchIds) {
+    await t.kv.set(keys.stock(switchKey(id)), { stock: 100, used: 0 });
+  }
+  const box = await stock(t, "SMALL_BOX");
+  const results = await Promise.all(
+    carts.map((id) => t.request(`/api/cart/${id}/checkout/us`, { method: "POST" })),
+  );
+  assert.deepEqual([...new Set(results.map((r) => r.status))], [200]);
+  assert.equal((await stock(t, "SMALL_BOX")).stock, box.stock - 50);
+});
+
+Deno.test("concurrent adds, updates and removes on one cart leave it consistent", async () => {
+  await using t = await createTestApp();
+  const cartId = await newCart(t);
+  await t.request(`/api/cart/add?itemId=1&cartId=${cartId}`, { method: "POST" });
+  const ops = Array.from({ length: 60 }, (_, i) => {
+    if (i % 3 === 0) {
+      return t.request(`/api/cart/add?itemId=2&cartId=${cartId}`, { method: "POST" });
+    }
+    if (i % 3 === 1) {
+      return t.request(`/api/cart/${cartId}/items/${STARTER.id}?quantity=${(i % 5) + 1}`, {
+        method: "PUT",
+      });
+    }
+    return t.request(`/api/cart/${cartId}/items/1?quantity=${i % 4}`, { method: "PUT" });
+  });
+  const results = await Promise.all(ops);
+  for (const r of results) {
+    assert.ok(r.status === 200 || r.status === 404 || r.status === 400, `${r.status} ${r.text}`);
+  }
+  const adds = results.filter((_, i) => i % 3 === 0).filter((r) => r.status === 200).length;
+  const cart = (await t.request(`/api/cart/${cartId}`)).json;
+  const caseLine = cart.items.find((l: { item: { id: string } }) => l.item.id === "2");
+  assert.equal(caseLine.quantity, adds, "every successful add counted exactly once");
+  const ids = cart.items.map((l: { item: { id: string } }) => l.item.id);
+  assert.equal(new Set(ids).size, ids.length, "no duplicated lines");
+  const sum = cart.items.reduce((n: number, l: { quantity: number }) => n + l.quantity, 0);
+  assert.equal(cart.itemCount, sum);
+});

@@ -1,0 +1,248 @@
+/**
+ * Crash suite (process level): shoppers check out and pay while the server is killed with SIGKILL,
+ * then it restarts on the same KV file. Whatever was answered 200 must still be there, paid orders
+ * must be intact, unpaid reservations must come back to stock after their (short) expiry, and the
+ * stock arithmetic must hold exactly, never below zero.
+ */
+import assert from "node:assert/strict";
+import { type ShopProcess, startShop } from "../helpers/shop_process.ts";
+import { PACKS } from "../../shared/catalog/packs.ts";
+import type { Order } from "../../server/db/orders.ts";
+import { keys } from "../../server/db/keys.ts";
+import type { StockRecord } from "../../server/db/stock.ts";
+import { switchKey } from "../../shared/bom.ts";
+
+const STARTER = PACKS[0];
+const TRACKED = STARTER.switchIds[0];
+/** Few enough that the shoppers sell it out, so refusals are exercised too. */
+const TRACKED_STOCK = 40;
+const BOX_STOCK = 500;
+const OTHER_STOCK = 1000;
+/** 0.1 minutes: a reservation lapses 6 s after checkout. */
+const RESERVATION_MINUTES = "0.1";
+const SHOPPERS = 30;
+/** Most shopping rounds in all, so the load is bounded even if the kill comes late. */
+const MAX_ROUNDS = 120;
+/** The kill comes once this many checkouts were answered, with requests still in flight. */
+const KILL_AFTER_CHECKOUTS = 25;
+
+/** What one shopper saw answered. */
+interface Seen {
+  /** Requests that got any HTTP answer (a refusal counts: the server is up). */
+  answered: number;
+  checkedOut: string[];
+  paid: string[];
+}
+
+async function call(
+  shop: ShopProcess,
+  path: string,
+  init: { method?: string; body?: unknown; admin?: boolean } = {},
+  // deno-lint-ignore no-explicit-any
+): Promise<{ status: number; json: any }> {
+  const headers: Record<string, string> = {};
+  if (init.body !== undefined) headers["Content-Type"] = "application/json";
+  if (init.admin) headers.Authorization = `Bearer ${shop.adminPassword}`;
+  const res = await fetch(`${shop.url}${path}`, {
+    method: init.method ?? "GET",
+    headers,
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  });
+  const text = await res.text();
+  return { status: res.status, json: text ? JSON.parse(text) : {} };
+}
+
+/** Every order, as the admin API lists them. */
+async function listOrders(shop: ShopProcess): Promise<{ orderNumber: string; status: string }[]> {
+  const res = await call(shop, "/api/admin/orders", { admin: true });
+  assert.equal(res.status, 200);
+  return res.json;
+}
+
+/** Sets the stock the arithmetic starts from, through the admin API. */
+async function setStock(shop: ShopProcess): Promise<void> {
+  for (const id of STARTER.switchIds) {
+    const stock = id === TRACKED ? TRACKED_STOCK : OTHER_STOCK;
+    const res = await call(shop, `/api/admin/inventory/switches/${id}`, {
+      method: "PUT",
+      body: { stock },
+      admin: true,
+    });
+    assert.equal(res.status, 200, JSON.stringify(res.json));
+  }
+  const res = await call(shop, "/api/admin/inventory/components/SMALL_BOX", {
+    method: "PUT",
+    body: { stock: BOX_STOCK },
+    admin: true,
+  });
+  assert.equal(res.status, 200, JSON.stringify(res.json));
+}
+
+/**
+ * One shopper's round: add the Starter pack, check out, and pay on even rounds (half pay). Returns false
+ * once the server stops answering (it was killed).
+ */
+async function shopOnce(shop: ShopProcess, round: number, seen: Seen): Promise<boolean> {
+  try {
+    const add = await call(shop, `/api/cart/add?itemId=${STARTER.id}`, { method: "POST" });
+    seen.answered++;
+    // 409: sold out while reservations hold the rest; a correct answer under load.
+    if (add.status !== 200) return true;
+    const checkout = await call(shop, `/api/cart/${add.json.id}/checkout/us`, { method: "POST" });
+    if (checkout.status !== 200) return true;
+    const orderNumber = checkout.json.orderNumber;
+    seen.checkedOut.push(orderNumber);
+    if (round % 2 === 1) return true; // leaves without paying
+    const sessionId = checkout.json.url.replace("/demo-checkout/", "");
+    const pay = await call(shop, `/api/demo/checkout-sessions/${sessionId}/pay`, {
+      method: "POST",
+      body: { cardNumber: "4242424242424242" },
+    });
+    if (pay.status === 200) seen.paid.push(orderNumber);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Runs SHOPPERS concurrent shoppers until `stop()` says so or the round budget is spent. */
+async function load(shop: ShopProcess, seen: Seen, stop: () => boolean): Promise<void> {
+  let round = 0;
+  await Promise.all(Array.from({ length: SHOPPERS }, async () => {
+    while (!stop() && round < MAX_ROUNDS) {
+      if (!await shopOnce(shop, round++, seen)) return;
+    }
+  }));
+}
+
+async function waitFor<T>(
+  what: string,
+  timeoutMs: number,
+  probe: () => Promise<T | null>,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== null) return value;
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+Deno.test({
+  name: "SIGKILL under load: answered orders survive, paid stay paid, unpaid stock comes back",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn() {
+    const env = { RESERVATION_MINUTES };
+    let shop = await startShop({ env });
+    const kvPath = shop.kvPath;
+    const seen: Seen = { answered: 0, checkedOut: [], paid: [] };
+    try {
+      await setStock(shop);
+
+      // Phase 1: load, and SIGKILL in the middle of it.
+      let killed = false;
+      const first = shop;
+      const loading = load(first, seen, () => killed);
+      await waitFor(
+        "checkouts before the kill",
+        20_000,
+        () => Promise.resolve(seen.checkedOut.length >= KILL_AFTER_CHECKOUTS ? true : null),
+      );
+      await first.kill("SIGKILL");
+      killed = true;
+      await loading;
+      assert.ok(seen.paid.length > 0, "some payments were answered before the kill");
+
+      // Phase 2: restart on the same file, and more shoppers while reservations still hold.
+      shop = await startShop({ env, kvPath });
+      const answeredBefore = seen.answered;
+      let rounds = 0;
+      await load(shop, seen, () => rounds++ >= SHOPPERS * 2);
+      assert.ok(seen.answered > answeredBefore, "the restarted server answers shoppers");
+
+      // Everything answered 200 is there, and every answered payment is recorded.
+      const paidSet = new Set(seen.paid);
+      for (const orderNumber of seen.checkedOut) {
+        const res = await call(shop, `/api/orders/${orderNumber}`);
+        assert.equal(res.status, 200, `order ${orderNumber} answered 200 but is missing`);
+        const items = res.json.items.map((i: { name: string; quantity: number }) => [
+          i.name,
+          i.quantity,
+        ]);
+        assert.deepEqual(items, [[STARTER.title, 1]], `items of ${orderNumber}`);
+        if (paidSet.has(orderNumber)) {
+          assert.equal(res.json.status, "PAYMENT_RECEIVED", `paid order ${orderNumber}`);
+        }
+      }
+
+      // Unpaid reservations lapse (start-up sweep or the delayed queue job), with no help.
+      await waitFor("every unpaid reservation to expire", 20_000, async () => {
+        const all = await listOrders(shop);
+        return all.some((o) => o.status === "STARTED") ? null : all;
+      });
+
+      // The stock that came back sells again.
+      const paidBefore = seen.paid.length;
+      assert.ok(await shopOnce(shop, 0, seen));
+      assert.equal(seen.paid.length, paidBefore + 1, "a shopper buys from the released stock");
+      const orders = await listOrders(shop);
+      for (const o of orders) {
+        assert.ok(
+          ["PAYMENT_RECEIVED", "EXPIRED"].includes(o.status),
+          `order ${o.orderNumber} ended ${o.status}`,
+        );
+      }
+      const listed = new Set(orders.map((o) => o.orderNumber));
+      for (const orderNumber of seen.checkedOut) assert.ok(listed.has(orderNumber), orderNumber);
+
+      // Stock arithmetic, exactly: what was sold is used, the rest is back on the shelf.
+      const paidUnits = orders.filter((o) => o.status === "PAYMENT_RECEIVED").length;
+      assert.ok(paidUnits <= TRACKED_STOCK, "never sold more than there was");
+      const inventory = await call(shop, "/api/admin/inventory", { admin: true });
+      const switches = inventory.json.switches as {
+        id: number;
+        stock: number;
+        used: number;
+      }[];
+      const components = inventory.json.inventory as {
+        name: string;
+        stock: number;
+        used: number;
+      }[];
+      const tracked = switches.find((s) => s.id === TRACKED)!;
+      const box = components.find((c) => c.name === "SMALL_BOX")!;
+      assert.deepEqual(
+        { stock: tracked.stock, used: tracked.used },
+        { stock: TRACKED_STOCK - paidUnits, used: paidUnits },
+        "tracked switch",
+      );
+      assert.deepEqual(
+        { stock: box.stock, used: box.used },
+        { stock: BOX_STOCK - paidUnits, used: paidUnits },
+        "SMALL_BOX",
+      );
+      for (const s of switches) assert.ok(s.stock >= 0 && s.used >= 0, `switch ${s.id}`);
+      for (const c of components) assert.ok(c.stock >= 0 && c.used >= 0, c.name);
+    } finally {
+      await shop.stop();
+    }
+
+    // With the server stopped, the file itself: no reservation is left held, and every order's
+    // reservation matches its status.
+    const kv = await Deno.openKv(kvPath);
+    try {
+      let paid = 0;
+      for await (const { value: order } of kv.list<Order>({ prefix: keys.orders() })) {
+        const expected = order.status === "PAYMENT_RECEIVED" ? "committed" : "released";
+        assert.equal(order.reservation.state, expected, `${order.orderNumber} ${order.status}`);
+        if (order.status === "PAYMENT_RECEIVED") paid++;
+      }
+      const tracked = (await kv.get<StockRecord>(keys.stock(switchKey(TRACKED)))).value!;
+      assert.deepEqual(tracked, { stock: TRACKED_STOCK - paid, used: paid });
+    } finally {
+      kv.close();
+    }
+  },
+});
