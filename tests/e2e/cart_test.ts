@@ -41,6 +41,8 @@ e2eTest(
     assert.equal(await badge.textContent(), "4", "badge is the sum of quantities (1 + 2 + 1)");
 
     const lines = page.getByTestId("cart-line");
+    // The badge can arrive (from the header's load) before the page's own load renders the lines.
+    await lines.nth(2).waitFor();
     assert.equal(await lines.count(), 3);
     const testerPrice = customTesterCents(10, "transparent", picks.map((s) => s.extraPriceCents));
     const tester = lines.filter({ hasText: "Custom Switch Tester" });
