@@ -2,6 +2,8 @@ import { Hono } from "hono";
 import { findPage, PAGES, pageTitle } from "../shared/routes.ts";
 import { escapeHtml } from "../shared/html.ts";
 
+const NOT_FOUND = { module: "content/not_found_page.tsx" };
+
 const TYPES: Record<string, string> = {
   ".js": "text/javascript; charset=utf-8",
   ".css": "text/css; charset=utf-8",
@@ -38,8 +40,12 @@ export function staticRoutes(
 ): Hono {
   const assets = new Map<string, Asset>();
   let indexHtml: string | null = null;
+  let preload: Record<string, string[]> = {};
   try {
     indexHtml = Deno.readTextFileSync(`${distDir}/index.html`);
+    try {
+      preload = JSON.parse(Deno.readTextFileSync(`${distDir}/preload.json`));
+    } catch { /* an older build without the manifest: pages still load, one round trip later */ }
     const readIfThere = (path: string) => {
       try {
         return Deno.readFileSync(path);
@@ -100,7 +106,12 @@ export function staticRoutes(
     const html = indexHtml
       .replace("%TITLE%", escapeHtml(pageTitle(page?.title ?? "Page not found")))
       .replace("%DESCRIPTION%", escapeHtml(page?.description ?? PAGES[0].description))
-      .replace("%IMAGE_BASE%", escapeHtml(imageBase));
+      .replace("%IMAGE_BASE%", escapeHtml(imageBase))
+      .replace(
+        "<!-- PAGE_PRELOAD -->",
+        (preload[(page ?? NOT_FOUND).module] ?? [])
+          .map((file) => `<link rel="modulepreload" href="/assets/${file}">`).join("\n    "),
+      );
     return c.html(html, page ? 200 : 404, { "Cache-Control": "no-cache" });
   });
   return app;

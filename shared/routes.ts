@@ -12,6 +12,8 @@ export interface PageInfo {
   description: string;
   /** Listed in the sitemap and open to search engines. */
   public: boolean;
+  /** The page's lazily loaded module under client/features/, which the server preloads. */
+  module: string;
 }
 
 /** All pages, in navigation order. */
@@ -21,88 +23,147 @@ export const PAGES: readonly PageInfo[] = [
     "Keyboard switch testers",
     "3D-printed keyboard switch testers: themed packs, custom testers with 100+ real switches and a fidget cube. Starting at $9.99.",
     true,
+    "content/home_page.tsx",
   ),
-  page("/shop", "Shop", "All switch testers, custom builders and cases in one place.", true),
+  page(
+    "/shop",
+    "Shop",
+    "All switch testers, custom builders and cases in one place.",
+    true,
+    "catalog/shop_page.tsx",
+  ),
   page(
     "/contact",
     "Contact",
     "Write to the shop: questions about orders, switches or custom work.",
     true,
+    "content/contact_page.tsx",
   ),
   page(
     "/testers/custom",
     "Custom switch tester",
     "Pick 10, 15 or 20 switches from 100+ real switches for your own tester.",
     true,
+    "configurator/custom_tester_page.tsx",
   ),
   page(
     "/testers/fidget-cube",
     "Custom fidget cube",
     "Build a fidget cube with six switches of your choice.",
     true,
+    "configurator/fidget_cube_page.tsx",
   ),
   page(
     "/testers/starter-pack",
     "Starter Pack",
     "Ten switches that show the range of linear, tactile and clicky feel.",
     true,
+    "catalog/pack_page.tsx",
   ),
   page(
     "/testers/popular",
     "Popular Pack",
     "The ten switches keyboard builders ask about most.",
     true,
+    "catalog/pack_page.tsx",
   ),
   page(
     "/testers/unique",
     "Unique Kit",
     "Ten unusual switches you will not find in a store keyboard.",
     true,
+    "catalog/pack_page.tsx",
   ),
-  page("/testers/linear", "Linear Collection", "Ten smooth linear switches side by side.", true),
+  page(
+    "/testers/linear",
+    "Linear Collection",
+    "Ten smooth linear switches side by side.",
+    true,
+    "catalog/pack_page.tsx",
+  ),
   page(
     "/testers/tactile",
     "Tactile Collection",
     "Ten tactile switches from gentle to pronounced bumps.",
     true,
+    "catalog/pack_page.tsx",
   ),
   page(
     "/testers/aesthetic",
     "Aesthetic Pack",
     "Ten switches chosen for their colours and housings.",
     true,
+    "catalog/pack_page.tsx",
   ),
-  page("/cart", "Cart", "Your cart.", false),
-  page("/login", "Sign in", "Sign in to your account.", false),
-  page("/register", "Create account", "Create an account.", false),
-  page("/restore-password", "Restore password", "How to get back into your account.", false),
-  page("/checkout", "Checkout", "Pay for your order.", false),
-  page("/order-success", "Order", "Your order.", false),
-  page("/order/track/:orderNumber", "Track your order", "Where your order is.", false),
-  page("/completion", "Payment complete", "Your payment.", false),
-  page("/demo-checkout/:sessionId", "Demo checkout", "Pay for your order (demo payments).", false),
-  page("/account/orders", "My orders", "Your orders.", false),
-  page("/tos", "Terms of service", "The terms of sale of the shop.", true),
-  page("/refund-policy", "Refund policy", "Cancellations and refunds.", true),
-  page("/privacy-policy", "Privacy policy", "What data the shop keeps and why.", true),
+  page("/cart", "Cart", "Your cart.", false, "cart/cart_page.tsx"),
+  page("/login", "Sign in", "Sign in to your account.", false, "account/login_page.tsx"),
+  page("/register", "Create account", "Create an account.", false, "account/register_page.tsx"),
+  page(
+    "/restore-password",
+    "Restore password",
+    "How to get back into your account.",
+    false,
+    "account/restore_password_page.tsx",
+  ),
+  page("/checkout", "Checkout", "Pay for your order.", false, "checkout/checkout_page.tsx"),
+  page("/order-success", "Order", "Your order.", false, "orders/order_page.tsx"),
+  page(
+    "/order/track/:orderNumber",
+    "Track your order",
+    "Where your order is.",
+    false,
+    "orders/order_page.tsx",
+  ),
+  page("/completion", "Payment complete", "Your payment.", false, "checkout/completion_page.tsx"),
+  page(
+    "/demo-checkout/:sessionId",
+    "Demo checkout",
+    "Pay for your order (demo payments).",
+    false,
+    "checkout/demo_checkout_page.tsx",
+  ),
+  page("/account/orders", "My orders", "Your orders.", false, "account/my_orders_page.tsx"),
+  page("/tos", "Terms of service", "The terms of sale of the shop.", true, "content/tos_page.tsx"),
+  page(
+    "/refund-policy",
+    "Refund policy",
+    "Cancellations and refunds.",
+    true,
+    "content/refund_policy_page.tsx",
+  ),
+  page(
+    "/privacy-policy",
+    "Privacy policy",
+    "What data the shop keeps and why.",
+    true,
+    "content/privacy_policy_page.tsx",
+  ),
   page(
     "/shipping-policy",
     "Shipping policy",
     "Processing times, delivery times and shipping prices.",
     true,
+    "content/shipping_policy_page.tsx",
   ),
-  page("/faq", "FAQ", "Answers to the questions shoppers ask most.", true),
+  page("/faq", "FAQ", "Answers to the questions shoppers ask most.", true, "content/faq_page.tsx"),
   page(
     "/friendly-gift-guide",
     "Gift guide",
     "A short quiz that finds the right switch tester for a gift.",
     true,
+    "content/gift_guide_page.tsx",
   ),
-  page("/admin", "Admin", "Shop administration.", false),
+  page("/admin", "Admin", "Shop administration.", false, "admin/admin_page.tsx"),
 ];
 
-function page(path: string, title: string, description: string, isPublic: boolean): PageInfo {
-  return { path, title, description, public: isPublic };
+function page(
+  path: string,
+  title: string,
+  description: string,
+  isPublic: boolean,
+  module: string,
+): PageInfo {
+  return { path, title, description, public: isPublic, module };
 }
 
 /** The document title of a page: its own title, then the shop's name. */

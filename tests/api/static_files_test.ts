@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { createTestApp } from "../helpers/test_app.ts";
 import { builtClient } from "../helpers/shop_process.ts";
+import { PAGES } from "../../shared/routes.ts";
 
 Deno.test("the built client: pages get index.html, assets are immutable", async (t) => {
   const distDir = await builtClient();
@@ -32,6 +33,19 @@ Deno.test("the built client: pages get index.html, assets are immutable", async 
     assert.equal(res.headers.get("cache-control"), "public, max-age=31536000, immutable");
     assert.match(res.headers.get("content-type") ?? "", /javascript/);
     assert.equal((await shop.request("/assets/nope-123.js")).status, 404);
+  });
+
+  await t.step("each page's HTML preloads the chunks of its own module", async () => {
+    const manifest = JSON.parse(await Deno.readTextFile(`${distDir}/preload.json`));
+    for (const page of PAGES) {
+      assert.ok(manifest[page.module], `${page.path}: the router lazily loads ${page.module}`);
+    }
+    const shopHtml = (await shop.request("/shop")).text;
+    for (const file of manifest["catalog/shop_page.tsx"]) {
+      assert.match(shopHtml, new RegExp(`<link rel="modulepreload" href="/assets/${file}">`));
+    }
+    const home = (await shop.request("/")).text;
+    assert.doesNotMatch(home, new RegExp(manifest["catalog/shop_page.tsx"][0]));
   });
 
   await t.step("robots.txt and sitemap.xml list the public pages", async () => {

@@ -59,7 +59,7 @@ async function shownReview(reviews: Locator): Promise<string | null> {
       });
     }
   });
-  return await reviews.locator("figure:not([hidden])").getAttribute("aria-label");
+  return await reviews.locator(".review:not([hidden])").getAttribute("aria-label");
 }
 
 e2eTest("home: intro, gift box, a non-looping tester carousel, partners and call to action", async (
@@ -169,7 +169,7 @@ e2eTest("home: the reviews carousel loops, auto-advances and pauses", async (e2e
   const reviews = page.getByRole("region", { name: "What testers say" });
   await reviews.waitFor();
   assert.equal(await reviews.getAttribute("aria-roledescription"), "carousel");
-  const count = await reviews.locator("figure").count();
+  const count = await reviews.locator(".review").count();
   assert.ok(count >= 5 && count <= 6, `5-6 reviews, got ${count}`);
   for (const link of await reviews.getByRole("link").all()) {
     assert.match((await link.getAttribute("href"))!, /^https:\/\//);

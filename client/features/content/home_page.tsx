@@ -402,7 +402,7 @@ function ReviewsCarousel() {
       </div>
       <div id="review-track" className="review-track" aria-live={rotating ? "off" : "polite"}>
         {REVIEWS.map((review, i) => (
-          <figure
+          <div
             key={review.author}
             className="card review"
             role="group"
@@ -420,7 +420,7 @@ function ReviewsCarousel() {
             <blockquote>
               <p>{review.text}</p>
             </blockquote>
-            <figcaption>
+            <div className="review-caption">
               <strong className="review-author">{review.author}</strong>{" "}
               <a href={REVIEW_URL} target="_blank" rel="noopener noreferrer">
                 Read on {REVIEW_SITE}
@@ -428,8 +428,8 @@ function ReviewsCarousel() {
                   : review by {review.author} (opens in a new tab)
                 </span>
               </a>
-            </figcaption>
-          </figure>
+            </div>
+          </div>
         ))}
       </div>
       <div className="review-dots" aria-hidden="true">
