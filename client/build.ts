@@ -152,8 +152,8 @@ function printSizes(sizes: ChunkSize[]): void {
 /** Rebuilds on every change under client/ and shared/, calling back after each good build. */
 export async function watchClient(onRebuild: () => void): Promise<void> {
   const outDir = DEFAULT_OUT;
+  // The watch below builds once at start too, and that build's end starts the server.
   await buildClient({ outDir });
-  onRebuild();
   const ctx = await esbuild.context({
     ...esbuildOptions(outDir),
     plugins: [{
