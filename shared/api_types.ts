@@ -1,5 +1,15 @@
 /** Shapes of API answers, shared by the server (which builds them) and the client (which reads). */
 
+/** A postal address as orders keep it. */
+export interface Address {
+  street: string;
+  apartment: string;
+  city: string;
+  state: string;
+  zipCode: string;
+  country: string;
+}
+
 /** A switch as GET /api/switches lists it. */
 export interface SwitchView {
   id: number;

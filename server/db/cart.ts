@@ -27,21 +27,6 @@ export const CART_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 export const MAX_LINE_QUANTITY = 20;
 export const MAX_CART_LINES = 30;
 
-/** A line of a cart, as stored: what it is, never what it costs (prices are computed on read). */
-export type CartLine =
-  & { lineId: string; quantity: number }
-  & (
-    | { kind: "product"; productId: number }
-    | {
-      kind: "custom";
-      size: TesterSize;
-      keycaps: TesterKeycaps;
-      bodyColor: BodyColor;
-      switchIds: number[];
-    }
-    | { kind: "cube"; keycaps: CubeKeycaps; bodyColor: BodyColor; switchIds: number[] }
-  );
-
 /** What a line is, without its id and quantity. */
 export type LineSpec =
   | { kind: "product"; productId: number }
@@ -53,6 +38,9 @@ export type LineSpec =
     switchIds: number[];
   }
   | { kind: "cube"; keycaps: CubeKeycaps; bodyColor: BodyColor; switchIds: number[] };
+
+/** A line of a cart, as stored: what it is, never what it costs (prices are computed on read). */
+export type CartLine = { lineId: string; quantity: number } & LineSpec;
 
 /** A cart as stored. */
 export interface CartRecord {

@@ -7,6 +7,7 @@ import {
   packImageUrl,
   switchImageUrl,
 } from "../../shared/images.ts";
+import type { CartView, LineSwitch, PricedItem } from "../../shared/api_types.ts";
 import type { CartLine, CartReads, CartRecord } from "./cart.ts";
 import { lineBom, readsFor } from "./cart.ts";
 import { type ProductRecord, type SwitchRecord } from "./catalog.ts";
@@ -14,35 +15,7 @@ import { keys } from "./keys.ts";
 import { getManyBatched } from "./kv_util.ts";
 import { getStockCounts } from "./stock.ts";
 
-/** A switch inside a configured line. */
-export interface LineSwitch {
-  id: number;
-  name: string;
-  brand: string;
-  image: string;
-  imageUrl: string;
-  extraPrice: number;
-  quantity: 1;
-}
-
-/** A cart line priced from the current catalogue, as the API shows it (SPEC.md section 7). */
-export interface PricedItem {
-  id: string;
-  kind: CartLine["kind"];
-  productId: number | null;
-  name: string;
-  /** Unit price in dollars with two decimals, and the same in cents. */
-  price: number;
-  priceCents: number;
-  image: string;
-  imageUrl: string;
-  size: number | null;
-  keycaps: string | null;
-  bodyColor: string | null;
-  switches: LineSwitch[];
-  /** Whether current stock covers this line's quantity. */
-  available: boolean;
-}
+export type { CartView, LineSwitch, PricedItem };
 
 /** One priced line with its quantity. */
 export interface PricedLine {
@@ -160,17 +133,6 @@ function priceItem(
       quantity: 1 as const,
     })),
   };
-}
-
-/** The cart as the API answers it. */
-export interface CartView {
-  id: string;
-  items: { item: PricedItem; quantity: number }[];
-  subtotal: number;
-  subtotalCents: number;
-  /** Sum of quantities (the badge) and number of lines. */
-  itemCount: number;
-  lineCount: number;
 }
 
 /** Prices a cart for the API. */

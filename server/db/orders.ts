@@ -1,4 +1,5 @@
 import { addBom, type Bom, type StockKey, unitsAvailable } from "../../shared/bom.ts";
+import type { Address } from "../../shared/api_types.ts";
 import type { OrderStatus } from "../../shared/status.ts";
 import { canTransition } from "../../shared/status.ts";
 import { computeTotals, type Totals } from "../../shared/policy.ts";
@@ -15,15 +16,7 @@ import { getStockEntries, type StockRecord } from "./stock.ts";
 /** Most distinct stock components one order may reserve: one KV atomic allows 100 checks. */
 export const MAX_ORDER_COMPONENTS = 90;
 
-/** A shipping address. */
-export interface Address {
-  street: string;
-  apartment: string;
-  city: string;
-  state: string;
-  zipCode: string;
-  country: string;
-}
+export type { Address };
 
 /** A line of an order, frozen at the price charged. */
 export interface OrderItem {

@@ -7,16 +7,10 @@
 import type { OrderStatus } from "../../../shared/status.ts";
 import { api, ApiError, type ApiOptions } from "../../app/api.ts";
 import { useStore } from "../../app/store/store.ts";
+import type { Address } from "../../../shared/api_types.ts";
 
-/** A postal address as the admin API returns it. */
-export interface AdminAddress {
-  street: string;
-  apartment: string;
-  city: string;
-  state: string;
-  zipCode: string;
-  country: string;
-}
+/** A postal address (shared/api_types.ts). */
+export type AdminAddress = Address;
 
 /** A switch inside an ordered tester or cube. */
 export interface AdminOrderSwitch {

@@ -4,6 +4,7 @@
  */
 import type { PublicOrderView } from "../../../shared/order_view.ts";
 import { ApiError } from "../../app/api.ts";
+import type { Address } from "../../../shared/api_types.ts";
 
 /** GET /api/payments/config. */
 export interface PaymentsConfig {
@@ -34,15 +35,8 @@ export interface DemoPaid {
   redirectUrl: string;
 }
 
-/** An address as the demo provider's pay call takes it. */
-export interface PayAddress {
-  street: string;
-  apartment: string;
-  city: string;
-  state: string;
-  zipCode: string;
-  country: string;
-}
+/** A postal address (shared/api_types.ts). */
+export type PayAddress = Address;
 
 /** The test cards of the demo provider, shown beside its card field. */
 export const DEMO_TEST_CARD = "4242 4242 4242 4242";
