@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { createTestApp, TEST_ADMIN_PASSWORD } from "../helpers/test_app.ts";
 import { gunzipSync } from "node:zlib";
+import { asciiJson } from "../../server/routes/catalog.ts";
 
 const admin = { Authorization: `Bearer ${TEST_ADMIN_PASSWORD}` };
 
@@ -57,4 +58,15 @@ Deno.test("a checkout's reservation updates product availability at once", async
     200,
   );
   assert.equal((await products()).available, false, "the last box is held by the checkout");
+});
+
+Deno.test("the switch list is pure ASCII and parses to the same names (C³Equalz)", async () => {
+  await using t = await createTestApp();
+  const res = await t.app.request("/api/switches");
+  const bytes = new Uint8Array(await res.arrayBuffer());
+  assert.ok(bytes.every((b) => b < 128), "every byte is ASCII");
+  const list = JSON.parse(new TextDecoder().decode(bytes));
+  assert.ok(list.some((s: { brand: string }) => s.brand.includes("C³Equalz")));
+  assert.equal(asciiJson({ a: "³ 😀" }), '{"a":"\\u00b3 \\ud83d\\ude00"}');
+  assert.deepEqual(JSON.parse(asciiJson({ a: "³ 😀" })), { a: "³ 😀" });
 });
