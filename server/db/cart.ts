@@ -18,7 +18,7 @@ import type { Clock } from "../deps.ts";
 import { getProduct, getSwitches, type ProductRecord, type SwitchRecord } from "./catalog.ts";
 import { keys } from "./keys.ts";
 import { CONFLICT, randomId, withRetries } from "./kv_util.ts";
-import { getStockCounts } from "./stock.ts";
+import { getStockCounts, stockSnapshot } from "./stock.ts";
 import { describeShortages } from "./stock_names.ts";
 
 /** Carts are kept this long after their last change. */
@@ -155,7 +155,8 @@ async function ensureStock(
   quantity: number,
 ): Promise<Map<StockKey, number>> {
   const need = addBom(new Map(), bom, quantity);
-  const counts = await getStockCounts(kv, [...need.keys()]);
+  const snapshot = await stockSnapshot(kv);
+  const counts = new Map([...need.keys()].map((key) => [key, snapshot.get(key) ?? 0]));
   const short = shortages(need, (key) => counts.get(key) ?? 0);
   if (short.size > 0) {
     throw new Conflict(`Out of stock: ${await describeShortages(kv, short, need)}`);

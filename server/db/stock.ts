@@ -3,7 +3,7 @@ import { SWITCHES } from "../../shared/catalog/switches.ts";
 import { INITIAL_COMPONENT_STOCK } from "../../shared/catalog/products.ts";
 import { setMissing } from "./catalog.ts";
 import { keys } from "./keys.ts";
-import { CONFLICT, getManyBatched, withRetries } from "./kv_util.ts";
+import { CONFLICT, getManyBatched, versionReader, withRetries } from "./kv_util.ts";
 import { NotFound } from "../errors.ts";
 
 /** Stock of one component: what can still be sold, and what paid orders consumed. */
@@ -78,4 +78,41 @@ export async function setStockCount(
     "set the stock",
     "stock",
   );
+}
+
+interface Snapshot {
+  versionstamp: string;
+  counts: Map<StockKey, number>;
+}
+
+const snapshots = new WeakMap<
+  Deno.Kv,
+  { readVersion: () => Promise<string | null>; latest: Promise<Snapshot> | null }
+>();
+
+/**
+ * Every stock count as of a read of the stock version begun after this call (see versionReader),
+ * listed once per version and shared by concurrent callers. Every stock write sets that version in
+ * the same atomic operation, so the counts are never older than KV, while a burst of cart adds
+ * costs one shared read instead of a batch of stock reads each. Advisory reads only: checkout's
+ * reservation checks each entry's versionstamp itself.
+ */
+export async function stockSnapshot(kv: Deno.Kv): Promise<Map<StockKey, number>> {
+  let state = snapshots.get(kv);
+  if (!state) {
+    state = { readVersion: versionReader(kv, keys.stockVersion()), latest: null };
+    snapshots.set(kv, state);
+  }
+  const versionstamp = await state.readVersion();
+  if (versionstamp === null) return countsOf(await listStock(kv));
+  const current = state.latest ? await state.latest.catch(() => null) : null;
+  if (current?.versionstamp === versionstamp) return current.counts;
+  const next = listStock(kv).then((all) => ({ versionstamp, counts: countsOf(all) }));
+  // A slower rebuild for an older version never replaces a newer one.
+  if (!current || versionstamp > current.versionstamp) state.latest = next;
+  return (await next).counts;
+}
+
+function countsOf(all: Map<StockKey, StockRecord>): Map<StockKey, number> {
+  return new Map([...all].map(([key, record]) => [key, record.stock]));
 }

@@ -9,6 +9,7 @@ import type { AppDeps } from "../deps.ts";
 import { NotFound } from "../errors.ts";
 import { findProduct, listProducts, listSwitches } from "../db/catalog.ts";
 import { keys } from "../db/keys.ts";
+import { versionReader } from "../db/kv_util.ts";
 import { getStockCounts, listStock } from "../db/stock.ts";
 import { validateParams } from "../middleware/validate.ts";
 
@@ -68,38 +69,6 @@ function etagMatches(header: string | undefined, etag: string): boolean {
   });
 }
 
-/**
- * Reads a key's versionstamp for many concurrent requests with few KV reads. A caller never gets
- * the result of a read that was already under way when it asked (that read may predate a write
- * the caller must see): it joins the next read, started once the current one ends. So every
- * answer reflects all writes committed before its request arrived, as if each read the key
- * itself, while a burst of N requests costs about two reads instead of N.
- */
-function versionReader(kv: Deno.Kv, key: Deno.KvKey): () => Promise<string | null> {
-  let current: Promise<string | null> | null = null;
-  let queued: Promise<string | null> | null = null;
-
-  function start(): Promise<string | null> {
-    const read = kv.get(key).then((entry) => entry.versionstamp);
-    current = read;
-    read.then(done, done);
-    function done() {
-      if (current === read) current = null;
-    }
-    return read;
-  }
-
-  return function readVersion(): Promise<string | null> {
-    if (!current) return start();
-    queued ??= current.then(next, next);
-    return queued;
-  };
-
-  function next(): Promise<string | null> {
-    queued = null;
-    return start();
-  }
-}
 
 /**
  * Serves a JSON answer that depends only on the catalogue and stock, building and serialising it

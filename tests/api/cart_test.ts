@@ -115,7 +115,9 @@ function deleteLine(t: TestApp, cartId: string, lineId: string) {
 }
 
 async function setStock(t: TestApp, key: StockKey, stock: number) {
-  await t.kv.set(keys.stock(key), { stock, used: 0 } satisfies StockRecord);
+  // As every stock writer of the shop does, bump the stock version in the same write.
+  await t.kv.atomic().set(keys.stock(key), { stock, used: 0 } satisfies StockRecord)
+    .set(keys.stockVersion(), Date.now()).commit();
 }
 
 /** The cart's invariants: line prices x quantities add up to the subtotal, counts match. */
