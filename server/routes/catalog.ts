@@ -69,7 +69,6 @@ function etagMatches(header: string | undefined, etag: string): boolean {
   });
 }
 
-
 /**
  * Serves a JSON answer that depends only on the catalogue and stock, building and serialising it
  * only when `keys.stockVersion()` changes. Every write of stock (reservations, releases, payments,
