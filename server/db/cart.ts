@@ -18,7 +18,7 @@ import type { Clock } from "../deps.ts";
 import { getProduct, getSwitches, type ProductRecord, type SwitchRecord } from "./catalog.ts";
 import { keys } from "./keys.ts";
 import { CONFLICT, randomId, withRetries } from "./kv_util.ts";
-import { getStockCounts, stockSnapshot } from "./stock.ts";
+import { stockSnapshot } from "./stock.ts";
 import { describeShortages } from "./stock_names.ts";
 
 /** Carts are kept this long after their last change. */
