@@ -1,32 +1,17 @@
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { Link } from "react-router-dom";
 import { toast } from "react-hot-toast";
-import type { CartView } from "../../../shared/api_types.ts";
 import { formatCents } from "../../../shared/pricing.ts";
 import { ApiError } from "../../app/api.ts";
-import { loadCart, removeCartItem, updateCartQuantity } from "../../app/cart/cart_service.ts";
-import { useStore } from "../../app/store/store.ts";
+import { removeCartItem, updateCartQuantity } from "../../app/cart/cart_service.ts";
 import { CartLine } from "./cart_line.tsx";
 import { CheckoutButtons } from "./checkout_buttons.tsx";
+import { useCart } from "../../app/cart/use_cart.ts";
 
 /** The cart page: loading, empty or populated, with quantity controls and the checkout buttons. */
 export function CartPage() {
-  const cartId = useStore((s) => s.cartId);
-  const [cart, setCart] = useState<CartView | null>(null);
-  const [loading, setLoading] = useState(true);
+  const { cartId, cart, setCart, loading } = useCart();
   const [busyLine, setBusyLine] = useState<string | null>(null);
-
-  useEffect(() => {
-    let live = true;
-    loadCart().then((loaded) => {
-      if (!live) return;
-      setCart(loaded);
-      setLoading(false);
-    });
-    return () => {
-      live = false;
-    };
-  }, [cartId]);
 
   async function change(lineId: string, quantity: number) {
     setBusyLine(lineId);

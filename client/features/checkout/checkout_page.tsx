@@ -1,10 +1,7 @@
 import { lazy, Suspense, useEffect, useState } from "react";
 import { Link } from "react-router-dom";
-import type { CartView } from "../../../shared/api_types.ts";
 import { computeTotals, TIMINGS, type Totals } from "../../../shared/policy.ts";
 import { api } from "../../app/api.ts";
-import { loadCart } from "../../app/cart/cart_service.ts";
-import { useStore } from "../../app/store/store.ts";
 import {
   clientErrorMessage,
   type DemoPaid,
@@ -19,6 +16,7 @@ import {
   type PaymentState,
   usePaymentCreation,
 } from "./use_payment_creation.ts";
+import { useCart } from "../../app/cart/use_cart.ts";
 
 // Stripe's libraries are large and only needed with real keys: a separate chunk, fetched on use.
 const StripePayment = lazy(async () => ({
@@ -46,27 +44,13 @@ const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
  * accepted, and re-created whenever they or the promo change (SPEC.md sections 2 and 4).
  */
 export function CheckoutPage() {
-  const cartId = useStore((s) => s.cartId);
-  const [cart, setCart] = useState<CartView | null>(null);
-  const [loading, setLoading] = useState(true);
+  const { cart, loading } = useCart();
   const [config, setConfig] = useState<PaymentsConfig | null>(null);
   const [configFailed, setConfigFailed] = useState(false);
   const [fields, setFields] = useState<ShippingFields>(EMPTY_FIELDS);
   const [terms, setTerms] = useState(false);
   const [promo, setPromo] = useState<AppliedPromo | null>(null);
   const shippingKnown = useZipEstimate(fields.zipCode);
-
-  useEffect(() => {
-    let live = true;
-    loadCart().then((loaded) => {
-      if (!live) return;
-      setCart(loaded);
-      setLoading(false);
-    });
-    return () => {
-      live = false;
-    };
-  }, [cartId]);
 
   useEffect(() => {
     api<PaymentsConfig>("/api/payments/config").then(setConfig, (err) => {
