@@ -23,8 +23,13 @@ const RESERVATION_MINUTES = "0.1";
 const SHOPPERS = 30;
 /** Most shopping rounds in all, so the load is bounded even if the kill comes late. */
 const MAX_ROUNDS = 120;
-/** The kill comes once this many checkouts were answered, with requests still in flight. */
+/**
+ * The kill comes once this many checkouts and payments were answered, with requests still in flight.
+ * Waiting for payments too matters on a slow machine, where the first checkouts can all be answered
+ * before any payment is.
+ */
 const KILL_AFTER_CHECKOUTS = 25;
+const KILL_AFTER_PAYMENTS = 5;
 
 /** What one shopper saw answered. */
 interface Seen {
@@ -146,9 +151,15 @@ Deno.test({
       const first = shop;
       const loading = load(first, seen, () => killed);
       await waitFor(
-        "checkouts before the kill",
+        "checkouts and payments before the kill",
         20_000,
-        () => Promise.resolve(seen.checkedOut.length >= KILL_AFTER_CHECKOUTS ? true : null),
+        () =>
+          Promise.resolve(
+            seen.checkedOut.length >= KILL_AFTER_CHECKOUTS &&
+              seen.paid.length >= KILL_AFTER_PAYMENTS
+              ? true
+              : null,
+          ),
       );
       await first.kill("SIGKILL");
       killed = true;
