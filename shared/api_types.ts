@@ -10,7 +10,10 @@ export interface Address {
   country: string;
 }
 
-/** A switch as GET /api/switches lists it. */
+/**
+ * A switch as GET /api/switches lists it: the spec's fields and nothing derivable, since every
+ * byte of this list is sent with each configurator visit (the client derives image URLs and cents).
+ */
 export interface SwitchView {
   id: number;
   name: string;
@@ -18,13 +21,10 @@ export interface SwitchView {
   type: string;
   force: string;
   image: string;
-  imageUrl: string;
   available: boolean;
-  /** Dollars, and the same in cents. */
+  /** Dollars with two decimals; may be negative or zero. */
   extraPrice: number;
-  extraPriceCents: number;
   referralLink: string;
-  color: string;
 }
 
 /** A product sold by id, as GET /api/products lists it. */

@@ -14,6 +14,7 @@ import {
   withStatus,
 } from "./orders.ts";
 import { getStockEntries, type StockRecord } from "./stock.ts";
+import { commitStockChange } from "./stock_version.ts";
 
 /** Sets or corrects an order's tracking number; PAYMENT_RECEIVED moves to PROCESSING. */
 export async function addTrackingNumber(
@@ -119,8 +120,7 @@ export async function cancelOrder(
           } satisfies StockRecord,
         );
       }
-      op.set(keys.stockVersion(), now);
-      return (await op.commit()).ok ? next : CONFLICT;
+      return await commitStockChange(kv, op, now) ? next : CONFLICT;
     },
     "cancel the order",
     "stock",

@@ -4,6 +4,7 @@ import type { SwitchData } from "../../shared/catalog/types.ts";
 import { NotFound } from "../errors.ts";
 import { keys } from "./keys.ts";
 import { getManyBatched, listValues } from "./kv_util.ts";
+import { noteStockChange } from "./stock_version.ts";
 
 /** A switch as stored: the catalogue data without its seed-only fields. */
 export type SwitchRecord = Omit<SwitchData, "initialStock">;
@@ -20,7 +21,9 @@ export async function seedCatalog(kv: Deno.Kv): Promise<number> {
     ]),
     ...PRODUCTS.map((p): [Deno.KvKey, unknown] => [keys.product(p.id), p]),
   ];
-  return await setMissing(kv, entries, keys.stockVersion());
+  const written = await setMissing(kv, entries, keys.stockVersion());
+  noteStockChange(kv);
+  return written;
 }
 
 /**

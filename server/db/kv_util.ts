@@ -80,36 +80,3 @@ export async function withRetries<T>(
 }
 
 const MAX_TRIES = 30;
-
-/**
- * Reads a key's versionstamp for many concurrent requests with few KV reads. A caller never gets
- * the result of a read that was already under way when it asked (that read may predate a write
- * the caller must see): it joins the next read, started once the current one ends. So every
- * answer reflects all writes committed before its request arrived, as if each read the key
- * itself, while a burst of N requests costs about two reads instead of N.
- */
-export function versionReader(kv: Deno.Kv, key: Deno.KvKey): () => Promise<string | null> {
-  let current: Promise<string | null> | null = null;
-  let queued: Promise<string | null> | null = null;
-
-  function start(): Promise<string | null> {
-    const read = kv.get(key).then((entry) => entry.versionstamp);
-    current = read;
-    read.then(done, done);
-    function done() {
-      if (current === read) current = null;
-    }
-    return read;
-  }
-
-  return function readVersion(): Promise<string | null> {
-    if (!current) return start();
-    queued ??= current.then(next, next);
-    return queued;
-  };
-
-  function next(): Promise<string | null> {
-    queued = null;
-    return start();
-  }
-}

@@ -12,6 +12,7 @@ import type { PricedLine } from "./cart_view.ts";
 import { keys } from "./keys.ts";
 import { CONFLICT, withRetries } from "./kv_util.ts";
 import { getStockEntries, type StockRecord } from "./stock.ts";
+import { commitStockChange } from "./stock_version.ts";
 
 /** Most distinct stock components one order may reserve: one KV atomic allows 100 checks. */
 export const MAX_ORDER_COMPONENTS = 90;
@@ -170,12 +171,11 @@ export async function createReservedOrder(
       }
       op.check({ key: keys.order(order.orderNumber), versionstamp: null })
         .set(keys.order(order.orderNumber), order)
-        .set(keys.stockVersion(), now)
         .enqueue({ type: "reservation-expiry", orderNumber: order.orderNumber }, {
           delay: reservationMs,
         });
       if (order.userId) op.set(keys.ordersByUser(order.userId, order.orderNumber), order.createdAt);
-      return (await op.commit()).ok ? order : CONFLICT;
+      return await commitStockChange(kv, op, now) ? order : CONFLICT;
     },
     "reserve stock",
     "stock",
@@ -300,8 +300,7 @@ export async function releaseOrder(
       };
       const op = kv.atomic().check(entry).set(keys.order(orderNumber), next);
       await addStock(kv, op, order.reservation.items, +1, 0);
-      op.set(keys.stockVersion(), now);
-      return (await op.commit()).ok ? next : CONFLICT;
+      return await commitStockChange(kv, op, now) ? next : CONFLICT;
     },
     "release the reservation",
     "stock",
@@ -400,12 +399,12 @@ export async function markOrderPaid(
         reservation: { ...order.reservation, state: "committed" },
         paymentError: null,
       };
-      op.set(keys.order(orderNumber), next).set(keys.stockVersion(), now);
+      op.set(keys.order(orderNumber), next);
       // Hosted checkouts that collected no email have no one to confirm to; the page says it all.
       if (next.email) {
         queueEmailInto(op, confirmation(next), now, `order-confirmation:${orderNumber}`);
       }
-      return (await op.commit()).ok ? { kind: "recorded", order: next } : CONFLICT;
+      return await commitStockChange(kv, op, now) ? { kind: "recorded", order: next } : CONFLICT;
     },
     "record the payment",
     "stock",

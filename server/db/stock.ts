@@ -3,7 +3,8 @@ import { SWITCHES } from "../../shared/catalog/switches.ts";
 import { INITIAL_COMPONENT_STOCK } from "../../shared/catalog/products.ts";
 import { setMissing } from "./catalog.ts";
 import { keys } from "./keys.ts";
-import { CONFLICT, getManyBatched, versionReader, withRetries } from "./kv_util.ts";
+import { CONFLICT, getManyBatched, withRetries } from "./kv_util.ts";
+import { commitStockChange, noteStockChange, readStockVersion } from "./stock_version.ts";
 import { NotFound } from "../errors.ts";
 
 /** Stock of one component: what can still be sold, and what paid orders consumed. */
@@ -29,6 +30,7 @@ export async function seedStock(kv: Deno.Kv): Promise<number> {
   // the catalogue routes can cache by it (a concurrent bump wins the check, which is as good).
   await kv.atomic().check({ key: keys.stockVersion(), versionstamp: null })
     .set(keys.stockVersion(), Date.now()).commit();
+  noteStockChange(kv);
   return written;
 }
 
@@ -71,9 +73,8 @@ export async function setStockCount(
       const entry = await kv.get<StockRecord>(keys.stock(key));
       if (!entry.value) throw new NotFound(`No stock record for ${key}`);
       const next = { ...entry.value, stock };
-      const result = await kv.atomic().check(entry).set(keys.stock(key), next)
-        .set(keys.stockVersion(), now).commit();
-      return result.ok ? next : CONFLICT;
+      const op = kv.atomic().check(entry).set(keys.stock(key), next);
+      return await commitStockChange(kv, op, now) ? next : CONFLICT;
     },
     "set the stock",
     "stock",
@@ -85,25 +86,20 @@ interface Snapshot {
   counts: Map<StockKey, number>;
 }
 
-const snapshots = new WeakMap<
-  Deno.Kv,
-  { readVersion: () => Promise<string | null>; latest: Promise<Snapshot> | null }
->();
+const snapshots = new WeakMap<Deno.Kv, { latest: Promise<Snapshot> | null }>();
 
 /**
- * Every stock count as of a read of the stock version begun after this call (see versionReader),
- * listed once per version and shared by concurrent callers. Every stock write sets that version in
- * the same atomic operation, so the counts are never older than KV, while a burst of cart adds
- * costs one shared read instead of a batch of stock reads each. Advisory reads only: checkout's
- * reservation checks each entry's versionstamp itself.
+ * Every stock count as of the stock version (see stock_version.ts), listed once per version and
+ * shared by concurrent callers, so a burst of cart adds costs no stock reads at all instead of a
+ * batch each. Advisory reads only: checkout's reservation checks each entry's versionstamp itself.
  */
 export async function stockSnapshot(kv: Deno.Kv): Promise<Map<StockKey, number>> {
   let state = snapshots.get(kv);
   if (!state) {
-    state = { readVersion: versionReader(kv, keys.stockVersion()), latest: null };
+    state = { latest: null };
     snapshots.set(kv, state);
   }
-  const versionstamp = await state.readVersion();
+  const versionstamp = await readStockVersion(kv);
   if (versionstamp === null) return countsOf(await listStock(kv));
   const current = state.latest ? await state.latest.catch(() => null) : null;
   if (current?.versionstamp === versionstamp) return current.counts;

@@ -4,13 +4,13 @@ import { type Bom, bomOf, switchKey, unitsAvailable } from "../../shared/bom.ts"
 import { PACKS } from "../../shared/catalog/packs.ts";
 import { itemImageUrl, packImageUrl, switchImageUrl } from "../../shared/images.ts";
 import { toDollars } from "../../shared/pricing.ts";
+import type { SwitchView } from "../../shared/api_types.ts";
 import { idSchema } from "../../shared/schemas.ts";
 import type { AppDeps } from "../deps.ts";
 import { NotFound } from "../errors.ts";
 import { findProduct, listProducts, listSwitches } from "../db/catalog.ts";
-import { keys } from "../db/keys.ts";
-import { versionReader } from "../db/kv_util.ts";
 import { getStockCounts, listStock } from "../db/stock.ts";
+import { readStockVersion } from "../db/stock_version.ts";
 import { validateParams } from "../middleware/validate.ts";
 
 const idParam = z.object({ id: idSchema });
@@ -71,12 +71,9 @@ function etagMatches(header: string | undefined, etag: string): boolean {
 
 /**
  * Serves a JSON answer that depends only on the catalogue and stock, building and serialising it
- * only when `keys.stockVersion()` changes. Every write of stock (reservations, releases, payments,
- * admin edits) and every seeding of the catalogue sets that key in the same atomic operation, and
- * each request waits for a read of its versionstamp begun after the request arrived (shared with
- * concurrent requests, see versionReader), so an answer is never older than KV, even with many
- * isolates on Deno Deploy; memory holds only a copy keyed by that versionstamp. The ETag is a
- * digest of the body, so a 304 is only ever sent for the exact bytes the client holds.
+ * only when the stock version changes (see stock_version.ts for how fresh that is); memory holds
+ * only a copy keyed by that versionstamp. The ETag is a digest of the body, so a 304 is only ever
+ * sent for the exact bytes the client holds.
  */
 function versionedJson(readVersion: () => Promise<string | null>, build: () => Promise<unknown>) {
   let cached: VersionedBody | null = null;
@@ -139,7 +136,7 @@ function versionedJson(readVersion: () => Promise<string | null>, build: () => P
 /** Switches, products and availability (SPEC.md section 7 'Catalogue'). */
 export function catalogRoutes({ kv, imageBase }: AppDeps & { imageBase: string }): Hono {
   const app = new Hono();
-  const readVersion = versionReader(kv, keys.stockVersion());
+  const readVersion = () => readStockVersion(kv);
 
   app.get(
     "/switches",
@@ -152,13 +149,10 @@ export function catalogRoutes({ kv, imageBase }: AppDeps & { imageBase: string }
         type: s.type,
         force: s.force,
         image: s.image,
-        imageUrl: switchImageUrl(imageBase, s.image),
         available: (stock.get(switchKey(s.id))?.stock ?? 0) > 0,
         extraPrice: toDollars(s.extraPriceCents),
-        extraPriceCents: s.extraPriceCents,
         referralLink: s.referralLink,
-        color: s.color,
-      }));
+      } satisfies SwitchView));
     }),
   );
 

@@ -13,7 +13,6 @@ import {
 } from "../../shared/pricing.ts";
 import { CART_TTL_MS, MAX_CART_LINES, MAX_LINE_QUANTITY } from "../../server/db/cart.ts";
 import { keys } from "../../server/db/keys.ts";
-import type { StockRecord } from "../../server/db/stock.ts";
 import { createTestApp } from "../helpers/test_app.ts";
 
 type TestApp = Awaited<ReturnType<typeof createTestApp>>;
@@ -115,9 +114,7 @@ function deleteLine(t: TestApp, cartId: string, lineId: string) {
 }
 
 async function setStock(t: TestApp, key: StockKey, stock: number) {
-  // As every stock writer of the shop does, bump the stock version in the same write.
-  await t.kv.atomic().set(keys.stock(key), { stock, used: 0 } satisfies StockRecord)
-    .set(keys.stockVersion(), Date.now()).commit();
+  await t.writeStock(key, { stock, used: 0 });
 }
 
 /** The cart's invariants: line prices x quantities add up to the subtotal, counts match. */

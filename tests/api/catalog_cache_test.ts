@@ -2,6 +2,9 @@ import assert from "node:assert/strict";
 import { createTestApp, TEST_ADMIN_PASSWORD } from "../helpers/test_app.ts";
 import { gunzipSync } from "node:zlib";
 import { asciiJson } from "../../server/routes/catalog.ts";
+import { keys } from "../../server/db/keys.ts";
+import { TRUST_MS } from "../../server/db/stock_version.ts";
+import { switchKey } from "../../shared/bom.ts";
 
 const admin = { Authorization: `Bearer ${TEST_ADMIN_PASSWORD}` };
 
@@ -69,4 +72,35 @@ Deno.test("the switch list is pure ASCII and parses to the same names (C³Equalz
   assert.ok(list.some((s: { brand: string }) => s.brand.includes("C³Equalz")));
   assert.equal(asciiJson({ a: "³ 😀" }), '{"a":"\\u00b3 \\ud83d\\ude00"}');
   assert.deepEqual(JSON.parse(asciiJson({ a: "³ 😀" })), { a: "³ 😀" });
+});
+
+Deno.test("a stock write by another process (no shop writer here) shows within the trust window", async () => {
+  await using t = await createTestApp();
+  const available = async () =>
+    (await (await t.app.request("/api/switches")).json()).find((s: { id: number }) => s.id === 101)
+      .available;
+  assert.equal(await available(), true);
+  // What another isolate or process does: the same atomic write, but this process is not told.
+  await t.kv.atomic().set(keys.stock(switchKey(101)), { stock: 0, used: 0 })
+    .set(keys.stockVersion(), Date.now()).commit();
+  await new Promise((resolve) => setTimeout(resolve, TRUST_MS + 50));
+  assert.equal(await available(), false, "seen once the trusted read has aged out");
+});
+
+Deno.test("GET /api/switches lists the spec's switch fields and nothing derivable", async () => {
+  await using t = await createTestApp();
+  const list = await (await t.app.request("/api/switches")).json();
+  for (const sw of list) {
+    assert.deepEqual(Object.keys(sw).sort(), [
+      "available",
+      "brand",
+      "extraPrice",
+      "force",
+      "id",
+      "image",
+      "name",
+      "referralLink",
+      "type",
+    ]);
+  }
 });

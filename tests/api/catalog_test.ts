@@ -17,7 +17,7 @@ const AESTHETIC = PACKS.find((p) => p.slug === "aesthetic")!;
 
 /** Sets a component's stock directly in KV, as a sale or the admin would. */
 async function setStock(t: TestApp, key: Parameters<typeof keys.stock>[0], stock: number) {
-  await t.kv.set(keys.stock(key), { stock, used: 0 } satisfies StockRecord);
+  await t.writeStock(key, { stock, used: 0 });
 }
 
 /** Asserts a 4xx answer is JSON with a readable error. */

@@ -36,7 +36,7 @@ async function stockOf(t: T, key: Parameters<typeof keys.stock>[0]): Promise<Sto
 
 async function setStock(t: T, key: Parameters<typeof keys.stock>[0], stock: number) {
   const current = await stockOf(t, key);
-  await t.kv.set(keys.stock(key), { ...current, stock });
+  await t.writeStock(key, { ...current, stock });
 }
 
 async function hosted(t: T, cartId: string, region = "us") {

@@ -21,7 +21,7 @@ for (const k of [0, 1, 7]) {
     await using t = await createTestApp();
     const carts = await Promise.all(Array.from({ length: 50 }, () => newCart(t)));
     const key = switchKey(STARTER.switchIds[3]);
-    await t.kv.set(keys.stock(key), { ...(await stock(t, key)), stock: k });
+    await t.writeStock(key, { ...(await stock(t, key)), stock: k });
     const results = await Promise.all(
       carts.map((id) => t.request(`/api/cart/${id}/checkout/us`, { method: "POST" })),
     );
@@ -36,7 +36,7 @@ Deno.test("50 concurrent checkouts with enough stock all succeed: no 5xx under c
   await using t = await createTestApp();
   const carts = await Promise.all(Array.from({ length: 50 }, () => newCart(t)));
   for (const id of STARTER.switchIds) {
-    await t.kv.set(keys.stock(switchKey(id)), { stock: 100, used: 0 });
+    await t.writeStock(switchKey(id), { stock: 100, used: 0 });
   }
   const box = await stock(t, "SMALL_BOX");
   const results = await Promise.all(

@@ -10,6 +10,7 @@ import { newOrderNumber } from "../../server/db/orders.ts";
 import { ORDER_MISS_LIMIT } from "../../server/routes/orders.ts";
 import { PACKS } from "../../shared/catalog/packs.ts";
 import { SWITCHES } from "../../shared/catalog/switches.ts";
+import { LOCAL_IMAGE_BASE, switchImageUrl } from "../../shared/images.ts";
 
 type T = Awaited<ReturnType<typeof createTestApp>>;
 
@@ -293,7 +294,8 @@ for (const production of [false, true]) {
     const env: Record<string, string> = { DIST_DIR: await fakeDist() };
     if (production) env.DENO_ENV = "production";
     await using t = await createTestApp({ env });
-    const image = (await t.request("/api/switches")).json[0].imageUrl;
+    const sw = (await t.request("/api/switches")).json[0];
+    const image = switchImageUrl(LOCAL_IMAGE_BASE, sw.image);
     const answers: [string, string, RegExp][] = [
       ["API answer", "/api/health", /application\/json/],
       ["API error", "/api/orders/STNOSUCHORDER0000000", /application\/json/],

@@ -486,7 +486,7 @@ Deno.test("a payment for a lapsed reservation whose stock sold meanwhile is refu
   t.clock.advance(31 * 60_000);
   assert.deepEqual(await sweepExpiredReservations(t.kv, t.clock), [o.orderNumber]);
   for (const [key] of o.reservation.items) {
-    await t.kv.set(keys.stock(key), { stock: 0, used: 0 } satisfies StockRecord);
+    await t.writeStock(key, { stock: 0, used: 0 });
   }
   const session = fake.markSessionPaid(sessionId);
   await deliver(t, fake, "checkout.session.completed", session);

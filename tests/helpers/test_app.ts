@@ -2,6 +2,10 @@ import { createApp } from "../../server/app.ts";
 import { type Config, loadConfig } from "../../server/config.ts";
 import type { Clock, LogEntry } from "../../server/deps.ts";
 import { seedKv } from "../../server/db/seed.ts";
+import type { StockRecord } from "../../server/db/stock.ts";
+import { commitStockChange } from "../../server/db/stock_version.ts";
+import { keys } from "../../server/db/keys.ts";
+import type { StockKey } from "../../shared/bom.ts";
 import { memoryMailer } from "../../server/email/mailer.ts";
 import { deliverPending } from "../../server/email/outbox.ts";
 import { demoPayments } from "../../server/payments/demo.ts";
@@ -82,6 +86,12 @@ export async function createTestApp(options: TestAppOptions = {}) {
     return { status: res.status, headers: res.headers, text, json: json as any };
   }
 
+  /** Sets one stock record directly, as the shop's own stock writers do (with the version). */
+  async function writeStock(key: StockKey, record: StockRecord): Promise<void> {
+    const op = kv.atomic().set(keys.stock(key), record);
+    if (!await commitStockChange(kv, op, clock.now())) throw new Error("stock write failed");
+  }
+
   return {
     app,
     kv,
@@ -93,6 +103,7 @@ export async function createTestApp(options: TestAppOptions = {}) {
     payments,
     deliverEmails,
     request,
+    writeStock,
     [Symbol.asyncDispose]: () => Promise.resolve(kv.close()),
   };
 }

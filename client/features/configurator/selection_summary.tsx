@@ -1,11 +1,11 @@
-import type { SwitchView } from "../../../shared/api_types.ts";
+import type { SwitchChoice } from "./switch_choice.ts";
 
 /**
  * 'Selected n / limit' and the chosen switches, each removable here: a pick hidden by the current
  * filters can still be dropped, which matters after the shopper lowers the switch count.
  */
 export function SelectionSummary({ chosen, limit, onRemove }: {
-  chosen: SwitchView[];
+  chosen: SwitchChoice[];
   limit: number;
   onRemove: (id: number) => void;
 }) {

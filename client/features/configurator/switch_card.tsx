@@ -1,4 +1,4 @@
-import type { SwitchView } from "../../../shared/api_types.ts";
+import type { SwitchChoice } from "./switch_choice.ts";
 import { formatCents } from "../../../shared/pricing.ts";
 
 /** '+$0.20' for a premium switch, '-$0.10' for a cheaper one, nothing at the base price. */
@@ -13,9 +13,9 @@ function extraLabel(cents: number): string | null {
  * screen reader users still learn it exists and is out of stock.
  */
 export function SwitchCard({ sw, selected, onToggle }: {
-  sw: SwitchView;
+  sw: SwitchChoice;
   selected: boolean;
-  onToggle: (sw: SwitchView) => void;
+  onToggle: (sw: SwitchChoice) => void;
 }) {
   const extra = extraLabel(sw.extraPriceCents);
   return (

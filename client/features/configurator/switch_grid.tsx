@@ -1,11 +1,11 @@
-import type { SwitchView } from "../../../shared/api_types.ts";
+import type { SwitchChoice } from "./switch_choice.ts";
 import { SwitchCard } from "./switch_card.tsx";
 
 /** The picker grid; the caller passes the switches already filtered and sorted. */
 export function SwitchGrid({ switches, isSelected, onToggle }: {
-  switches: SwitchView[];
+  switches: SwitchChoice[];
   isSelected: (id: number) => boolean;
-  onToggle: (sw: SwitchView) => void;
+  onToggle: (sw: SwitchChoice) => void;
 }) {
   return (
     <ul className="switch-grid" aria-label="Switches">

@@ -1,4 +1,4 @@
-import type { SwitchView } from "../../../shared/api_types.ts";
+import type { SwitchChoice } from "./switch_choice.ts";
 import { FilterPanel } from "./filter_panel.tsx";
 import { SearchBox } from "./search_box.tsx";
 import { SwitchGrid } from "./switch_grid.tsx";
@@ -12,7 +12,7 @@ import type { SwitchesState } from "./use_switches.ts";
 export function SwitchPicker({ state, isSelected, onToggle }: {
   state: SwitchesState;
   isSelected: (id: number) => boolean;
-  onToggle: (sw: SwitchView) => void;
+  onToggle: (sw: SwitchChoice) => void;
 }) {
   const filter = useSwitchFilters(state.switches);
 

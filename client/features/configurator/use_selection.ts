@@ -1,14 +1,14 @@
 import { useMemo, useState } from "react";
-import type { SwitchView } from "../../../shared/api_types.ts";
+import type { SwitchChoice } from "./switch_choice.ts";
 
 /** The shopper's chosen switches, in the order they were picked. */
 export interface Selection {
   ids: number[];
   /** The chosen switches with their data (for prices and the summary list). */
-  chosen: SwitchView[];
+  chosen: SwitchChoice[];
   has: (id: number) => boolean;
   /** Deselects a chosen switch, or selects an available one while there is room. */
-  toggle: (sw: SwitchView) => void;
+  toggle: (sw: SwitchChoice) => void;
   remove: (id: number) => void;
   clear: () => void;
 }
@@ -19,17 +19,17 @@ export interface Selection {
  * shows the counter in red, so the shopper decides which to drop.
  */
 export function useSelection(
-  switches: SwitchView[] | null,
+  switches: SwitchChoice[] | null,
   limit: number,
   onLimit: () => void,
 ): Selection {
   const [ids, setIds] = useState<number[]>([]);
   const chosen = useMemo(() => {
     const byId = new Map((switches ?? []).map((sw) => [sw.id, sw]));
-    return ids.map((id) => byId.get(id)).filter((sw): sw is SwitchView => sw !== undefined);
+    return ids.map((id) => byId.get(id)).filter((sw): sw is SwitchChoice => sw !== undefined);
   }, [switches, ids]);
 
-  function toggle(sw: SwitchView) {
+  function toggle(sw: SwitchChoice) {
     if (ids.includes(sw.id)) {
       setIds(ids.filter((id) => id !== sw.id));
       return;

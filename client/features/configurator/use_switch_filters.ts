@@ -1,5 +1,5 @@
 import { useMemo, useState } from "react";
-import type { SwitchView } from "../../../shared/api_types.ts";
+import type { SwitchChoice } from "./switch_choice.ts";
 import {
   allBrands,
   defaultFilters,
@@ -17,18 +17,18 @@ export interface SwitchFilterState {
   /** The slider bounds: the data's force range rounded to the slider step. */
   forceBounds: { low: number; high: number };
   /** The switches that pass the filters, available ones first. */
-  visible: SwitchView[];
+  visible: SwitchChoice[];
   update: (patch: Partial<SwitchFilters>) => void;
   reset: () => void;
 }
 
-const NO_SWITCHES: SwitchView[] = [];
+const NO_SWITCHES: SwitchChoice[] = [];
 
 /**
  * Filter state over a switch list. Until the shopper touches a control the defaults are derived
  * from the data (so they are right as soon as the list arrives); Reset returns to them.
  */
-export function useSwitchFilters(switches: SwitchView[] | null): SwitchFilterState {
+export function useSwitchFilters(switches: SwitchChoice[] | null): SwitchFilterState {
   const list = switches ?? NO_SWITCHES;
   const defaults = useMemo(() => defaultFilters(list), [list]);
   const brands = useMemo(() => allBrands(list), [list]);

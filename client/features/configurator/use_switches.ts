@@ -1,11 +1,12 @@
 import { useCallback, useEffect, useState } from "react";
 import type { SwitchView } from "../../../shared/api_types.ts";
 import { api } from "../../app/api.ts";
+import { type SwitchChoice, toSwitchChoice } from "./switch_choice.ts";
 
 /** The switch list of a configurator page, with its loading and failure states. */
 export interface SwitchesState {
   /** null until the list has loaded. */
-  switches: SwitchView[] | null;
+  switches: SwitchChoice[] | null;
   /** True when the last load failed; the page shows an inline message with a Retry button. */
   failed: boolean;
   /** Loads the list again after a failure. */
@@ -17,7 +18,7 @@ export interface SwitchesState {
  * switch list errors are only logged), so no error toast appears; the page offers a retry.
  */
 export function useSwitches(): SwitchesState {
-  const [switches, setSwitches] = useState<SwitchView[] | null>(null);
+  const [switches, setSwitches] = useState<SwitchChoice[] | null>(null);
   const [failed, setFailed] = useState(false);
   const [attempt, setAttempt] = useState(0);
 
@@ -25,7 +26,7 @@ export function useSwitches(): SwitchesState {
     const controller = new AbortController();
     setFailed(false);
     api<SwitchView[]>("/api/switches", { signal: controller.signal })
-      .then(setSwitches)
+      .then((list) => setSwitches(list.map(toSwitchChoice)))
       .catch((err) => {
         if (controller.signal.aborted) return;
         console.warn("The switch list could not be loaded.", err);

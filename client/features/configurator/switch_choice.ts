@@ -1,0 +1,19 @@
+import type { SwitchView } from "../../../shared/api_types.ts";
+import { switchImageUrl } from "../../../shared/images.ts";
+import { toCents } from "../../../shared/pricing.ts";
+import { IMAGE_BASE } from "../../app/image_base.ts";
+
+/** A switch as the configurators show it: the API's fields plus what the page derives once. */
+export interface SwitchChoice extends SwitchView {
+  imageUrl: string;
+  /** extraPrice in cents, so sums are exact; the server prices the cart again anyway. */
+  extraPriceCents: number;
+}
+
+export function toSwitchChoice(sw: SwitchView): SwitchChoice {
+  return {
+    ...sw,
+    imageUrl: switchImageUrl(IMAGE_BASE, sw.image),
+    extraPriceCents: toCents(sw.extraPrice),
+  };
+}

@@ -1,0 +1,112 @@
+/**
+ * The stock version: one KV key that every write of stock or catalogue records sets in the same
+ * atomic operation, so readers can cache whatever depends on them (the catalogue answers, the
+ * stock snapshot of cart adds) by its versionstamp.
+ *
+ * Reading that key on every request was the largest cost of `GET /api/switches` (see the README's
+ * figures), so a read is trusted for a while, with two rules that keep answers honest:
+ * - writes made by this process (every shop writer commits through `commitStockChange`) are seen
+ *   by every request that arrives after the write was answered: they invalidate the trusted read;
+ * - writes made elsewhere (other isolates on Deno Deploy, another process on the same file, a
+ *   restore) are seen within `TRUST_MS`, since local KV files cannot notify other processes.
+ * Only advisory reads depend on this: the checkout's reservation checks each stock entry itself.
+ */
+import { keys } from "./keys.ts";
+
+/** How long a read of the version is trusted when this process wrote nothing since. */
+export const TRUST_MS = 250;
+
+interface TrustedRead {
+  versionstamp: string | null;
+  /** When the read was asked for (no later than when it began), from the monotonic clock. */
+  askedAt: number;
+  /** `local` when it was asked for: a later local write makes it untrustworthy. */
+  local: number;
+}
+
+interface State {
+  read: () => Promise<string | null>;
+  trusted: TrustedRead | null;
+  /** Counts this process's committed stock writes. */
+  local: number;
+}
+
+const states = new WeakMap<Deno.Kv, State>();
+
+function stateOf(kv: Deno.Kv): State {
+  let state = states.get(kv);
+  if (!state) {
+    state = { read: versionReader(kv, keys.stockVersion()), trusted: null, local: 0 };
+    states.set(kv, state);
+  }
+  return state;
+}
+
+/** The versionstamp of the stock version (null when never set), trusted as the module says. */
+export async function readStockVersion(kv: Deno.Kv): Promise<string | null> {
+  const state = stateOf(kv);
+  const askedAt = performance.now();
+  const trusted = state.trusted;
+  if (trusted && trusted.local === state.local && askedAt - trusted.askedAt < TRUST_MS) {
+    return trusted.versionstamp;
+  }
+  const local = state.local;
+  const versionstamp = await state.read();
+  // Of concurrent reads, the one asked for last is the freshest to trust.
+  if (!state.trusted || askedAt >= state.trusted.askedAt) {
+    state.trusted = { versionstamp, askedAt, local };
+  }
+  return versionstamp;
+}
+
+/** Tells this process's readers that stock or catalogue records changed (after the commit). */
+export function noteStockChange(kv: Deno.Kv): void {
+  stateOf(kv).local++;
+}
+
+/**
+ * Sets the stock version in `op` and commits it; on success, this process's readers see the
+ * change at once. Returns whether the commit went through.
+ */
+export async function commitStockChange(
+  kv: Deno.Kv,
+  op: Deno.AtomicOperation,
+  now: number,
+): Promise<boolean> {
+  const result = await op.set(keys.stockVersion(), now).commit();
+  if (result.ok) noteStockChange(kv);
+  return result.ok;
+}
+
+/**
+ * Reads a key's versionstamp for many concurrent requests with few KV reads. A caller never gets
+ * the result of a read that was already under way when it asked (that read may predate a write
+ * the caller must see): it joins the next read, started once the current one ends. So every
+ * answer reflects all writes committed before its request arrived, as if each read the key
+ * itself, while a burst of N requests costs about two reads instead of N.
+ */
+function versionReader(kv: Deno.Kv, key: Deno.KvKey): () => Promise<string | null> {
+  let current: Promise<string | null> | null = null;
+  let queued: Promise<string | null> | null = null;
+
+  function start(): Promise<string | null> {
+    const read = kv.get(key).then((entry) => entry.versionstamp);
+    current = read;
+    read.then(done, done);
+    function done() {
+      if (current === read) current = null;
+    }
+    return read;
+  }
+
+  function next(): Promise<string | null> {
+    queued = null;
+    return start();
+  }
+
+  return function readVersion(): Promise<string | null> {
+    if (!current) return start();
+    queued ??= current.then(next, next);
+    return queued;
+  };
+}
