@@ -1,11 +1,4 @@
-import {
-  addBom,
-  type Bom,
-  bomOf,
-  type BomSubject,
-  shortages,
-  type StockKey,
-} from "../../shared/bom.ts";
+import { addBom, type Bom, bomOf, type BomSubject, shortages } from "../../shared/bom.ts";
 import {
   type BodyColor,
   CUBE_SIZE,
@@ -54,11 +47,10 @@ export interface CartRecord {
 
 const CART_ID = /^[A-Za-z0-9_-]{8,64}$/;
 
-/** Catalogue records and stock counts read while producing a cart object. */
+/** Catalogue records read while producing a cart object. */
 export interface CartReads {
   products: Map<number, ProductRecord>;
   switches: Map<number, SwitchRecord>;
-  stock: Map<StockKey, number>;
 }
 
 // Keyed weakly by the returned object, so the reads live exactly as long as the request that
@@ -145,23 +137,14 @@ async function validateSpecReads(
   return { product: null, switches: await getSwitches(kv, spec.switchIds) };
 }
 
-/**
- * Refuses a quantity that the current stock cannot cover, naming what is short. Returns the
- * counts it read.
- */
-async function ensureStock(
-  kv: Deno.Kv,
-  bom: Bom,
-  quantity: number,
-): Promise<Map<StockKey, number>> {
+/** Refuses a quantity that the current stock cannot cover, naming what is short. */
+async function ensureStock(kv: Deno.Kv, bom: Bom, quantity: number): Promise<void> {
   const need = addBom(new Map(), bom, quantity);
   const snapshot = await stockSnapshot(kv);
-  const counts = new Map([...need.keys()].map((key) => [key, snapshot.get(key) ?? 0]));
-  const short = shortages(need, (key) => counts.get(key) ?? 0);
+  const short = shortages(need, (key) => snapshot.get(key) ?? 0);
   if (short.size > 0) {
     throw new Conflict(`Out of stock: ${await describeShortages(kv, short, need)}`);
   }
-  return counts;
 }
 
 /** Input of an add. */
@@ -207,7 +190,7 @@ export async function addToCart(kv: Deno.Kv, clock: Clock, input: AddInput): Pro
       if (!existing && cart.lines.length >= MAX_CART_LINES) {
         throw new BadRequest(`A cart holds at most ${MAX_CART_LINES} different items`);
       }
-      const stock = await ensureStock(kv, bom, quantity);
+      await ensureStock(kv, bom, quantity);
       const lines = existing
         ? cart.lines.map((l) => (l.lineId === lineId ? { ...l, quantity } : l))
         : [...cart.lines, { ...input.spec, lineId, quantity } as CartLine];
@@ -217,7 +200,6 @@ export async function addToCart(kv: Deno.Kv, clock: Clock, input: AddInput): Pro
       readsByCart.set(next, {
         products: new Map(product ? [[product.id, product]] : []),
         switches: new Map(switches.map((s) => [s.id, s])),
-        stock,
       });
       return next;
     },

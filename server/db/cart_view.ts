@@ -1,4 +1,4 @@
-import { addBom, type Bom, shortages, type StockKey } from "../../shared/bom.ts";
+import { addBom, type Bom, shortages } from "../../shared/bom.ts";
 import { cubeCents, customTesterCents, toDollars } from "../../shared/pricing.ts";
 import {
   cubeImageName,
@@ -13,7 +13,7 @@ import { lineBom, readsFor } from "./cart.ts";
 import { type ProductRecord, type SwitchRecord } from "./catalog.ts";
 import { keys } from "./keys.ts";
 import { getManyBatched } from "./kv_util.ts";
-import { getStockCounts } from "./stock.ts";
+import { stockSnapshot } from "./stock.ts";
 
 export type { CartView, LineSwitch, PricedItem };
 
@@ -29,7 +29,7 @@ const LINE_NAMES = { custom: "Custom Switch Tester", cube: "Custom Fidget Cube" 
 
 /**
  * Prices every line of a cart from the catalogue in KV and checks stock for each. `known` holds
- * records and counts this request already read (an add), which are not read again.
+ * records this request already read (an add), which are not read again.
  */
 export async function priceLines(
   kv: Deno.Kv,
@@ -66,9 +66,9 @@ export async function priceLines(
   }
   const need: Bom = new Map();
   for (const line of result) addBom(need, line.bom, line.quantity);
-  const counts = new Map<StockKey, number>(known?.stock);
-  const unread = [...need.keys()].filter((k) => !counts.has(k));
-  for (const [k, n] of await getStockCounts(kv, unread)) counts.set(k, n);
+  // Availability here is advisory (checkout's reservation checks each entry itself), so the
+  // shared snapshot serves it: reading a pack's eleven stock keys cost a cart read most of its time.
+  const counts = await stockSnapshot(kv);
   for (const line of result) {
     const lineNeed = addBom(new Map(), line.bom, line.quantity);
     line.item.available = shortages(lineNeed, (k) => counts.get(k) ?? 0).size === 0;

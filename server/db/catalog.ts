@@ -4,7 +4,7 @@ import type { SwitchData } from "../../shared/catalog/types.ts";
 import { NotFound } from "../errors.ts";
 import { keys } from "./keys.ts";
 import { getManyBatched, listValues } from "./kv_util.ts";
-import { noteStockChange } from "./stock_version.ts";
+import { noteStockChange, perStockVersion } from "./stock_version.ts";
 
 /** A switch as stored: the catalogue data without its seed-only fields. */
 export type SwitchRecord = Omit<SwitchData, "initialStock">;
@@ -71,12 +71,19 @@ export async function findProduct(kv: Deno.Kv, id: number): Promise<ProductRecor
   return (await kv.get<ProductRecord>(keys.product(id))).value;
 }
 
-/** A product sold by id; throws NotFound. */
+/** A product sold by id, as of the stock version (see productSnapshot); throws NotFound. */
 export async function getProduct(kv: Deno.Kv, id: number): Promise<ProductRecord> {
-  const product = await findProduct(kv, id);
+  const product = (await productSnapshot(kv)).get(id);
   if (!product) throw new NotFound(`No product with id ${id}`);
   return product;
 }
+
+/**
+ * Every product by id, listed once per stock version (catalogue seeding and restores set it), for
+ * the checks of a cart add. Checkout prices from KV itself.
+ */
+export const productSnapshot: (kv: Deno.Kv) => Promise<Map<number, ProductRecord>> =
+  perStockVersion(async (kv) => new Map((await listProducts(kv)).map((p) => [p.id, p])));
 
 /** Every product sold by id. */
 export async function listProducts(kv: Deno.Kv): Promise<ProductRecord[]> {

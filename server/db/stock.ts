@@ -4,7 +4,7 @@ import { INITIAL_COMPONENT_STOCK } from "../../shared/catalog/products.ts";
 import { setMissing } from "./catalog.ts";
 import { keys } from "./keys.ts";
 import { CONFLICT, getManyBatched, withRetries } from "./kv_util.ts";
-import { commitStockChange, noteStockChange, readStockVersion } from "./stock_version.ts";
+import { commitStockChange, noteStockChange, perStockVersion } from "./stock_version.ts";
 import { NotFound } from "../errors.ts";
 
 /** Stock of one component: what can still be sold, and what paid orders consumed. */
@@ -81,33 +81,14 @@ export async function setStockCount(
   );
 }
 
-interface Snapshot {
-  versionstamp: string;
-  counts: Map<StockKey, number>;
-}
-
-const snapshots = new WeakMap<Deno.Kv, { latest: Promise<Snapshot> | null }>();
-
 /**
  * Every stock count as of the stock version (see stock_version.ts), listed once per version and
  * shared by concurrent callers, so a burst of cart adds costs no stock reads at all instead of a
  * batch each. Advisory reads only: checkout's reservation checks each entry's versionstamp itself.
  */
-export async function stockSnapshot(kv: Deno.Kv): Promise<Map<StockKey, number>> {
-  let state = snapshots.get(kv);
-  if (!state) {
-    state = { latest: null };
-    snapshots.set(kv, state);
-  }
-  const versionstamp = await readStockVersion(kv);
-  if (versionstamp === null) return countsOf(await listStock(kv));
-  const current = state.latest ? await state.latest.catch(() => null) : null;
-  if (current?.versionstamp === versionstamp) return current.counts;
-  const next = listStock(kv).then((all) => ({ versionstamp, counts: countsOf(all) }));
-  // A slower rebuild for an older version never replaces a newer one.
-  if (!current || versionstamp > current.versionstamp) state.latest = next;
-  return (await next).counts;
-}
+export const stockSnapshot: (kv: Deno.Kv) => Promise<Map<StockKey, number>> = perStockVersion(
+  async (kv) => countsOf(await listStock(kv)),
+);
 
 function countsOf(all: Map<StockKey, StockRecord>): Map<StockKey, number> {
   return new Map([...all].map(([key, record]) => [key, record.stock]));

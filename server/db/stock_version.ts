@@ -79,6 +79,28 @@ export async function commitStockChange(
 }
 
 /**
+ * Makes `build` run once per stock version per KV store, its result shared by concurrent and later
+ * callers until the version changes: advisory views of stock and catalogue that would otherwise
+ * cost reads on every request. A store with no version yet builds on every call.
+ */
+export function perStockVersion<T>(
+  build: (kv: Deno.Kv) => Promise<T>,
+): (kv: Deno.Kv) => Promise<T> {
+  const latest = new WeakMap<Deno.Kv, Promise<{ versionstamp: string; value: T }>>();
+  return async function snapshot(kv: Deno.Kv): Promise<T> {
+    const versionstamp = await readStockVersion(kv);
+    if (versionstamp === null) return await build(kv);
+    const pending = latest.get(kv);
+    const current = pending ? await pending.catch(() => null) : null;
+    if (current?.versionstamp === versionstamp) return current.value;
+    const next = build(kv).then((value) => ({ versionstamp, value }));
+    // A slower rebuild for an older version never replaces a newer one.
+    if (!current || versionstamp > current.versionstamp) latest.set(kv, next);
+    return (await next).value;
+  };
+}
+
+/**
  * Reads a key's versionstamp for many concurrent requests with few KV reads. A caller never gets
  * the result of a read that was already under way when it asked (that read may predate a write
  * the caller must see): it joins the next read, started once the current one ends. So every

@@ -116,20 +116,19 @@ function versionedJson(readVersion: () => Promise<string | null>, build: () => P
     if (versionstamp === null) return c.json(await build());
     const entry = await current(versionstamp);
     const gzip = acceptsGzip(c.req.header("Accept-Encoding"));
-    c.header("ETag", gzip ? entry.gzipEtag : entry.etag);
-    c.header("Vary", "Accept-Encoding");
-    // Availability changes with every sale, so browsers must ask again (a cheap 304) each time.
-    c.header("Cache-Control", "no-cache");
     const held = c.req.header("If-None-Match");
     // Either coding's tag means the client holds the current content.
-    if (etagMatches(held, entry.etag) || etagMatches(held, entry.gzipEtag)) {
-      return c.body(null, 304);
-    }
-    if (!gzip) return c.body(entry.body, 200, { "Content-Type": "application/json" });
-    return c.body(entry.gzip, 200, {
-      "Content-Type": "application/json",
-      "Content-Encoding": "gzip",
-    });
+    const fresh = etagMatches(held, entry.etag) || etagMatches(held, entry.gzipEtag);
+    const headers: [string, string][] = [
+      ["ETag", gzip ? entry.gzipEtag : entry.etag],
+      ["Vary", "Accept-Encoding"],
+      // Availability changes with every sale, so browsers must ask again (a cheap 304) each time.
+      ["Cache-Control", "no-cache"],
+    ];
+    if (fresh) return new Response(null, { status: 304, headers });
+    headers.push(["Content-Type", "application/json"]);
+    if (gzip) headers.push(["Content-Encoding", "gzip"]);
+    return new Response(gzip ? entry.gzip : entry.body, { headers });
   };
 }
 
