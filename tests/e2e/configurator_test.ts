@@ -47,6 +47,20 @@ e2eTest("a shopper builds a 15-switch custom tester and finds it in the cart", a
   );
   // Available switches come first.
   assert.deepEqual(await gridIds(page), sortAvailableFirst(CATALOGUE).map((s) => s.id));
+  // Each card shows its switch's picture (the page derives the URL from the image name).
+  const first = CATALOGUE[0];
+  const picture = page.getByTestId(`switch-${first.id}`).locator("img");
+  assert.match(
+    (await picture.getAttribute("src"))!,
+    new RegExp(`/switches/${first.image}-transparent\\.svg$`),
+  );
+  await picture.scrollIntoViewIfNeeded();
+  await page.waitForFunction(
+    (id) =>
+      (document.querySelector(`[data-testid="switch-${id}"] img`) as HTMLImageElement)
+        .naturalWidth > 0,
+    first.id,
+  );
 
   // Filter: no clicky switches, 45 g to 65 g (set with the keyboard, in 5 g steps).
   await page.getByRole("checkbox", { name: "Clicky" }).uncheck();
