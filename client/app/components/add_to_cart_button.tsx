@@ -1,5 +1,4 @@
-import { useEffect, useRef, useState } from "react";
-import { TIMINGS } from "../../../shared/policy.ts";
+import { useAdding } from "./use_adding.ts";
 
 /**
  * The add-to-cart button of every product: 'Adding...' while the request runs, locked for about a
@@ -15,30 +14,14 @@ export function AddToCartButton(
     className?: string;
   },
 ) {
-  const [adding, setAdding] = useState(false);
-  const [locked, setLocked] = useState(false);
-  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
-  useEffect(() => () => clearTimeout(timer.current), []);
-
-  async function click() {
-    if (adding || locked) return;
-    setAdding(true);
-    setLocked(true);
-    try {
-      await onAdd();
-    } finally {
-      setAdding(false);
-      timer.current = setTimeout(() => setLocked(false), TIMINGS.addButtonLockMs);
-    }
-  }
-
+  const { adding, busy, run } = useAdding();
   const outOfStock = available === false;
   return (
     <button
       type="button"
       className={`button add-to-cart ${className ?? ""}`}
-      disabled={outOfStock || disabled || adding || locked || available === null}
-      onClick={click}
+      disabled={outOfStock || disabled || busy || available === null}
+      onClick={() => run(onAdd)}
       aria-busy={adding}
     >
       {outOfStock ? "Out of Stock" : adding ? "Adding..." : label}

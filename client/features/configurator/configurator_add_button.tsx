@@ -1,5 +1,4 @@
-import { useEffect, useRef, useState } from "react";
-import { TIMINGS } from "../../../shared/policy.ts";
+import { useAdding } from "../../app/components/use_adding.ts";
 
 /**
  * Add to Cart for a configured product. It behaves like the shop's AddToCartButton ('Adding...',
@@ -12,32 +11,19 @@ export function ConfiguratorAddButton({ state, onShort, onAdd }: {
   onShort: () => void;
   onAdd: () => Promise<void>;
 }) {
-  const [adding, setAdding] = useState(false);
-  const [locked, setLocked] = useState(false);
-  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
-  useEffect(() => () => clearTimeout(timer.current), []);
+  const { adding, busy, run } = useAdding();
 
-  async function click() {
-    if (adding || locked) return;
-    if (state === "short") {
-      onShort();
-      return;
-    }
-    setAdding(true);
-    setLocked(true);
-    try {
-      await onAdd();
-    } finally {
-      setAdding(false);
-      timer.current = setTimeout(() => setLocked(false), TIMINGS.addButtonLockMs);
-    }
+  function click() {
+    if (busy) return;
+    if (state === "short") onShort();
+    else void run(onAdd);
   }
 
   return (
     <button
       type="button"
       className="button add-to-cart configurator-add"
-      disabled={state === "over" || adding || locked}
+      disabled={state === "over" || busy}
       aria-disabled={state === "short" || undefined}
       aria-busy={adding}
       onClick={click}
