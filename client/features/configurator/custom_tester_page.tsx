@@ -8,8 +8,7 @@ import {
   premiumCents,
   TESTER_BASE_CENTS,
 } from "../../../shared/pricing.ts";
-import { addTesterToCart } from "../../app/cart/cart_service.ts";
-import { toastAddedWithLink, toastAddFailed } from "../../app/cart/cart_toasts.tsx";
+import { addConfiguration } from "./add_configuration.ts";
 import { ConfiguratorAddButton } from "./configurator_add_button.tsx";
 import { type PriceLine, PriceSummary } from "./price_summary.tsx";
 import { SelectionBar } from "./selection_bar.tsx";
@@ -63,20 +62,15 @@ export function CustomTesterPage() {
   const totalCents = customTesterCents(config.size, config.keycaps, extras);
 
   async function add() {
-    try {
-      const result = await addTesterToCart({
-        name: NAME,
-        size: config.size,
-        keycaps: config.keycaps,
-        switches: selection.ids.map((id) => ({ id, quantity: 1 })),
-        quantity: 1,
-        bodyColor: config.bodyColor,
-      });
-      toastAddedWithLink(result.message || "Added to cart", "Go to Cart");
-      selection.clear();
-    } catch (err) {
-      toastAddFailed(err, "Failed to add to cart. Please try again.", true);
-    }
+    const added = await addConfiguration({
+      name: NAME,
+      size: config.size,
+      keycaps: config.keycaps,
+      switches: selection.ids.map((id) => ({ id, quantity: 1 })),
+      quantity: 1,
+      bodyColor: config.bodyColor,
+    });
+    if (added) selection.clear();
   }
 
   return (

@@ -7,8 +7,7 @@ import {
   DEFAULT_BODY_COLOR,
   premiumCents,
 } from "../../../shared/pricing.ts";
-import { addTesterToCart } from "../../app/cart/cart_service.ts";
-import { toastAddedWithLink, toastAddFailed } from "../../app/cart/cart_toasts.tsx";
+import { addConfiguration } from "./add_configuration.ts";
 import { ConfiguratorAddButton } from "./configurator_add_button.tsx";
 import { type CubeConfig, CubeOptions } from "./cube_options.tsx";
 import { type PriceLine, PriceSummary } from "./price_summary.tsx";
@@ -48,20 +47,15 @@ export function FidgetCubePage() {
   const extras = selection.chosen.map((sw) => sw.extraPriceCents);
 
   async function add() {
-    try {
-      const result = await addTesterToCart({
-        name: NAME,
-        size: CUBE_SIZE,
-        keycaps: config.keycaps,
-        bodyColor: config.bodyColor,
-        switches: selection.ids.map((id) => ({ id, quantity: 1 })),
-        quantity: 1,
-      });
-      toastAddedWithLink(result.message || "Added to cart", "Go to Cart");
-      selection.clear();
-    } catch (err) {
-      toastAddFailed(err, "Failed to add to cart. Please try again.", true);
-    }
+    const added = await addConfiguration({
+      name: NAME,
+      size: CUBE_SIZE,
+      keycaps: config.keycaps,
+      bodyColor: config.bodyColor,
+      switches: selection.ids.map((id) => ({ id, quantity: 1 })),
+      quantity: 1,
+    });
+    if (added) selection.clear();
   }
 
   return (
