@@ -1,4 +1,5 @@
 /** The payment provider seam: Stripe in production, the built-in demo provider by default. */
+import type { Address } from "../../shared/api_types.ts";
 
 /** A line as the payment page shows it. */
 export interface PaymentLine {
@@ -44,14 +45,7 @@ export interface PaymentRef {
 export interface PaidDetails {
   email?: string | null;
   customerName?: string | null;
-  address?: {
-    street: string;
-    apartment: string;
-    city: string;
-    state: string;
-    zipCode: string;
-    country: string;
-  } | null;
+  address?: Address | null;
   taxId?: { type: string; value: string } | null;
   /** What the provider actually charged, when it computed totals itself (promotion codes). */
   amountTotalCents?: number | null;

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from "react";
+import type { Address } from "../../../shared/api_types.ts";
 import { api } from "../../app/api.ts";
 import {
   clientErrorMessage,
@@ -12,14 +13,7 @@ export interface OrderCreateRequest {
   cartId: string;
   email: string;
   customerName: string;
-  shippingAddress: {
-    street: string;
-    apartment: string;
-    city: string;
-    state: string;
-    zipCode: string;
-    country: "US";
-  };
+  shippingAddress: Address & { country: "US" };
   promoCode: string | null;
 }
 
