@@ -2,6 +2,7 @@ import { type FormEvent, useState } from "react";
 import { Link, useNavigate } from "react-router-dom";
 import { toast } from "react-hot-toast";
 import { api, ApiError } from "../../app/api.ts";
+import { TextField } from "../../app/components/text_field.tsx";
 import { loadCart } from "../../app/cart/cart_service.ts";
 import { useStore } from "../../app/store/store.ts";
 
@@ -59,35 +60,28 @@ export function LoginPage() {
     <section className="page account-page">
       <h1>Sign in</h1>
       <form className="card account-form" onSubmit={submit} aria-label="Sign in">
-        <div className="field">
-          <label htmlFor="login-email">Email</label>
-          <input
-            id="login-email"
-            name="email"
-            type="email"
-            autoComplete="email"
-            required
-            maxLength={254}
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
-          />
-        </div>
-        <div className="field">
-          <div className="account-label-row">
-            <label htmlFor="login-password">Password</label>
-            <Link to="/restore-password" className="small">Forgot password?</Link>
-          </div>
-          <input
-            id="login-password"
-            name="password"
-            type="password"
-            autoComplete="current-password"
-            required
-            maxLength={200}
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-          />
-        </div>
+        <TextField
+          id="login-email"
+          name="email"
+          label="Email"
+          type="email"
+          autoComplete="email"
+          required
+          maxLength={254}
+          value={email}
+          onChange={setEmail}
+        />
+        <TextField
+          id="login-password"
+          name="password"
+          label="Password"
+          labelAside={<Link to="/restore-password" className="small">Forgot password?</Link>}
+          type="password"
+          autoComplete="current-password"
+          required
+          value={password}
+          onChange={setPassword}
+        />
         <button type="submit" className="button account-submit" disabled={working}>
           {working ? "Signing in..." : "Sign in"}
         </button>

@@ -2,6 +2,7 @@ import { type FormEvent, useState } from "react";
 import { Link, useNavigate } from "react-router-dom";
 import { toast } from "react-hot-toast";
 import { api, ApiError } from "../../app/api.ts";
+import { TextField } from "../../app/components/text_field.tsx";
 import { useStore } from "../../app/store/store.ts";
 import {
   EMAIL_MESSAGE,
@@ -96,57 +97,36 @@ export function RegisterPage() {
     <section className="page account-page">
       <h1>Create account</h1>
       <form className="card account-form" onSubmit={submit} aria-label="Create account" noValidate>
-        <div className="field">
-          <label htmlFor="register-email">Email</label>
-          <input
-            id="register-email"
-            name="email"
-            type="email"
-            autoComplete="email"
-            required
-            maxLength={254}
-            value={email}
-            aria-invalid={errors.email ? true : undefined}
-            aria-describedby={errors.email ? "register-email-error" : undefined}
-            onChange={(e) => {
-              setEmail(e.target.value);
-              if (errors.email) setErrors((f) => ({ ...f, email: undefined }));
-            }}
-          />
-          {errors.email && (
-            <p id="register-email-error" className="error-text small" role="alert">
-              {errors.email}
-            </p>
-          )}
-        </div>
-        <div className="field">
-          <label htmlFor="register-password">Password</label>
-          <input
-            id="register-password"
-            name="password"
-            type="password"
-            autoComplete="new-password"
-            required
-            maxLength={200}
-            value={password}
-            aria-invalid={errors.password ? true : undefined}
-            aria-describedby={errors.password
-              ? "register-password-hint register-password-error"
-              : "register-password-hint"}
-            onChange={(e) => {
-              setPassword(e.target.value);
-              if (errors.password) setErrors((f) => ({ ...f, password: undefined }));
-            }}
-          />
-          <span id="register-password-hint" className="muted small">
-            At least 8 characters, with uppercase, lowercase and a number.
-          </span>
-          {errors.password && (
-            <p id="register-password-error" className="error-text small" role="alert">
-              {errors.password}
-            </p>
-          )}
-        </div>
+        <TextField
+          id="register-email"
+          name="email"
+          label="Email"
+          type="email"
+          autoComplete="email"
+          required
+          maxLength={254}
+          value={email}
+          error={errors.email}
+          onChange={(value) => {
+            setEmail(value);
+            if (errors.email) setErrors((f) => ({ ...f, email: undefined }));
+          }}
+        />
+        <TextField
+          id="register-password"
+          name="password"
+          label="Password"
+          type="password"
+          autoComplete="new-password"
+          required
+          value={password}
+          hint="At least 8 characters, with uppercase, lowercase and a number."
+          error={errors.password}
+          onChange={(value) => {
+            setPassword(value);
+            if (errors.password) setErrors((f) => ({ ...f, password: undefined }));
+          }}
+        />
         <button type="submit" className="button account-submit" disabled={working}>
           {working ? "Creating account..." : "Create account"}
         </button>

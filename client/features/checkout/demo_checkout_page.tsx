@@ -1,9 +1,11 @@
 import { type KeyboardEvent, type ReactNode, useEffect, useState } from "react";
 import { Link, useParams } from "react-router-dom";
+import type { Address } from "../../../shared/api_types.ts";
 import type { PublicOrderView } from "../../../shared/order_view.ts";
 import { computeTotals, SHOP_NAME, type Totals } from "../../../shared/policy.ts";
 import { formatCents } from "../../../shared/pricing.ts";
 import { api, ApiError } from "../../app/api.ts";
+import { TextField } from "../../app/components/text_field.tsx";
 import {
   clientErrorMessage,
   configurationText,
@@ -29,15 +31,9 @@ type Load =
   | { kind: "failed" }
   | { kind: "loaded"; session: DemoSession };
 
-interface Fields {
+interface Fields extends Address {
   email: string;
   name: string;
-  street: string;
-  apartment: string;
-  city: string;
-  state: string;
-  zipCode: string;
-  country: string;
   business: boolean;
   taxId: string;
 }
@@ -478,31 +474,4 @@ function addressOf(fields: Fields): PayAddress | null {
 function missingField(id: string, message: string): never {
   document.getElementById(id)?.focus();
   throw new PayInputError(message);
-}
-
-function TextField({ id, label, autoComplete, type, hint, value, onChange }: {
-  id: string;
-  label: string;
-  autoComplete: string;
-  type?: string;
-  hint?: string;
-  value: string;
-  onChange: (value: string) => void;
-}) {
-  return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      <input
-        id={id}
-        name={id}
-        type={type ?? "text"}
-        autoComplete={autoComplete}
-        maxLength={200}
-        value={value}
-        aria-describedby={hint ? `${id}-hint` : undefined}
-        onChange={(e) => onChange(e.target.value)}
-      />
-      {hint && <span id={`${id}-hint`} className="muted small">{hint}</span>}
-    </div>
-  );
 }

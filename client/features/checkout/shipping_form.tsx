@@ -1,3 +1,5 @@
+import { TextField } from "../../app/components/text_field.tsx";
+
 /** The checkout form's fields (SPEC.md section 3, Checkout form). */
 export interface ShippingFields {
   email: string;
@@ -21,26 +23,22 @@ export function ShippingForm({ fields, onChange }: {
     autoComplete: string,
     extra: { required?: boolean; type?: string; maxLength?: number; hint?: string } = {},
   ) {
-    const id = `checkout-${name}`;
     return (
-      <div className={`field field-${name}`}>
-        <label htmlFor={id}>
-          {label}
-          {!extra.required && <span className="muted optional">(optional)</span>}
-        </label>
-        <input
-          id={id}
-          name={name}
-          type={extra.type ?? "text"}
-          autoComplete={autoComplete}
-          required={extra.required}
-          maxLength={extra.maxLength ?? 200}
-          value={fields[name]}
-          aria-describedby={extra.hint ? `${id}-hint` : undefined}
-          onChange={(e) => onChange(name, e.target.value)}
-        />
-        {extra.hint && <span id={`${id}-hint`} className="muted small">{extra.hint}</span>}
-      </div>
+      <TextField
+        id={`checkout-${name}`}
+        name={name}
+        className={`field field-${name}`}
+        label={
+          <>
+            {label}
+            {!extra.required && <span className="muted optional">(optional)</span>}
+          </>
+        }
+        autoComplete={autoComplete}
+        value={fields[name]}
+        onChange={(value) => onChange(name, value)}
+        {...extra}
+      />
     );
   }
 
@@ -81,24 +79,21 @@ export function ShippingForm({ fields, onChange }: {
           {field("city", "City", "shipping address-level2", { required: true, maxLength: 100 })}
           {/* Optional as in the spec's list of what payment needs: the ZIP implies the state. */}
           {field("state", "State", "shipping address-level1", { maxLength: 50 })}
-          <div className="field field-zipCode">
-            <label htmlFor="checkout-zipCode">ZIP code</label>
-            <input
-              id="checkout-zipCode"
-              name="zipCode"
-              type="text"
-              inputMode="numeric"
-              autoComplete="shipping postal-code"
-              required
-              maxLength={5}
-              pattern="[0-9]{5}"
-              value={fields.zipCode}
-              aria-describedby="checkout-zipCode-hint"
-              // Only digits: a ZIP is complete at 5 characters (SPEC.md section 5).
-              onChange={(e) => onChange("zipCode", e.target.value.replace(/\D/g, "").slice(0, 5))}
-            />
-            <span id="checkout-zipCode-hint" className="muted small">5 digits</span>
-          </div>
+          <TextField
+            id="checkout-zipCode"
+            name="zipCode"
+            className="field field-zipCode"
+            label="ZIP code"
+            inputMode="numeric"
+            autoComplete="shipping postal-code"
+            required
+            maxLength={5}
+            pattern="[0-9]{5}"
+            value={fields.zipCode}
+            hint="5 digits"
+            // Only digits: a ZIP is complete at 5 characters (SPEC.md section 5).
+            onChange={(value) => onChange("zipCode", value.replace(/\D/g, "").slice(0, 5))}
+          />
         </div>
       </form>
     </div>

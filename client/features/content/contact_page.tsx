@@ -3,6 +3,7 @@ import { Link } from "react-router-dom";
 import { toast } from "react-hot-toast";
 import { CONTACT_MESSAGE_MAX, SHOP_CONTACT_EMAIL } from "../../../shared/policy.ts";
 import { api, ApiError } from "../../app/api.ts";
+import { TextField } from "../../app/components/text_field.tsx";
 
 const EMPTY = { name: "", email: "", subject: "", message: "" };
 
@@ -60,41 +61,35 @@ export function ContactPage() {
           </label>
           {!anonymous && (
             <>
-              <div className="field">
-                <label htmlFor="contact-name">Name</label>
-                <input
-                  id="contact-name"
-                  name="name"
-                  autoComplete="name"
-                  maxLength={100}
-                  value={fields.name}
-                  onChange={(e) => set("name", e.target.value)}
-                />
-              </div>
-              <div className="field">
-                <label htmlFor="contact-email">Email</label>
-                <input
-                  id="contact-email"
-                  name="email"
-                  type="email"
-                  autoComplete="email"
-                  value={fields.email}
-                  onChange={(e) => set("email", e.target.value)}
-                />
-              </div>
+              <TextField
+                id="contact-name"
+                name="name"
+                label="Name"
+                autoComplete="name"
+                maxLength={100}
+                value={fields.name}
+                onChange={(v) => set("name", v)}
+              />
+              <TextField
+                id="contact-email"
+                name="email"
+                label="Email"
+                type="email"
+                autoComplete="email"
+                maxLength={254}
+                value={fields.email}
+                onChange={(v) => set("email", v)}
+              />
             </>
           )}
-          <div className="field">
-            <label htmlFor="contact-subject">Subject</label>
-            <input
-              id="contact-subject"
-              name="subject"
-              required
-              maxLength={200}
-              value={fields.subject}
-              onChange={(e) => set("subject", e.target.value)}
-            />
-          </div>
+          <TextField
+            id="contact-subject"
+            name="subject"
+            label="Subject"
+            required
+            value={fields.subject}
+            onChange={(v) => set("subject", v)}
+          />
           <div className="field">
             <label htmlFor="contact-message">Message</label>
             <textarea

@@ -1,0 +1,64 @@
+import type { ReactNode } from "react";
+
+/**
+ * A labelled text input with an optional hint and an inline error, wired for screen readers: the
+ * input is described by the hint and the error, and marked invalid while the error shows.
+ */
+export function TextField({
+  id,
+  name = id,
+  label,
+  labelAside,
+  className = "field",
+  type = "text",
+  autoComplete,
+  inputMode,
+  pattern,
+  required,
+  maxLength = 200,
+  value,
+  onChange,
+  hint,
+  error,
+}: {
+  id: string;
+  name?: string;
+  label: ReactNode;
+  /** Shown on the label's line, at its end (a 'Forgot password?' link). */
+  labelAside?: ReactNode;
+  className?: string;
+  type?: string;
+  autoComplete?: string;
+  inputMode?: "numeric" | "text" | "email";
+  pattern?: string;
+  required?: boolean;
+  maxLength?: number;
+  value: string;
+  onChange: (value: string) => void;
+  hint?: string;
+  error?: string;
+}) {
+  const labelElement = <label htmlFor={id}>{label}</label>;
+  const describedBy = [hint && `${id}-hint`, error && `${id}-error`].filter(Boolean).join(" ");
+  return (
+    <div className={className}>
+      {labelAside ? <div className="label-row">{labelElement}{labelAside}</div> : labelElement}
+      <input
+        id={id}
+        name={name}
+        type={type}
+        autoComplete={autoComplete}
+        inputMode={inputMode}
+        pattern={pattern}
+        required={required}
+        maxLength={maxLength}
+        value={value}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy || undefined}
+        onChange={(e) => onChange(e.target.value)}
+      />
+      {hint && <span id={`${id}-hint`} className="muted small">{hint}</span>}
+      {error && <p id={`${id}-error`} className="error-text small" role="alert">{error}</p>}
+    </div>
+  );
+}
