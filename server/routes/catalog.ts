@@ -10,7 +10,7 @@ import type { AppDeps } from "../deps.ts";
 import { NotFound } from "../errors.ts";
 import { findProduct, listProducts, listSwitches } from "../db/catalog.ts";
 import { getStockCounts, listStock } from "../db/stock.ts";
-import { readStockVersion } from "../db/stock_version.ts";
+import { perStockVersion } from "../db/stock_version.ts";
 import { validateParams } from "../middleware/validate.ts";
 
 const idParam = z.object({ id: idSchema });
@@ -22,8 +22,7 @@ async function isAvailable(kv: Deno.Kv, bom: Bom): Promise<boolean> {
 }
 
 /** A serialised JSON answer for one version of the catalogue and stock, with its ETag. */
-interface VersionedBody {
-  versionstamp: string;
+interface RenderedJson {
   /** UTF-8 bytes, encoded once rather than on every answer. */
   body: Uint8Array<ArrayBuffer>;
   /** The same, gzipped once, for clients that accept it (every browser): a sixth of the bytes. */
@@ -69,52 +68,25 @@ function etagMatches(header: string | undefined, etag: string): boolean {
   });
 }
 
+async function renderJson(value: unknown): Promise<RenderedJson> {
+  const body = new TextEncoder().encode(asciiJson(value));
+  const digest = await crypto.subtle.digest("SHA-256", body);
+  const hex = [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+  const tag = hex.slice(0, 32);
+  // Each coding is its own representation, so each has its own strong ETag.
+  return { body, gzip: await gzipped(body), etag: `"${tag}"`, gzipEtag: `"${tag}-gzip"` };
+}
+
 /**
  * Serves a JSON answer that depends only on the catalogue and stock, building and serialising it
- * only when the stock version changes (see stock_version.ts for how fresh that is); memory holds
- * only a copy keyed by that versionstamp. The ETag is a digest of the body, so a 304 is only ever
- * sent for the exact bytes the client holds.
+ * once per stock version (see stock_version.ts for how fresh that is). The ETag is a digest of the
+ * body, so a 304 is only ever sent for the exact bytes the client holds.
  */
-function versionedJson(readVersion: () => Promise<string | null>, build: () => Promise<unknown>) {
-  let cached: VersionedBody | null = null;
-  // Concurrent requests after a change share one rebuild instead of each listing all of KV.
-  let pending: { versionstamp: string; promise: Promise<VersionedBody> } | null = null;
-
-  async function render(versionstamp: string): Promise<VersionedBody> {
-    const body = new TextEncoder().encode(asciiJson(await build()));
-    const digest = await crypto.subtle.digest("SHA-256", body);
-    const hex = [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
-    const tag = hex.slice(0, 32);
-    // Each coding is its own representation, so each has its own strong ETag.
-    return {
-      versionstamp,
-      body,
-      gzip: await gzipped(body),
-      etag: `"${tag}"`,
-      gzipEtag: `"${tag}-gzip"`,
-    };
-  }
-
-  function current(versionstamp: string): Promise<VersionedBody> {
-    if (cached?.versionstamp === versionstamp) return Promise.resolve(cached);
-    if (pending?.versionstamp !== versionstamp) {
-      const promise = render(versionstamp);
-      pending = { versionstamp, promise };
-      promise.then((fresh) => {
-        // Versionstamps grow as hex strings: a slow rebuild never replaces a newer copy.
-        if (!cached || fresh.versionstamp > cached.versionstamp) cached = fresh;
-      }, () => {}).finally(() => {
-        if (pending?.promise === promise) pending = null;
-      });
-    }
-    return pending!.promise;
-  }
+function versionedJson(kv: Deno.Kv, build: () => Promise<unknown>) {
+  const rendered = perStockVersion(async () => renderJson(await build()));
 
   return async function serve(c: Context): Promise<Response> {
-    const versionstamp = await readVersion();
-    // A store that was never versioned has nothing to key a copy by: build every time.
-    if (versionstamp === null) return c.json(await build());
-    const entry = await current(versionstamp);
+    const entry = await rendered(kv);
     const gzip = acceptsGzip(c.req.header("Accept-Encoding"));
     const held = c.req.header("If-None-Match");
     // Either coding's tag means the client holds the current content.
@@ -135,11 +107,10 @@ function versionedJson(readVersion: () => Promise<string | null>, build: () => P
 /** Switches, products and availability (SPEC.md section 7 'Catalogue'). */
 export function catalogRoutes({ kv, imageBase }: AppDeps & { imageBase: string }): Hono {
   const app = new Hono();
-  const readVersion = () => readStockVersion(kv);
 
   app.get(
     "/switches",
-    versionedJson(readVersion, async () => {
+    versionedJson(kv, async () => {
       const [switches, stock] = await Promise.all([listSwitches(kv), listStock(kv)]);
       return switches.map((s) => ({
         id: s.id,
@@ -157,7 +128,7 @@ export function catalogRoutes({ kv, imageBase }: AppDeps & { imageBase: string }
 
   app.get(
     "/products",
-    versionedJson(readVersion, async () => {
+    versionedJson(kv, async () => {
       const [products, stock] = await Promise.all([listProducts(kv), listStock(kv)]);
       return products.sort((a, b) => a.id - b.id).map((p) => ({
         id: p.id,
