@@ -4,6 +4,7 @@ import { e2eTest } from "./helpers/e2e.ts";
 import { SWITCHES } from "../../shared/catalog/switches.ts";
 import { maskEmail, maskOrderNumber, maskTracking } from "../../shared/mask.ts";
 import { carrierTrackingUrl } from "../../shared/status.ts";
+import { postOk } from "./helpers/api.ts";
 
 const EMAIL = "shopper@example.com";
 const STREET = "1 Main Street";
@@ -11,14 +12,8 @@ const TRACKING = "9400111899223344551234";
 
 /** Pays for a Starter Pack through the API (demo payments), as a shopper would. */
 async function paidOrder(base: string): Promise<string> {
-  async function post(path: string, body?: unknown) {
-    const res = await fetch(`${base}${path}`, {
-      method: "POST",
-      headers: body ? { "Content-Type": "application/json" } : {},
-      body: body ? JSON.stringify(body) : undefined,
-    });
-    assert.equal(res.status, 200, `${path}: ${await res.clone().text()}`);
-    return await res.json();
+  function post(path: string, body?: unknown) {
+    return postOk(base, path, body);
   }
   const { id: cartId } = await post("/api/cart/add?itemId=384&quantity=1");
   const { url } = await post(`/api/cart/${cartId}/checkout/us`);

@@ -5,6 +5,7 @@ import { SWITCHES } from "../../shared/catalog/switches.ts";
 import { computeTotals, TIMINGS } from "../../shared/policy.ts";
 import { customTesterCents, formatCents, packCents } from "../../shared/pricing.ts";
 import type { PublicOrderView } from "../../shared/order_view.ts";
+import { getOk, postOk } from "./helpers/api.ts";
 
 /** A switch with only two units: a tester of quantity 2 holding it sells it out. */
 const SCARCE = SWITCHES.find((s) => s.name === "Halo Clear" && s.initialStock === 2)!;
@@ -18,20 +19,12 @@ const EXPECTED_ERRORS = [
   /\/api\/promo\/validate/,
 ];
 
-async function post(e2e: E2E, path: string, body?: unknown) {
-  const res = await fetch(`${e2e.shop.url}${path}`, {
-    method: "POST",
-    headers: body ? { "Content-Type": "application/json" } : {},
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  assert.equal(res.status, 200, `${path}: ${await res.clone().text()}`);
-  return await res.json();
+function post(e2e: E2E, path: string, body?: unknown) {
+  return postOk(e2e.shop.url, path, body);
 }
 
-async function get<T>(e2e: E2E, path: string): Promise<T> {
-  const res = await fetch(`${e2e.shop.url}${path}`);
-  assert.equal(res.status, 200, `${path}: ${await res.clone().text()}`);
-  return await res.json() as T;
+function get<T>(e2e: E2E, path: string): Promise<T> {
+  return getOk<T>(e2e.shop.url, path);
 }
 
 async function scarceAvailable(e2e: E2E): Promise<boolean> {

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { e2eTest } from "./helpers/e2e.ts";
+import { postOk } from "./helpers/api.ts";
 
 async function toast(page: Page, text: string | RegExp): Promise<void> {
   await page.getByRole("status").filter({ hasText: text }).first().waitFor();
@@ -75,14 +76,8 @@ e2eTest(
   "names and addresses with markup show as text in the admin and tracking pages",
   async (e2e) => {
     const markup = '<img src=x onerror="window.__pwned=1">';
-    async function post(path: string, body?: unknown) {
-      const res = await fetch(`${e2e.shop.url}${path}`, {
-        method: "POST",
-        headers: body ? { "Content-Type": "application/json" } : {},
-        body: body ? JSON.stringify(body) : undefined,
-      });
-      assert.equal(res.status, 200, `${path}: ${await res.clone().text()}`);
-      return await res.json();
+    function post(path: string, body?: unknown) {
+      return postOk(e2e.shop.url, path, body);
     }
     const { id } = await post("/api/cart/add?itemId=1");
     const { url, orderNumber } = await post(`/api/cart/${id}/checkout/us`);
