@@ -1,17 +1,16 @@
 import assert from "node:assert/strict";
 import { createTestApp, TEST_ADMIN_PASSWORD } from "../helpers/test_app.ts";
+import { paidOrder, STARTER } from "../helpers/shop_fixtures.ts";
 import { csvField, toCsv } from "../../server/csv.ts";
 import { keys } from "../../server/db/keys.ts";
 import { getOrder } from "../../server/db/orders.ts";
 import type { StockRecord } from "../../server/db/stock.ts";
 import { switchKey } from "../../shared/bom.ts";
-import { PACKS } from "../../shared/catalog/packs.ts";
 import { ADMIN_IDLE_MS } from "../../server/db/admin_sessions.ts";
 import { demoPayments } from "../../server/payments/demo.ts";
 import { retryRefund } from "../../server/payments/refunds.ts";
 
 type T = Awaited<ReturnType<typeof createTestApp>>;
-const STARTER = PACKS[0];
 
 async function login(t: T, password = TEST_ADMIN_PASSWORD) {
   const res = await t.request("/api/admin/verify", { method: "POST", body: { password } });
@@ -19,29 +18,19 @@ async function login(t: T, password = TEST_ADMIN_PASSWORD) {
   return { res, cookie: cookie.split(";")[0] };
 }
 
-/** A paid order with address and email, through the real API. */
-async function paidOrder(t: T, email = "carol@example.com", name = "Carol King"): Promise<string> {
-  const add = await t.request(`/api/cart/add?itemId=${STARTER.id}`, { method: "POST" });
-  const start = await t.request(`/api/cart/${add.json.id}/checkout/us`, { method: "POST" });
-  const sessionId = start.json.url.replace("/demo-checkout/", "");
-  const paid = await t.request(`/api/demo/checkout-sessions/${sessionId}/pay`, {
-    method: "POST",
-    body: {
-      cardNumber: "4242424242424242",
-      email,
-      name,
-      address: {
-        street: "5 Elm St",
-        apartment: "",
-        city: "Austin",
-        state: "TX",
-        zipCode: "73301",
-        country: "US",
-      },
-    },
-  });
-  assert.equal(paid.status, 200, paid.text);
-  return start.json.orderNumber;
+/** The admin sees full addresses, and a test reads this street back, so it is spelled out here. */
+const ELM_ST = {
+  street: "5 Elm St",
+  apartment: "",
+  city: "Austin",
+  state: "TX",
+  zipCode: "73301",
+  country: "US",
+};
+
+/** A paid order to ELM_ST, Carol's unless told otherwise; answers its number. */
+async function elmStOrder(t: T, email = "carol@example.com", name = "Carol King"): Promise<string> {
+  return (await paidOrder(t, { email, name, address: ELM_ST })).orderNumber;
 }
 
 const ROUTES: [string, string, unknown?][] = [
@@ -91,7 +80,7 @@ Deno.test("with a good session or the bearer password every admin route answers"
   assert.match(setCookie, /HttpOnly/i);
   assert.match(setCookie, /SameSite=Strict/i);
   assert.match(setCookie, /Path=\//);
-  const orderNumber = await paidOrder(t);
+  const orderNumber = await elmStOrder(t);
   const routes = ROUTES.map(([m, p, b]) => [m, p.replace("STX", orderNumber), b] as const);
   for (const [method, path, body] of routes) {
     const res = await t.request(path, { method, body, headers: { Cookie: cookie } });
@@ -144,8 +133,8 @@ Deno.test("orders to shipment: tracking, CSV, ship, deliver, with the shipped em
   await using t = await createTestApp();
   const { cookie } = await login(t);
   const h = { Cookie: cookie };
-  const a = await paidOrder(t, "a@example.com", "Ann");
-  const b = await paidOrder(t, "b@example.com", "Ben");
+  const a = await elmStOrder(t, "a@example.com", "Ann");
+  const b = await elmStOrder(t, "b@example.com", "Ben");
   await t.deliverEmails();
   const confirmations = t.mailer.sent.length;
 
@@ -220,7 +209,7 @@ Deno.test("cancelling a paid order returns its stock and refunds", async () => {
   const { cookie } = await login(t);
   const key = switchKey(STARTER.switchIds[0]);
   const before = (await t.kv.get<StockRecord>(keys.stock(key))).value!;
-  const orderNumber = await paidOrder(t);
+  const orderNumber = await elmStOrder(t);
   const res = await t.request(`/api/admin/orders/${orderNumber}/cancel`, {
     method: "POST",
     headers: { Cookie: cookie },
@@ -287,7 +276,7 @@ Deno.test("CSV fields are quoted, escaped and cannot run formulas", () => {
 Deno.test("the CSV export neutralises a customer name that is a formula", async () => {
   await using t = await createTestApp();
   const { cookie } = await login(t);
-  await paidOrder(t, "x@example.com", '=cmd|"/c calc"!A1, "boss"');
+  await elmStOrder(t, "x@example.com", '=cmd|"/c calc"!A1, "boss"');
   const csv = await t.request("/api/admin/orders/new/csv", { headers: { Cookie: cookie } });
   assert.ok(csv.text.includes('"\'=cmd|""/c calc""!A1, ""boss"""'), csv.text);
 });
@@ -309,7 +298,7 @@ Deno.test("a refund the provider cannot make now is queued and retried, not lost
     },
   });
   const { cookie } = await login(t);
-  const orderNumber = await paidOrder(t);
+  const orderNumber = await elmStOrder(t);
   const res = await t.request(`/api/admin/orders/${orderNumber}/cancel`, {
     method: "POST",
     headers: { Cookie: cookie },

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { createTestApp } from "../helpers/test_app.ts";
+import { payDemo, sessionIdOf, US_ADDRESS } from "../helpers/shop_fixtures.ts";
 import { keys } from "../../server/db/keys.ts";
 import { switchKey } from "../../shared/bom.ts";
 import type { StockRecord } from "../../server/db/stock.ts";
@@ -13,14 +14,6 @@ import { listOutbox } from "../../server/email/outbox.ts";
 type T = Awaited<ReturnType<typeof createTestApp>>;
 
 const STARTER = PACKS[0];
-const address = {
-  street: "1 Main St",
-  apartment: "2B",
-  city: "Springfield",
-  state: "IL",
-  zipCode: "62701",
-  country: "US",
-};
 
 async function cartWith(t: T, itemId = STARTER.id, quantity = 1): Promise<string> {
   const res = await t.request(`/api/cart/add?itemId=${itemId}&quantity=${quantity}`, {
@@ -43,14 +36,6 @@ async function hosted(t: T, cartId: string, region = "us") {
   return await t.request(`/api/cart/${cartId}/checkout/${region}`, { method: "POST" });
 }
 
-function sessionIdOf(url: string): string {
-  return url.replace("/demo-checkout/", "");
-}
-
-async function pay(t: T, sessionId: string, body: Record<string, unknown>) {
-  return await t.request(`/api/demo/checkout-sessions/${sessionId}/pay`, { method: "POST", body });
-}
-
 Deno.test("hosted US checkout: reserve, pay with 4242, order paid once with one email", async () => {
   await using t = await createTestApp();
   const cartId = await cartWith(t);
@@ -67,21 +52,21 @@ Deno.test("hosted US checkout: reserve, pay with 4242, order paid once with one 
   const summary = await t.request(`/api/demo/checkout-sessions/${sessionId}`);
   assert.equal(summary.json.order.totalCents, computeTotals(999, "us").totalCents);
 
-  const paid = await pay(t, sessionId, {
+  const paid = await payDemo(t, sessionId, {
     cardNumber: "4242 4242 4242 4242",
     email: "ann@example.com",
     name: "Ann Lee",
-    address,
+    address: US_ADDRESS,
   });
   assert.equal(paid.status, 200, paid.text);
   assert.equal(paid.json.redirectUrl, `/order-success?session_id=${sessionId}`);
-  const again = await pay(t, sessionId, { cardNumber: "4242424242424242" });
+  const again = await payDemo(t, sessionId, { cardNumber: "4242424242424242" });
   assert.equal(again.status, 200, "paying a paid session is harmless");
 
   const order = await getOrder(t.kv, start.json.orderNumber);
   assert.equal(order.status, "PAYMENT_RECEIVED");
   assert.equal(order.email, "ann@example.com");
-  assert.deepEqual(order.shippingAddress, address);
+  assert.deepEqual(order.shippingAddress, US_ADDRESS);
   const after = await stockOf(t, firstSwitch);
   assert.equal(after.stock, before.stock - 1, "paid stock stays out of stock");
   assert.equal(after.used, before.used + 1, "and is counted as used");
@@ -101,20 +86,20 @@ Deno.test("the card rules of the demo provider", async () => {
   await using t = await createTestApp();
   const start = await hosted(t, await cartWith(t));
   const sessionId = sessionIdOf(start.json.url);
-  const declined = await pay(t, sessionId, { cardNumber: "4000 0000 0000 0002" });
+  const declined = await payDemo(t, sessionId, { cardNumber: "4000 0000 0000 0002" });
   assert.equal(declined.status, 402);
   assert.equal(declined.json.error, "Your card was declined.");
-  const invalid = await pay(t, sessionId, { cardNumber: "4242 4242 4242 4241" });
+  const invalid = await payDemo(t, sessionId, { cardNumber: "4242 4242 4242 4241" });
   assert.equal(invalid.json.error, "Your card number is invalid.");
   assert.equal(
-    (await pay(t, sessionId, { cardNumber: "abc" })).json.error,
+    (await payDemo(t, sessionId, { cardNumber: "abc" })).json.error,
     "Your card number is invalid.",
   );
   const order = await getOrder(t.kv, start.json.orderNumber);
   assert.equal(order.status, "STARTED", "a decline pays nothing");
   assert.equal(order.reservation.state, "held", "the reservation stands until expiry");
   assert.equal(order.paymentError, "Your card number is invalid.");
-  assert.equal((await pay(t, sessionId, { cardNumber: "4242424242424242" })).status, 200);
+  assert.equal((await payDemo(t, sessionId, { cardNumber: "4242424242424242" })).status, 200);
 });
 
 Deno.test("checkout refuses an unknown cart, an empty cart and a bad region", async () => {
@@ -156,7 +141,7 @@ Deno.test("a lapsed reservation gives its stock back and cannot be paid", async 
   assert.equal((await getOrder(t.kv, start.json.orderNumber)).status, "EXPIRED");
   assert.deepEqual(await sweepExpiredReservations(t.kv, t.clock), [], "expiry is idempotent");
   assert.deepEqual(await stockOf(t, key), before, "and returns stock only once");
-  const late = await pay(t, sessionIdOf(start.json.url), { cardNumber: "4242424242424242" });
+  const late = await payDemo(t, sessionIdOf(start.json.url), { cardNumber: "4242424242424242" });
   assert.equal(late.status, 409);
   assert.match(late.json.error, /expired/);
 });
@@ -227,7 +212,7 @@ Deno.test("checking out the same cart again releases the earlier reservation", a
   assert.equal((await stockOf(t, key)).stock, before.stock - 1, "held once, not twice");
   const old = await getOrder(t.kv, first.json.orderNumber);
   assert.equal(old.status, "CANCELLED");
-  const stale = await pay(t, sessionIdOf(first.json.url), { cardNumber: "4242424242424242" });
+  const stale = await payDemo(t, sessionIdOf(first.json.url), { cardNumber: "4242424242424242" });
   assert.equal(stale.status, 409);
   assert.equal((await getOrder(t.kv, second.json.orderNumber)).shippingCents, 2299);
 });
@@ -236,17 +221,17 @@ Deno.test("international: business purchases need a tax id, which the order keep
   await using t = await createTestApp();
   const start = await hosted(t, await cartWith(t), "international");
   const sessionId = sessionIdOf(start.json.url);
-  const missing = await pay(t, sessionId, {
+  const missing = await payDemo(t, sessionId, {
     cardNumber: "4242424242424242",
     businessPurchase: true,
   });
   assert.equal(missing.status, 400);
   assert.match(missing.json.error, /VAT or Tax ID/);
-  const paid = await pay(t, sessionId, {
+  const paid = await payDemo(t, sessionId, {
     cardNumber: "4242424242424242",
     businessPurchase: true,
     taxId: "DE123456789",
-    address: { ...address, state: "", zipCode: "10115", country: "DE" },
+    address: { ...US_ADDRESS, state: "", zipCode: "10115", country: "DE" },
   });
   assert.equal(paid.status, 200, paid.text);
   const order = await getOrder(t.kv, start.json.orderNumber);
@@ -262,7 +247,7 @@ Deno.test("embedded checkout: create with LATEDELIVERY, confirm, completion look
     cartId,
     email: "bo@example.com",
     customerName: "Bo Smith",
-    shippingAddress: address,
+    shippingAddress: US_ADDRESS,
     promoCode: "latedelivery",
   };
   const created = await t.request("/api/orders/create", { method: "POST", body });
@@ -293,12 +278,12 @@ Deno.test("embedded checkout: create with LATEDELIVERY, confirm, completion look
 Deno.test("orders/create validates its input", async () => {
   await using t = await createTestApp();
   const cartId = await cartWith(t);
-  const good = { cartId, email: "a@b.co", customerName: "A B", shippingAddress: address };
+  const good = { cartId, email: "a@b.co", customerName: "A B", shippingAddress: US_ADDRESS };
   const cases: [unknown, number, RegExp][] = [
     [{ ...good, email: "nope" }, 400, /valid email/],
-    [{ ...good, shippingAddress: { ...address, zipCode: "123" } }, 400, /5 digits/],
-    [{ ...good, shippingAddress: { ...address, city: "" } }, 400, /City is required/],
-    [{ ...good, shippingAddress: { ...address, country: "CA" } }, 400, /United States/],
+    [{ ...good, shippingAddress: { ...US_ADDRESS, zipCode: "123" } }, 400, /5 digits/],
+    [{ ...good, shippingAddress: { ...US_ADDRESS, city: "" } }, 400, /City is required/],
+    [{ ...good, shippingAddress: { ...US_ADDRESS, country: "CA" } }, 400, /United States/],
     [{ ...good, promoCode: "FREESTUFF" }, 400, /FREESTUFF is not valid/],
     [{ ...good, cartId: "" }, 400, /No cart found/],
     [{ ...good, cartId: "missing-cart-1234" }, 404, /Cart not found/],
@@ -333,10 +318,10 @@ Deno.test("promo validation and free shipping from $50 after the discount", asyn
 Deno.test("the public order view masks the email and street; guesses are throttled", async () => {
   await using t = await createTestApp();
   const start = await hosted(t, await cartWith(t));
-  await pay(t, sessionIdOf(start.json.url), {
+  await payDemo(t, sessionIdOf(start.json.url), {
     cardNumber: "4242424242424242",
     email: "johnsmith@example.com",
-    address,
+    address: US_ADDRESS,
   });
   const view = await t.request(`/api/orders/${start.json.orderNumber}`);
   assert.equal(view.status, 200);

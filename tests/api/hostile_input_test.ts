@@ -8,8 +8,15 @@
 import assert from "node:assert/strict";
 import { createTestApp, TEST_ADMIN_PASSWORD } from "../helpers/test_app.ts";
 import { FAKE_WEBHOOK_SECRET } from "../helpers/fake_stripe.ts";
+import {
+  newPackCart,
+  paidOrder,
+  payDemo,
+  STARTER,
+  startHostedCheckout,
+  US_ADDRESS,
+} from "../helpers/shop_fixtures.ts";
 import { stripePayments } from "../../server/payments/stripe.ts";
-import { PACKS } from "../../shared/catalog/packs.ts";
 import { SWITCHES } from "../../shared/catalog/switches.ts";
 
 type T = Awaited<ReturnType<typeof createTestApp>>;
@@ -545,35 +552,13 @@ async function runGroup(group: Group, test: Deno.TestContext): Promise<void> {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Fixtures, made through the real API
-
-const STARTER = PACKS[0];
-const US_ADDRESS = {
-  street: "1 Main St",
-  apartment: "2B",
-  city: "Springfield",
-  state: "IL",
-  zipCode: "62701",
-  country: "US",
-};
-
-async function newCart(t: T): Promise<string> {
-  const res = await t.request(`/api/cart/add?itemId=${STARTER.id}`, { method: "POST" });
-  assert.equal(res.status, 200, res.text);
-  return res.json.id;
-}
-
-async function hostedCheckout(t: T): Promise<{ orderNumber: string; sessionId: string }> {
-  const res = await t.request(`/api/cart/${await newCart(t)}/checkout/us`, { method: "POST" });
-  assert.equal(res.status, 200, res.text);
-  return { orderNumber: res.json.orderNumber, sessionId: res.json.url.split("/").pop() };
-}
+// Fixtures, made through the real API (the shared ones are in ../helpers/shop_fixtures.ts)
 
 async function embeddedIntent(t: T): Promise<string> {
   const res = await t.request("/api/orders/create", {
     method: "POST",
     body: {
-      cartId: await newCart(t),
+      cartId: await newPackCart(t),
       email: "ann@example.com",
       customerName: "Ann Lee",
       shippingAddress: US_ADDRESS,
@@ -581,16 +566,6 @@ async function embeddedIntent(t: T): Promise<string> {
   });
   assert.equal(res.status, 200, res.text);
   return res.json.paymentIntentId;
-}
-
-async function paidOrder(t: T): Promise<string> {
-  const { orderNumber, sessionId } = await hostedCheckout(t);
-  const res = await t.request(`/api/demo/checkout-sessions/${sessionId}/pay`, {
-    method: "POST",
-    body: { cardNumber: "4242424242424242", email: "ann@example.com", address: US_ADDRESS },
-  });
-  assert.equal(res.status, 200, res.text);
-  return orderNumber;
 }
 
 async function adminCookie(t: T): Promise<string> {
@@ -603,7 +578,7 @@ async function adminCookie(t: T): Promise<string> {
 }
 
 async function shippedOrder(t: T, cookie: string): Promise<string> {
-  const orderNumber = await paidOrder(t);
+  const { orderNumber } = await paidOrder(t);
   const headers = { Cookie: cookie };
   const tracked = await t.request(`/api/admin/orders/${orderNumber}/tracking`, {
     method: "POST",
@@ -750,7 +725,7 @@ const GROUPS: Group[] = [
   },
   {
     name: "cart",
-    setup: async (t) => ({ cartId: await newCart(t) }),
+    setup: async (t) => ({ cartId: await newPackCart(t) }),
     routes: [
       {
         method: "POST",
@@ -815,7 +790,7 @@ const GROUPS: Group[] = [
         path: "/api/cart/:cartId/items/:itemId",
         fresh: true,
         base: async (ctx) => ({
-          params: { cartId: await newCart(ctx.t), itemId: `${STARTER.id}` },
+          params: { cartId: await newPackCart(ctx.t), itemId: `${STARTER.id}` },
         }),
         body: IGNORED_BODY,
       },
@@ -824,7 +799,7 @@ const GROUPS: Group[] = [
         path: "/api/cart/:cartId/items/:itemId",
         fresh: true,
         base: async (ctx) => ({
-          params: { cartId: await newCart(ctx.t), itemId: `${STARTER.id}` },
+          params: { cartId: await newPackCart(ctx.t), itemId: `${STARTER.id}` },
           query: { quantity: "2" },
         }),
         query: { quantity: num() },
@@ -861,7 +836,7 @@ const GROUPS: Group[] = [
     name: "checkout, orders and promo codes",
     setup: async (t) => {
       await plentyOfStock(t);
-      return { cartId: await newCart(t), ...(await hostedCheckout(t)) };
+      return { cartId: await newPackCart(t), ...(await startHostedCheckout(t)) };
     },
     routes: [
       {
@@ -921,7 +896,7 @@ const GROUPS: Group[] = [
     name: "demo payments",
     setup: async (t) => {
       await plentyOfStock(t);
-      return await hostedCheckout(t);
+      return await startHostedCheckout(t);
     },
     routes: [
       {
@@ -935,7 +910,7 @@ const GROUPS: Group[] = [
         path: "/api/demo/checkout-sessions/:id/pay",
         fresh: true,
         base: async (ctx) => ({
-          params: { id: (await hostedCheckout(ctx.t)).sessionId },
+          params: { id: (await startHostedCheckout(ctx.t)).sessionId },
           body: demoPayBody,
         }),
         body: { kind: "json", fields: demoPayFields },
@@ -990,7 +965,7 @@ const GROUPS: Group[] = [
         path: "/api/admin/orders/:orderNumber/tracking",
         fresh: true,
         base: async (ctx) => ({
-          params: { orderNumber: await paidOrder(ctx.t) },
+          params: { orderNumber: (await paidOrder(ctx.t)).orderNumber },
           headers: withCookie(ctx),
           body: { trackingNumber: "9400 1000 0000 0000 0001" },
         }),
@@ -1011,7 +986,7 @@ const GROUPS: Group[] = [
         path: "/api/admin/orders/:orderNumber/cancel",
         fresh: true,
         base: async (ctx) => ({
-          params: { orderNumber: await paidOrder(ctx.t) },
+          params: { orderNumber: (await paidOrder(ctx.t)).orderNumber },
           headers: withCookie(ctx),
         }),
         body: IGNORED_BODY,
@@ -1091,7 +1066,7 @@ const GROUPS: Group[] = [
       const created = await t.request("/auth/register", { method: "POST", body: account });
       assert.equal(created.status, 201, created.text);
       const login = await t.request("/auth/login", { method: "POST", body: account });
-      return { ...account, token: login.json.token, cartId: await newCart(t) };
+      return { ...account, token: login.json.token, cartId: await newPackCart(t) };
     },
     routes: [
       {
@@ -1235,21 +1210,18 @@ Deno.test("markup in names and addresses: stored as typed, escaped in emails, te
   const cookie = await adminCookie(t);
   const tagged = { street: XSS, apartment: XSS, city: XSS, state: XSS };
 
-  const hosted = await hostedCheckout(t);
-  const paid = await t.request(`/api/demo/checkout-sessions/${hosted.sessionId}/pay`, {
-    method: "POST",
-    body: {
-      cardNumber: "4242424242424242",
-      email: "ann@example.com",
-      name: XSS,
-      address: { ...tagged, zipCode: "10115", country: "DE" },
-    },
+  const hosted = await startHostedCheckout(t);
+  const paid = await payDemo(t, hosted.sessionId, {
+    cardNumber: "4242424242424242",
+    email: "ann@example.com",
+    name: XSS,
+    address: { ...tagged, zipCode: "10115", country: "DE" },
   });
   assert.equal(paid.status, 200, paid.text);
   const created = await t.request("/api/orders/create", {
     method: "POST",
     body: {
-      cartId: await newCart(t),
+      cartId: await newPackCart(t),
       email: "bo@example.com",
       customerName: XSS,
       shippingAddress: { ...tagged, zipCode: "62701" },

@@ -3,14 +3,9 @@ import { createTestApp } from "../helpers/test_app.ts";
 import { keys } from "../../server/db/keys.ts";
 import { switchKey } from "../../shared/bom.ts";
 import type { StockRecord } from "../../server/db/stock.ts";
-import { PACKS } from "../../shared/catalog/packs.ts";
+import { newPackCart, STARTER } from "../helpers/shop_fixtures.ts";
 
 type T = Awaited<ReturnType<typeof createTestApp>>;
-const STARTER = PACKS[0];
-
-async function newCart(t: T): Promise<string> {
-  return (await t.request(`/api/cart/add?itemId=${STARTER.id}`, { method: "POST" })).json.id;
-}
 
 async function stock(t: T, key: Parameters<typeof keys.stock>[0]): Promise<StockRecord> {
   return (await t.kv.get<StockRecord>(keys.stock(key))).value!;
@@ -19,7 +14,7 @@ async function stock(t: T, key: Parameters<typeof keys.stock>[0]): Promise<Stock
 for (const k of [0, 1, 7]) {
   Deno.test(`50 concurrent checkouts for the last ${k} units give exactly ${k} orders`, async () => {
     await using t = await createTestApp();
-    const carts = await Promise.all(Array.from({ length: 50 }, () => newCart(t)));
+    const carts = await Promise.all(Array.from({ length: 50 }, () => newPackCart(t)));
     const key = switchKey(STARTER.switchIds[3]);
     await t.writeStock(key, { ...(await stock(t, key)), stock: k });
     const results = await Promise.all(
@@ -34,7 +29,7 @@ for (const k of [0, 1, 7]) {
 
 Deno.test("50 concurrent checkouts with enough stock all succeed: no 5xx under contention", async () => {
   await using t = await createTestApp();
-  const carts = await Promise.all(Array.from({ length: 50 }, () => newCart(t)));
+  const carts = await Promise.all(Array.from({ length: 50 }, () => newPackCart(t)));
   for (const id of STARTER.switchIds) {
     await t.writeStock(switchKey(id), { stock: 100, used: 0 });
   }
@@ -48,7 +43,7 @@ Deno.test("50 concurrent checkouts with enough stock all succeed: no 5xx under c
 
 Deno.test("concurrent adds, updates and removes on one cart leave it consistent", async () => {
   await using t = await createTestApp();
-  const cartId = await newCart(t);
+  const cartId = await newPackCart(t);
   await t.request(`/api/cart/add?itemId=1&cartId=${cartId}`, { method: "POST" });
   const ops = Array.from({ length: 60 }, (_, i) => {
     if (i % 3 === 0) {
