@@ -13,7 +13,7 @@ import {
   updateOrder,
   withStatus,
 } from "./orders.ts";
-import { getStockEntries, type StockRecord } from "./stock.ts";
+import { addStock } from "./stock.ts";
 import { commitStockChange } from "./stock_version.ts";
 
 /** Sets or corrects an order's tracking number; PAYMENT_RECEIVED moves to PROCESSING. */
@@ -108,18 +108,8 @@ export async function cancelOrder(
         reservation: { ...current.reservation, state: "released" },
       };
       const op = kv.atomic().check(entry).set(keys.order(orderNumber), next);
-      const stock = await getStockEntries(kv, current.reservation.items.map(([k]) => k));
-      for (const [key, amount] of current.reservation.items) {
-        const e = stock.get(key)!;
-        const value = e.value ?? { stock: 0, used: 0 };
-        op.check(e).set(
-          keys.stock(key),
-          {
-            stock: value.stock + amount,
-            used: Math.max(0, value.used - amount),
-          } satisfies StockRecord,
-        );
-      }
+      // Adding stock back never goes below zero, so this always writes.
+      await addStock(kv, op, current.reservation.items, +1, -1);
       return await commitStockChange(kv, op, now) ? next : CONFLICT;
     },
     "cancel the order",

@@ -11,7 +11,7 @@ import type { PaidDetails, PaymentRef } from "../payments/provider.ts";
 import type { PricedLine } from "./cart_view.ts";
 import { keys } from "./keys.ts";
 import { CONFLICT, withRetries } from "./kv_util.ts";
-import { getStockEntries, type StockRecord } from "./stock.ts";
+import { addStock, addStockTo, getStockEntries } from "./stock.ts";
 import { commitStockChange } from "./stock_version.ts";
 
 /** Most distinct stock components one order may reserve: one KV atomic allows 100 checks. */
@@ -159,16 +159,7 @@ export async function createReservedOrder(
         history: [{ status: "STARTED", at: now }],
       };
       const op = kv.atomic();
-      for (const [key, amount] of need) {
-        const entry = entries.get(key)!;
-        op.check(entry).set(
-          keys.stock(key),
-          {
-            stock: entry.value!.stock - amount,
-            used: entry.value!.used,
-          } satisfies StockRecord,
-        );
-      }
+      addStockTo(op, entries, [...need], -1, 0);
       op.check({ key: keys.order(order.orderNumber), versionstamp: null })
         .set(keys.order(order.orderNumber), order)
         .enqueue({ type: "reservation-expiry", orderNumber: order.orderNumber }, {
@@ -272,6 +263,15 @@ export function withStatus(order: Order, status: OrderStatus, now: number): Orde
   if (!canTransition(order.status, status)) {
     throw new Conflict(`Cannot move an order from ${order.status} to ${status}`);
   }
+  return appendStatus(order, status, now);
+}
+
+/**
+ * Adds a status step without consulting the transition table: for the payment path, where a
+ * payment decides the status (an EXPIRED order can still be paid, or cancelled for a refund), moves
+ * the admin may not make.
+ */
+function appendStatus(order: Order, status: OrderStatus, now: number): Order {
   return { ...order, status, updatedAt: now, history: [...order.history, { status, at: now }] };
 }
 
@@ -305,31 +305,6 @@ export async function releaseOrder(
     "release the reservation",
     "stock",
   );
-}
-
-/** Adds checked stock writes to `op`: stock += sign × n, used += usedSign × n, for each item. */
-async function addStock(
-  kv: Deno.Kv,
-  op: Deno.AtomicOperation,
-  items: readonly [StockKey, number][],
-  stockSign: number,
-  usedSign: number,
-): Promise<boolean> {
-  const entries = await getStockEntries(kv, items.map(([k]) => k));
-  for (const [key, amount] of items) {
-    const entry = entries.get(key)!;
-    const current = entry.value ?? { stock: 0, used: 0 };
-    const stock = current.stock + stockSign * amount;
-    if (stock < 0) return false;
-    op.check(entry).set(
-      keys.stock(key),
-      {
-        stock,
-        used: Math.max(0, current.used + usedSign * amount),
-      } satisfies StockRecord,
-    );
-  }
-  return true;
 }
 
 /** What happened when a payment was recorded. */
@@ -376,26 +351,18 @@ export async function markOrderPaid(
         ? await addStock(kv, op, order.reservation.items, 0, +1)
         : await addStock(kv, op, order.reservation.items, -1, +1);
       if (!ok) {
-        // The lapsed reservation's stock was sold meanwhile: the payment must go back.
+        // The lapsed reservation's stock was sold meanwhile: the payment must go back. `op` holds
+        // only the order check and the event marker (addStock left it untouched).
         const cancelled: Order = {
-          ...order,
-          status: "CANCELLED",
-          updatedAt: now,
-          history: [...order.history, { status: "CANCELLED", at: now }],
+          ...appendStatus(order, "CANCELLED", now),
           cancelReason:
             "Your reservation expired before the payment arrived and the items sold out meanwhile; your payment is refunded in full.",
         };
-        const fresh = kv.atomic().check(entry)
-          .check({ key: keys.paymentEvent(eventId), versionstamp: null })
-          .set(keys.paymentEvent(eventId), { orderNumber, at: now })
-          .set(keys.order(orderNumber), cancelled);
-        return (await fresh.commit()).ok ? { kind: "refund", order: cancelled } : CONFLICT;
+        op.set(keys.order(orderNumber), cancelled);
+        return (await op.commit()).ok ? { kind: "refund", order: cancelled } : CONFLICT;
       }
       const next: Order = {
-        ...paid,
-        status: "PAYMENT_RECEIVED",
-        updatedAt: now,
-        history: [...order.history, { status: "PAYMENT_RECEIVED", at: now }],
+        ...appendStatus(paid, "PAYMENT_RECEIVED", now),
         reservation: { ...order.reservation, state: "committed" },
         paymentError: null,
       };

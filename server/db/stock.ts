@@ -43,6 +43,44 @@ export async function getStockEntries(
   return new Map(stockKeys.map((k, i) => [k, entries[i]]));
 }
 
+/**
+ * Adds checked stock writes to `op` for each item, from entries already read: stock += stockSign ×
+ * n, used += usedSign × n (never below zero). Returns false and leaves `op` untouched when some
+ * stock would go below zero, so the caller can still commit something else with it.
+ */
+export function addStockTo(
+  op: Deno.AtomicOperation,
+  entries: Map<StockKey, Deno.KvEntryMaybe<StockRecord>>,
+  items: readonly (readonly [StockKey, number])[],
+  stockSign: number,
+  usedSign: number,
+): boolean {
+  const writes = items.map(([key, amount]) => {
+    const entry = entries.get(key)!;
+    const current = entry.value ?? { stock: 0, used: 0 };
+    const next: StockRecord = {
+      stock: current.stock + stockSign * amount,
+      used: Math.max(0, current.used + usedSign * amount),
+    };
+    return { key, entry, next };
+  });
+  if (writes.some((w) => w.next.stock < 0)) return false;
+  for (const { key, entry, next } of writes) op.check(entry).set(keys.stock(key), next);
+  return true;
+}
+
+/** addStockTo, reading the entries first. */
+export async function addStock(
+  kv: Deno.Kv,
+  op: Deno.AtomicOperation,
+  items: readonly (readonly [StockKey, number])[],
+  stockSign: number,
+  usedSign: number,
+): Promise<boolean> {
+  const entries = await getStockEntries(kv, items.map(([k]) => k));
+  return addStockTo(op, entries, items, stockSign, usedSign);
+}
+
 /** Current stock counts for these keys (absent = 0). */
 export async function getStockCounts(
   kv: Deno.Kv,
