@@ -40,8 +40,8 @@ export interface CartRecord {
   id: string;
   lines: CartLine[];
   createdAt: number;
+  /** The cart expires CART_TTL_MS after this (KV's expireIn is only the earliest deletion). */
   updatedAt: number;
-  expiresAt: number;
   userId: string | null;
 }
 
@@ -70,7 +70,7 @@ export async function findCart(
 ): Promise<Deno.KvEntryMaybe<CartRecord> | null> {
   if (!CART_ID.test(cartId)) return null;
   const entry = await kv.get<CartRecord>(keys.cart(cartId));
-  if (!entry.value || entry.value.expiresAt <= clock.now()) return null;
+  if (!entry.value || entry.value.updatedAt + CART_TTL_MS <= clock.now()) return null;
   return entry;
 }
 
@@ -111,13 +111,11 @@ export function lineBom(spec: LineSpec, product: ProductRecord | null): Bom {
   return bomOf(subject);
 }
 
-/** Checks a configured tester or cube against the catalogue: every switch exists and is in stock. */
-export async function validateSpec(kv: Deno.Kv, spec: LineSpec): Promise<ProductRecord | null> {
-  return (await validateSpecReads(kv, spec)).product;
-}
-
-/** validateSpec, also giving the catalogue records it read. */
-async function validateSpecReads(
+/**
+ * Checks a line against the catalogue (the product, or every switch of a configuration exists,
+ * in the right number), giving the records it read.
+ */
+async function validateSpec(
   kv: Deno.Kv,
   spec: LineSpec,
 ): Promise<{ product: ProductRecord | null; switches: SwitchRecord[] }> {
@@ -143,7 +141,7 @@ async function ensureStock(kv: Deno.Kv, bom: Bom, quantity: number): Promise<voi
   const snapshot = await stockSnapshot(kv);
   const short = shortages(need, (key) => snapshot.get(key) ?? 0);
   if (short.size > 0) {
-    throw new Conflict(`Out of stock: ${await describeShortages(kv, short, need)}`);
+    throw new Conflict(`Out of stock: ${await describeShortages(kv, short)}`);
   }
 }
 
@@ -160,7 +158,7 @@ export interface AddInput {
  * Validates the configuration and that stock covers the new quantity.
  */
 export async function addToCart(kv: Deno.Kv, clock: Clock, input: AddInput): Promise<CartRecord> {
-  const { product, switches } = await validateSpecReads(kv, input.spec);
+  const { product, switches } = await validateSpec(kv, input.spec);
   const lineId = lineIdOf(input.spec);
   const bom = lineBom(input.spec, product);
   return await withRetries(
@@ -175,7 +173,6 @@ export async function addToCart(kv: Deno.Kv, clock: Clock, input: AddInput): Pro
         lines: [],
         createdAt: now,
         updatedAt: now,
-        expiresAt: now + CART_TTL_MS,
         userId: input.userId ?? null,
       };
       const existing = cart.lines.find((l) => l.lineId === lineId);
@@ -194,7 +191,7 @@ export async function addToCart(kv: Deno.Kv, clock: Clock, input: AddInput): Pro
       const lines = existing
         ? cart.lines.map((l) => (l.lineId === lineId ? { ...l, quantity } : l))
         : [...cart.lines, { ...input.spec, lineId, quantity } as CartLine];
-      const next = { ...cart, lines, updatedAt: now, expiresAt: now + CART_TTL_MS };
+      const next = { ...cart, lines, updatedAt: now };
       const ok = await commitCart(kv, next, entry?.versionstamp ?? null, !entry && next.userId);
       if (!ok) return CONFLICT;
       readsByCart.set(next, {
@@ -246,11 +243,13 @@ export async function removeLine(
   });
 }
 
-/** Empties a cart (after a paid order). */
+/** Empties a cart (after a paid order); a cart that is gone already is as good as empty. */
 export async function emptyCart(kv: Deno.Kv, clock: Clock, cartId: string): Promise<void> {
-  const entry = await findCart(kv, clock, cartId);
-  if (!entry) return;
-  await updateCart(kv, clock, cartId, () => Promise.resolve([]));
+  try {
+    await updateCart(kv, clock, cartId, () => Promise.resolve([]));
+  } catch (err) {
+    if (!(err instanceof NotFound)) throw err;
+  }
 }
 
 async function updateCart(
@@ -270,7 +269,6 @@ async function updateCart(
         ...entry.value!,
         lines: await change(entry.value!),
         updatedAt: now,
-        expiresAt: now + CART_TTL_MS,
       };
       const ok = await commitCart(kv, next, entry.versionstamp);
       return ok ? next : CONFLICT;
@@ -319,11 +317,7 @@ export async function linkCartToUser(
         const entry = await findCart(kv, clock, guest.value!.id);
         if (!entry) return null;
         const next = { ...entry.value!, userId, updatedAt: clock.now() };
-        const ok = await kv.atomic().check(entry).set(keys.cart(next.id), next, {
-          expireIn: CART_TTL_MS,
-        })
-          .set(keys.userCart(userId), next.id).commit();
-        return ok.ok ? null : CONFLICT;
+        return await commitCart(kv, next, entry.versionstamp, userId) ? null : CONFLICT;
       },
       "link the cart",
       `cart:${guest.value!.id}`,

@@ -64,8 +64,6 @@ export async function priceLines(
       bom: lineBom(line, product),
     });
   }
-  const need: Bom = new Map();
-  for (const line of result) addBom(need, line.bom, line.quantity);
   // Availability here is advisory (checkout's reservation checks each entry itself), so the
   // shared snapshot serves it: reading a pack's eleven stock keys cost a cart read most of its time.
   const counts = await stockSnapshot(kv);

@@ -1,4 +1,4 @@
-import { type Bom, type StockKey, switchIdOf } from "../../shared/bom.ts";
+import { type StockKey, switchIdOf } from "../../shared/bom.ts";
 import { getSwitches } from "./catalog.ts";
 
 const COMPONENT_NAMES: Record<string, string> = {
@@ -26,7 +26,6 @@ export async function stockKeyNames(
 export async function describeShortages(
   kv: Deno.Kv,
   short: Map<StockKey, number>,
-  _need: Bom,
 ): Promise<string> {
   const names = await stockKeyNames(kv, [...short.keys()]);
   return [...short].map(([key, have]) => `${names.get(key)} (${have} left)`).join(", ");
