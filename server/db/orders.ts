@@ -166,6 +166,10 @@ export async function createReservedOrder(
           delay: reservationMs,
         });
       if (order.userId) op.set(keys.ordersByUser(order.userId, order.orderNumber), order.createdAt);
+      // In the same write, so a crash cannot leave a reservation the next checkout would not find.
+      op.set(keys.pendingCheckout(order.cartId), order.orderNumber, {
+        expireIn: reservationMs * 2,
+      });
       return await commitStockChange(kv, op, now) ? order : CONFLICT;
     },
     "reserve stock",
@@ -366,7 +370,7 @@ export async function markOrderPaid(
         reservation: { ...order.reservation, state: "committed" },
         paymentError: null,
       };
-      op.set(keys.order(orderNumber), next);
+      op.set(keys.order(orderNumber), next).delete(keys.pendingCheckout(order.cartId));
       // Hosted checkouts that collected no email have no one to confirm to; the page says it all.
       if (next.email) {
         queueEmailInto(op, confirmation(next), now, `order-confirmation:${orderNumber}`);

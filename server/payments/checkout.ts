@@ -108,9 +108,6 @@ export async function startCheckout(
     );
   }
   const withPayment = await attachPayment(kv, clock, order.orderNumber, payment);
-  await kv.set(keys.pendingCheckout(input.cartId), order.orderNumber, {
-    expireIn: reservationMs * 2,
-  });
   return { order: withPayment, payment };
 }
 

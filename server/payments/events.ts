@@ -1,6 +1,5 @@
 import type { AppDeps } from "../deps.ts";
 import { emptyCart } from "../db/cart.ts";
-import { keys } from "../db/keys.ts";
 import {
   findOrder,
   markOrderPaid,
@@ -49,10 +48,7 @@ export async function handlePaymentEvent(
         logger({ msg: "refunding a payment for a lapsed reservation", order: order.orderNumber });
         await refundOrder(deps, outcome.order);
       }
-      if (outcome.kind === "recorded") {
-        await emptyCart(kv, clock, outcome.order.cartId);
-        await kv.delete(keys.pendingCheckout(outcome.order.cartId));
-      }
+      if (outcome.kind === "recorded") await emptyCart(kv, clock, outcome.order.cartId);
       return outcome.order;
     }
     case "failed":
