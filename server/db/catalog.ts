@@ -3,8 +3,8 @@ import { type ProductData, PRODUCTS } from "../../shared/catalog/products.ts";
 import type { SwitchData } from "../../shared/catalog/types.ts";
 import { NotFound } from "../errors.ts";
 import { keys } from "./keys.ts";
-import { getManyBatched, listValues } from "./kv_util.ts";
-import { noteStockChange, perStockVersion } from "./stock_version.ts";
+import { getManyBatched, listValues, setMissing } from "./kv_util.ts";
+import { perStockVersion } from "./stock_version.ts";
 
 /** A switch as stored: the catalogue data without its seed-only fields. */
 export type SwitchRecord = Omit<SwitchData, "initialStock">;
@@ -21,33 +21,7 @@ export async function seedCatalog(kv: Deno.Kv): Promise<number> {
     ]),
     ...PRODUCTS.map((p): [Deno.KvKey, unknown] => [keys.product(p.id), p]),
   ];
-  const written = await setMissing(kv, entries, keys.stockVersion());
-  noteStockChange(kv);
-  return written;
-}
-
-/**
- * Sets each key that does not exist yet, never overwriting; returns how many were written. With
- * `versionKey`, every batch that writes also sets that key (to the time), so readers that cache by
- * its versionstamp (the catalogue routes) see the new records.
- */
-export async function setMissing(
-  kv: Deno.Kv,
-  entries: [Deno.KvKey, unknown][],
-  versionKey?: Deno.KvKey,
-): Promise<number> {
-  const existing = await getManyBatched(kv, entries.map(([key]) => key));
-  const missing = entries.filter((_, i) => existing[i].versionstamp === null);
-  for (let i = 0; i < missing.length; i += 100) {
-    const op = kv.atomic();
-    for (const [key, value] of missing.slice(i, i + 100)) {
-      op.check({ key, versionstamp: null }).set(key, value);
-    }
-    if (versionKey) op.set(versionKey, Date.now());
-    // A concurrent seeder may win the race; its values are the same, so a failed commit is fine.
-    await op.commit();
-  }
-  return missing.length;
+  return await setMissing(kv, entries, { stockVersion: true });
 }
 
 /** Every switch, sorted by brand then name. */

@@ -1,4 +1,5 @@
 import { HttpError } from "../errors.ts";
+import { commitStockChange } from "./stock_version.ts";
 
 /** Small helpers over Deno KV's limits (10 keys per getMany, 1000 mutations per atomic). */
 
@@ -80,3 +81,27 @@ export async function withRetries<T>(
 }
 
 const MAX_TRIES = 30;
+
+/**
+ * Sets each key that does not exist yet, never overwriting; returns how many were written. With
+ * `stockVersion`, every batch that writes is a stock change (see stock_version.ts), so readers that
+ * keep views per version (the catalogue) see the new records.
+ */
+export async function setMissing(
+  kv: Deno.Kv,
+  entries: [Deno.KvKey, unknown][],
+  options: { stockVersion?: boolean } = {},
+): Promise<number> {
+  const existing = await getManyBatched(kv, entries.map(([key]) => key));
+  const missing = entries.filter((_, i) => existing[i].versionstamp === null);
+  for (let i = 0; i < missing.length; i += 100) {
+    const op = kv.atomic();
+    for (const [key, value] of missing.slice(i, i + 100)) {
+      op.check({ key, versionstamp: null }).set(key, value);
+    }
+    // A concurrent seeder may win the race; its values are the same, so a failed commit is fine.
+    if (options.stockVersion) await commitStockChange(kv, op, Date.now());
+    else await op.commit();
+  }
+  return missing.length;
+}

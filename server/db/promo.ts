@@ -1,5 +1,5 @@
 import { BANNER_PROMO_CODE, BANNER_PROMO_PERCENT } from "../../shared/policy.ts";
-import { setMissing } from "./catalog.ts";
+import { setMissing } from "./kv_util.ts";
 import { keys } from "./keys.ts";
 
 /** A promo code as stored. */

@@ -1,10 +1,9 @@
 import { COMPONENTS, type StockKey, switchKey } from "../../shared/bom.ts";
 import { SWITCHES } from "../../shared/catalog/switches.ts";
 import { INITIAL_COMPONENT_STOCK } from "../../shared/catalog/products.ts";
-import { setMissing } from "./catalog.ts";
 import { keys } from "./keys.ts";
-import { CONFLICT, getManyBatched, withRetries } from "./kv_util.ts";
-import { commitStockChange, noteStockChange, perStockVersion } from "./stock_version.ts";
+import { CONFLICT, getManyBatched, setMissing, withRetries } from "./kv_util.ts";
+import { commitStockChange, perStockVersion } from "./stock_version.ts";
 import { NotFound } from "../errors.ts";
 
 /** Stock of one component: what can still be sold, and what paid orders consumed. */
@@ -25,12 +24,11 @@ export async function seedStock(kv: Deno.Kv): Promise<number> {
       { stock: INITIAL_COMPONENT_STOCK[c], used: 0 },
     ]),
   ];
-  const written = await setMissing(kv, entries, keys.stockVersion());
+  const written = await setMissing(kv, entries, { stockVersion: true });
   // A store whose stock never changed since an older seeding has no version yet; give it one, so
   // the catalogue routes can cache by it (a concurrent bump wins the check, which is as good).
-  await kv.atomic().check({ key: keys.stockVersion(), versionstamp: null })
-    .set(keys.stockVersion(), Date.now()).commit();
-  noteStockChange(kv);
+  const absent = kv.atomic().check({ key: keys.stockVersion(), versionstamp: null });
+  await commitStockChange(kv, absent, Date.now());
   return written;
 }
 

@@ -60,7 +60,7 @@ export async function readStockVersion(kv: Deno.Kv): Promise<string | null> {
 }
 
 /** Tells this process's readers that stock or catalogue records changed (after the commit). */
-export function noteStockChange(kv: Deno.Kv): void {
+function noteStockChange(kv: Deno.Kv): void {
   stateOf(kv).local++;
 }
 
