@@ -30,19 +30,23 @@ export async function listSwitches(kv: Deno.Kv): Promise<SwitchRecord[]> {
   return all.sort((a, b) => a.brand.localeCompare(b.brand) || a.name.localeCompare(b.name));
 }
 
+/** The switches with these ids in the same order, null where there is none. */
+export async function findSwitches(
+  kv: Deno.Kv,
+  ids: readonly number[],
+): Promise<(SwitchRecord | null)[]> {
+  const entries = await getManyBatched<SwitchRecord>(kv, ids.map((id) => keys.switch(id)));
+  return entries.map((e) => e.value);
+}
+
 /** The switches with these ids, in the same order; throws NotFound naming unknown ids. */
 export async function getSwitches(kv: Deno.Kv, ids: readonly number[]): Promise<SwitchRecord[]> {
-  const entries = await getManyBatched<SwitchRecord>(kv, ids.map((id) => keys.switch(id)));
-  const unknown = ids.filter((_, i) => entries[i].value === null);
+  const found = await findSwitches(kv, ids);
+  const unknown = ids.filter((_, i) => found[i] === null);
   if (unknown.length > 0) {
     throw new NotFound(`Unknown switch id${unknown.length > 1 ? "s" : ""}: ${unknown.join(", ")}`);
   }
-  return entries.map((e) => e.value!);
-}
-
-/** A product sold by id, or null. */
-export async function findProduct(kv: Deno.Kv, id: number): Promise<ProductRecord | null> {
-  return (await kv.get<ProductRecord>(keys.product(id))).value;
+  return found as SwitchRecord[];
 }
 
 /** A product sold by id, as of the stock version (see productSnapshot); throws NotFound. */

@@ -79,15 +79,6 @@ export async function addStock(
   return addStockTo(op, entries, items, stockSign, usedSign);
 }
 
-/** Current stock counts for these keys (absent = 0). */
-export async function getStockCounts(
-  kv: Deno.Kv,
-  stockKeys: readonly StockKey[],
-): Promise<Map<StockKey, number>> {
-  const entries = await getStockEntries(kv, stockKeys);
-  return new Map([...entries].map(([k, e]) => [k, e.value?.stock ?? 0]));
-}
-
 /** Every stock record. */
 export async function listStock(kv: Deno.Kv): Promise<Map<StockKey, StockRecord>> {
   const all = new Map<StockKey, StockRecord>();

@@ -8,16 +8,16 @@ import type { SwitchView } from "../../shared/api_types.ts";
 import { idSchema } from "../../shared/schemas.ts";
 import type { AppDeps } from "../deps.ts";
 import { NotFound } from "../errors.ts";
-import { findProduct, listProducts, listSwitches } from "../db/catalog.ts";
-import { getStockCounts, listStock } from "../db/stock.ts";
+import { findSwitches, listProducts, listSwitches, productSnapshot } from "../db/catalog.ts";
+import { listStock, stockSnapshot } from "../db/stock.ts";
 import { perStockVersion } from "../db/stock_version.ts";
 import { validateParams } from "../middleware/validate.ts";
 
 const idParam = z.object({ id: idSchema });
 
-/** Whether one unit of something can be made from current stock. */
+/** Whether one unit of something can be made from current stock (advisory, per stock version). */
 async function isAvailable(kv: Deno.Kv, bom: Bom): Promise<boolean> {
-  const counts = await getStockCounts(kv, [...bom.keys()]);
+  const counts = await stockSnapshot(kv);
   return unitsAvailable(bom, (k) => counts.get(k) ?? 0) > 0;
 }
 
@@ -149,12 +149,12 @@ export function catalogRoutes({ kv, imageBase }: AppDeps & { imageBase: string }
     const pack = PACKS.find((p) => p.slug === c.req.param("slug"));
     // The slug is echoed so the message says what was asked for, but never at any length.
     if (!pack) throw new NotFound(`No tester pack called ${c.req.param("slug").slice(0, 80)}`);
-    const switches = await listSwitches(kv);
-    const byId = new Map(switches.map((s) => [s.id, s]));
-    const [plain, withKeycaps] = await Promise.all([
-      findProduct(kv, pack.id),
-      findProduct(kv, pack.idWithKeycaps),
+    const [switches, products] = await Promise.all([
+      findSwitches(kv, pack.switchIds),
+      productSnapshot(kv),
     ]);
+    const plain = products.get(pack.id);
+    const withKeycaps = products.get(pack.idWithKeycaps);
     if (!plain || !withKeycaps) throw new NotFound(`The ${pack.title} is not sold right now`);
     return c.json({
       id: pack.id,
@@ -167,9 +167,8 @@ export function catalogRoutes({ kv, imageBase }: AppDeps & { imageBase: string }
       basePrice: toDollars(plain.priceCents),
       basePriceCents: plain.priceCents,
       priceWithKeycapsCents: withKeycaps.priceCents,
-      switches: pack.switchIds.flatMap((id) => {
-        const s = byId.get(id);
-        return s
+      switches: switches.flatMap((s) =>
+        s
           ? [{
             id: s.id,
             name: s.name,
@@ -177,15 +176,15 @@ export function catalogRoutes({ kv, imageBase }: AppDeps & { imageBase: string }
             referralLink: s.referralLink,
             imageUrl: switchImageUrl(imageBase, s.image),
           }]
-          : [];
-      }),
+          : []
+      ),
     });
   });
 
   for (const kind of ["testers", "items"] as const) {
     app.get(`/${kind}/:id/availability`, validateParams(idParam), async (c) => {
       const { id } = c.req.valid("param");
-      const product = await findProduct(kv, id);
+      const product = (await productSnapshot(kv)).get(id);
       const isRightKind = product && (kind === "testers" ? !!product.packSlug : !product.packSlug);
       if (!product || !isRightKind) {
         throw new NotFound(`No ${kind === "testers" ? "tester" : "item"} with id ${id}`);
