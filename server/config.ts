@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { randomId } from "./crypto.ts";
 
 /** Runtime settings, read once from the environment at start-up. */
 export interface Config {
@@ -105,7 +106,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   };
 }
 
+/** 96 random bits, base64url: 16 characters to copy from the start-up line. */
 function generatePassword(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(12));
-  return btoa(String.fromCharCode(...bytes)).replace(/[+/=]/g, "x");
+  return randomId(12);
 }

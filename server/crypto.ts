@@ -17,9 +17,14 @@ export async function secretsEqual(a: string, b: string): Promise<boolean> {
   return diff === 0;
 }
 
+/** Random id of `bytes` random bytes, base64url without padding. */
+export function randomId(bytes = 16): string {
+  const raw = crypto.getRandomValues(new Uint8Array(bytes));
+  return btoa(String.fromCharCode(...raw)).replace(/\+/g, "-").replace(/\//g, "_")
+    .replace(/=+$/, "");
+}
+
 /** A random token of 256 bits, base64url. */
 export function newToken(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(32));
-  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_")
-    .replace(/=+$/, "");
+  return randomId(32);
 }

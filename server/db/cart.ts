@@ -10,7 +10,8 @@ import { BadRequest, Conflict, NotFound } from "../errors.ts";
 import type { Clock } from "../deps.ts";
 import { getProduct, getSwitches, type ProductRecord, type SwitchRecord } from "./catalog.ts";
 import { keys } from "./keys.ts";
-import { CONFLICT, randomId, withRetries } from "./kv_util.ts";
+import { randomId } from "../crypto.ts";
+import { CONFLICT, withRetries } from "./kv_util.ts";
 import { stockSnapshot } from "./stock.ts";
 import { describeShortages } from "./stock_names.ts";
 

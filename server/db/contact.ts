@@ -2,7 +2,7 @@ import { escapeHtml } from "../../shared/html.ts";
 import type { Clock } from "../deps.ts";
 import { queueEmailInto } from "../email/outbox.ts";
 import { keys } from "./keys.ts";
-import { randomId } from "./kv_util.ts";
+import { randomId } from "../crypto.ts";
 
 /** A message sent from the contact page. */
 export interface ContactMessage {

@@ -19,7 +19,6 @@ export const keys = {
   order: (orderNumber: string) => ["orders", orderNumber] as const,
   orders: () => ["orders"] as const,
   orderBySession: (sessionId: string) => ["order_by_session", sessionId] as const,
-  orderByPaymentIntent: (id: string) => ["order_by_payment_intent", id] as const,
   ordersByUser: (userId: string, orderNumber: string) =>
     ["orders_by_user", userId, orderNumber] as const,
   userOrders: (userId: string) => ["orders_by_user", userId] as const,
@@ -49,6 +48,4 @@ export const keys = {
   userByEmail: (email: string) => ["users_by_email", email] as const,
   userSession: (tokenHash: string) => ["user_sessions", tokenHash] as const,
   userCart: (userId: string) => ["user_carts", userId] as const,
-  /** Seed bookkeeping. */
-  seedVersion: () => ["meta", "seed_version"] as const,
 };

@@ -21,15 +21,6 @@ export async function listValues<T>(kv: Deno.Kv, prefix: Deno.KvKey): Promise<T[
   return values;
 }
 
-/** Random id of `bytes` random bytes, base64url without padding. */
-export function randomId(bytes = 16): string {
-  const raw = crypto.getRandomValues(new Uint8Array(bytes));
-  return btoa(String.fromCharCode(...raw)).replace(/\+/g, "-").replace(/\//g, "_").replace(
-    /=+$/,
-    "",
-  );
-}
-
 /** What an attempt returns when its commit lost a race and should run again. */
 export const CONFLICT: unique symbol = Symbol("conflict");
 

@@ -10,7 +10,7 @@ import { queueEmailInto } from "../email/outbox.ts";
 import type { PaidDetails, PaymentRef } from "../payments/provider.ts";
 import type { PricedLine } from "./cart_view.ts";
 import { keys } from "./keys.ts";
-import { CONFLICT, withRetries } from "./kv_util.ts";
+import { CONFLICT, listValues, withRetries } from "./kv_util.ts";
 import { addStock, addStockTo, getStockEntries } from "./stock.ts";
 import { commitStockChange } from "./stock_version.ts";
 
@@ -232,9 +232,7 @@ export async function attachPayment(
 
 /** Every order, newest first. */
 export async function listOrders(kv: Deno.Kv): Promise<Order[]> {
-  const all: Order[] = [];
-  for await (const entry of kv.list<Order>({ prefix: keys.orders() })) all.push(entry.value);
-  return all.sort((a, b) => b.createdAt - a.createdAt);
+  return (await listValues<Order>(kv, keys.orders())).sort((a, b) => b.createdAt - a.createdAt);
 }
 
 /**

@@ -1,8 +1,7 @@
 import type { Clock } from "../deps.ts";
 import { BadRequest } from "../errors.ts";
-import { newToken, secretsEqual, sha256Hex } from "../crypto.ts";
+import { newToken, randomId, secretsEqual, sha256Hex } from "../crypto.ts";
 import { keys } from "./keys.ts";
-import { randomId } from "./kv_util.ts";
 
 /** PBKDF2-HMAC-SHA256 at OWASP's recommended 600,000 iterations, through Web Crypto. */
 const ITERATIONS = 600_000;

@@ -1,6 +1,7 @@
 import type { Clock, Logger } from "../deps.ts";
 import { keys } from "../db/keys.ts";
-import { randomId } from "../db/kv_util.ts";
+import { randomId } from "../crypto.ts";
+import { listValues } from "../db/kv_util.ts";
 import type { Email, Mailer } from "./mailer.ts";
 
 /** An email waiting in, or delivered from, the outbox. */
@@ -121,9 +122,6 @@ export async function deliverPending(
 
 /** Every outbox entry, oldest first. */
 export async function listOutbox(kv: Deno.Kv): Promise<OutboxEntry[]> {
-  const all: OutboxEntry[] = [];
-  for await (const entry of kv.list<OutboxEntry>({ prefix: keys.outboxAll() })) {
-    all.push(entry.value);
-  }
+  const all = await listValues<OutboxEntry>(kv, keys.outboxAll());
   return all.sort((a, b) => a.createdAt - b.createdAt);
 }

@@ -88,7 +88,6 @@ export async function startCheckout(
         })),
         shippingCents: totals.shippingCents,
         taxCents: totals.taxCents,
-        discountCents: totals.discountCents,
         totalCents: totals.totalCents,
         successUrl: `${input.origin}/order-success?session_id={CHECKOUT_SESSION_ID}`,
         cancelUrl: `${input.origin}/cart`,

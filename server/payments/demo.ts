@@ -1,6 +1,6 @@
 import type { Clock } from "../deps.ts";
 import { keys } from "../db/keys.ts";
-import { randomId } from "../db/kv_util.ts";
+import { randomId } from "../crypto.ts";
 import type {
   CheckoutSessionInput,
   PaymentEvent,

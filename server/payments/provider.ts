@@ -15,7 +15,6 @@ export interface CheckoutSessionInput {
   lines: PaymentLine[];
   shippingCents: number;
   taxCents: number;
-  discountCents: number;
   totalCents: number;
   successUrl: string;
   cancelUrl: string;
