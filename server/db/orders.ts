@@ -417,8 +417,15 @@ export async function recordPaymentFailure(
   );
 }
 
-/** Expires every unpaid order whose reservation has lapsed (the start-up sweep). */
-export async function sweepExpiredReservations(kv: Deno.Kv, clock: Clock): Promise<string[]> {
+/**
+ * Expires every unpaid order whose reservation has lapsed (the start-up sweep); `onExpired` gets
+ * each released order, to stop its payment.
+ */
+export async function sweepExpiredReservations(
+  kv: Deno.Kv,
+  clock: Clock,
+  onExpired: (order: Order) => Promise<void> = () => Promise.resolve(),
+): Promise<string[]> {
   const expired: string[] = [];
   for await (const entry of kv.list<Order>({ prefix: keys.orders() })) {
     const order = entry.value;
@@ -426,7 +433,9 @@ export async function sweepExpiredReservations(kv: Deno.Kv, clock: Clock): Promi
       order.status === "STARTED" && order.reservation.state === "held" &&
       order.reservation.expiresAt <= clock.now()
     ) {
-      await releaseOrder(kv, clock, order.orderNumber, "EXPIRED", "The reservation lapsed");
+      await onExpired(
+        await releaseOrder(kv, clock, order.orderNumber, "EXPIRED", "The reservation lapsed"),
+      );
       expired.push(order.orderNumber);
     }
   }

@@ -15,6 +15,7 @@ import {
 } from "../db/orders.ts";
 import { findPromo } from "../db/promo.ts";
 import type { PaymentRef } from "./provider.ts";
+import { stopPayment } from "./stop_payment.ts";
 
 /** What a checkout starts from. */
 export interface CheckoutInput {
@@ -123,5 +124,5 @@ async function releasePendingCheckout(deps: CheckoutDeps, cartId: string): Promi
     "CANCELLED",
     "Replaced by a new checkout",
   );
-  if (order.payment) await deps.payments.cancel(order.payment).catch(() => {});
+  await stopPayment(deps.payments, order);
 }

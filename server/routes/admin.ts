@@ -30,6 +30,7 @@ import { queueEmail } from "../email/outbox.ts";
 import { orderConfirmationEmail, orderShippedEmail } from "../email/templates.ts";
 import { toCsv } from "../csv.ts";
 import { refundOrder } from "../payments/refunds.ts";
+import { stopPayment } from "../payments/stop_payment.ts";
 import {
   ADMIN_LOGIN_LIMIT,
   adminCookieName,
@@ -219,7 +220,7 @@ export function adminRoutes(deps: Deps): Hono {
     );
     if (order.payment) {
       if (refund) await refundOrder(deps, order);
-      else await deps.payments.cancel(order.payment).catch(() => {});
+      else await stopPayment(deps.payments, order);
     }
     return c.json(adminOrderView(order, imageBase));
   });
