@@ -1,6 +1,6 @@
 import { computeTotals, type Region } from "../../shared/policy.ts";
 import type { AppDeps } from "../deps.ts";
-import { BadRequest, HttpError, NotFound } from "../errors.ts";
+import { HttpError, NotFound } from "../errors.ts";
 import { getCart } from "../db/cart.ts";
 import { priceLines } from "../db/cart_view.ts";
 import { keys } from "../db/keys.ts";
@@ -13,7 +13,7 @@ import {
   orderItemsOf,
   releaseOrder,
 } from "../db/orders.ts";
-import { findPromo } from "../db/promo.ts";
+import { getPromo } from "../db/promo.ts";
 import type { PaymentRef } from "./provider.ts";
 import { stopPayment } from "./stop_payment.ts";
 
@@ -53,8 +53,7 @@ export async function startCheckout(
   let percentOff = 0;
   let promoCode: string | null = null;
   if (input.promoCode?.trim()) {
-    const promo = await findPromo(kv, input.promoCode);
-    if (!promo) throw new BadRequest(`The promo code ${input.promoCode.trim()} is not valid`);
+    const promo = await getPromo(kv, input.promoCode);
     percentOff = promo.percentOff;
     promoCode = promo.code;
   }

@@ -5,7 +5,7 @@ import type { AppDeps } from "../deps.ts";
 import { BadRequest, Conflict, HttpError, NotFound } from "../errors.ts";
 import { applyOrderPromo, findOrder, type Order, recordPaymentFailure } from "../db/orders.ts";
 import { publicOrderView } from "../db/order_views.ts";
-import { findPromo } from "../db/promo.ts";
+import { getPromo } from "../db/promo.ts";
 import {
   checkDemoCard,
   demoEventId,
@@ -79,9 +79,12 @@ export function demoRoutes(deps: Deps): Hono {
     }
     let current = order;
     if (body.promoCode?.trim()) {
-      const promo = await findPromo(kv, body.promoCode);
-      if (!promo) throw new BadRequest(`The promo code ${body.promoCode.trim()} is not valid`);
-      current = await applyOrderPromo(kv, clock, order.orderNumber, promo);
+      current = await applyOrderPromo(
+        kv,
+        clock,
+        order.orderNumber,
+        await getPromo(kv, body.promoCode),
+      );
     }
     const card = checkDemoCard(body.cardNumber);
     if (!card.ok) {

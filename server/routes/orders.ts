@@ -5,12 +5,12 @@ import { orderCreateSchema, promoValidateSchema } from "../../shared/schemas.ts"
 import { discountCents } from "../../shared/policy.ts";
 import { toDollars } from "../../shared/pricing.ts";
 import type { AppDeps } from "../deps.ts";
-import { BadRequest, NotFound, TooManyRequests } from "../errors.ts";
+import { NotFound, TooManyRequests } from "../errors.ts";
 import { findCart } from "../db/cart.ts";
 import { priceLines } from "../db/cart_view.ts";
 import { findOrder, findOrderByPaymentId } from "../db/orders.ts";
 import { publicOrderView } from "../db/order_views.ts";
-import { findPromo } from "../db/promo.ts";
+import { getPromo } from "../db/promo.ts";
 import { countHit, isLimited } from "../db/rate_limit.ts";
 import { handlePaymentEvent } from "../payments/events.ts";
 import { startCheckout } from "../payments/checkout.ts";
@@ -83,8 +83,7 @@ export function orderRoutes(deps: Deps): Hono {
 
   app.post("/promo/validate", validateJson(promoValidateSchema), async (c) => {
     const { code, cartId } = c.req.valid("json");
-    const promo = await findPromo(kv, code);
-    if (!promo) throw new BadRequest(`The promo code ${code} is not valid`);
+    const promo = await getPromo(kv, code);
     const cart = cartId ? await findCart(kv, clock, cartId) : null;
     const subtotal = cart
       ? (await priceLines(kv, cart.value!.lines, imageBase))
