@@ -1,3 +1,4 @@
+import type { Region } from "./policy.ts";
 import type { OrderStatus } from "./status.ts";
 
 /** An order as its tracking page sees it: no full email or street address. */
@@ -5,7 +6,7 @@ export interface PublicOrderView {
   orderNumber: string;
   status: OrderStatus;
   progress: number;
-  region: "us" | "international";
+  region: Region;
   email: string | null;
   customerName: string | null;
   address: string;

@@ -3,6 +3,8 @@
  * (DESIGN.md section 3). Money is integer cents.
  */
 
+import { formatCents, STARTING_PRICE_CENTS } from "./pricing.ts";
+
 /** The shop's name until the owner renames it. */
 export const SHOP_NAME = "Switch Tester Shop";
 
@@ -17,8 +19,8 @@ export const BANNER_PROMO_PERCENT = 16;
 export const BANNER_TEXT =
   `New orders ship on September 26th. Use code ${BANNER_PROMO_CODE} for ${BANNER_PROMO_PERCENT}% off.`;
 
-/** Home page claims. */
-export const STARTING_PRICE_TEXT = "Starting at $9.99";
+/** Home page claims; the starting price follows the prices themselves. */
+export const STARTING_PRICE_TEXT = `Starting at ${formatCents(STARTING_PRICE_CENTS)}`;
 export const SWITCH_COUNT_TEXT = "100+ unique switches";
 
 /** Shipping: $7.99 in the US (free from $50 after discount), $22.99 international. */

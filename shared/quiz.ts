@@ -3,7 +3,8 @@
  * page only renders and the paths can be tested without a browser.
  */
 
-import { PACKS } from "./catalog/packs.ts";
+// PACK_INFO, not PACKS: the quiz needs no switches, so the gift guide skips the switch list.
+import { PACK_INFO } from "./catalog/pack_info.ts";
 
 /** Where an answer leads: to another question, or to the packs to recommend. */
 export type QuizOutcome = { next: string } | { result: readonly string[] };
@@ -24,7 +25,7 @@ export interface QuizQuestion {
 /** Id of the question the quiz opens with. */
 export const QUIZ_START_ID = "has-keyboard";
 
-/** The decision tree, keyed by question id; results are pack slugs from PACKS. */
+/** The decision tree, keyed by question id; results are pack slugs from PACK_INFO. */
 export const QUIZ_QUESTIONS: Readonly<Record<string, QuizQuestion>> = {
   "has-keyboard": {
     id: "has-keyboard",
@@ -73,19 +74,15 @@ export interface QuizRecommendation {
   id: number;
   name: string;
   description: string;
-  imageUrl: string;
+  /** Pack image base name; the page makes the URL, since only it knows the image base (CDN). */
+  image: string;
   /** URL segment under /testers/. */
   slug: string;
 }
 
-/** A fresh quiz on its first question. */
+/** A fresh quiz on its first question; Start Over uses it too. */
 export function startQuiz(): QuizState {
   return { history: [QUIZ_START_ID], result: null };
-}
-
-/** Start Over: the same as a fresh quiz. */
-export function startOver(): QuizState {
-  return startQuiz();
 }
 
 /** The question on screen, or null when the result is shown. */
@@ -124,19 +121,19 @@ export function backQuiz(state: QuizState): QuizState {
 
 /**
  * The packs to show for the result, in the order the tree lists them; empty while questions
- * remain. Throws on a slug missing from PACKS, so a catalogue edit that breaks the quiz fails
+ * remain. Throws on a slug missing from PACK_INFO, so a catalogue edit that breaks the quiz fails
  * in the tests rather than showing an empty card.
  */
 export function recommendations(state: QuizState): QuizRecommendation[] {
   if (state.result === null) return [];
   return state.result.map((slug) => {
-    const pack = PACKS.find((p) => p.slug === slug);
+    const pack = PACK_INFO.find((p) => p.slug === slug);
     if (!pack) throw new Error(`Quiz recommends an unknown pack: ${slug}`);
     return {
       id: pack.id,
       name: pack.title,
       description: pack.description,
-      imageUrl: `/images/packs/${pack.image}.svg`,
+      image: pack.image,
       slug: pack.slug,
     };
   });

@@ -1,4 +1,4 @@
-import { SHOP_NAME } from "./policy.ts";
+import { SHOP_NAME, STARTING_PRICE_TEXT } from "./policy.ts";
 
 /**
  * Every page of the shop with its document title and meta description. The server uses the list
@@ -21,7 +21,7 @@ export const PAGES: readonly PageInfo[] = [
   page(
     "/",
     "Keyboard switch testers",
-    "3D-printed keyboard switch testers: themed packs, custom testers with 100+ real switches and a fidget cube. Starting at $9.99.",
+    `3D-printed keyboard switch testers: themed packs, custom testers with 100+ real switches and a fidget cube. ${STARTING_PRICE_TEXT}.`,
     true,
     "content/home_page.tsx",
   ),

@@ -7,7 +7,13 @@ import { CONTACT_MESSAGE_MAX } from "./policy.ts";
 import { EMAIL_MESSAGE, isStrongPassword, PASSWORD_MESSAGE, stripTags } from "./account_rules.ts";
 
 export { EMAIL_MESSAGE, isStrongPassword, PASSWORD_MESSAGE, stripTags };
-import { BODY_COLORS, CUBE_KEYCAPS, TESTER_KEYCAPS, TESTER_SIZES } from "./pricing.ts";
+import {
+  BODY_COLORS,
+  CUBE_KEYCAPS,
+  DEFAULT_BODY_COLOR,
+  TESTER_KEYCAPS,
+  TESTER_SIZES,
+} from "./pricing.ts";
 
 const MAX_QUANTITY = 20;
 
@@ -15,7 +21,7 @@ const MAX_QUANTITY = 20;
  * A whole quantity, from JSON or from a query string. Only numbers and numeric text count: an empty
  * value, null or true is not silently read as 0 or 1 (which would remove a line or add one).
  */
-export const quantitySchema = z.preprocess(
+const quantitySchema = z.preprocess(
   (v) => (typeof v === "string" && v.trim() !== "" ? Number(v) : v),
   z.number({ error: "Quantity must be a number" }),
 )
@@ -42,7 +48,7 @@ const switchPick = z.object({
 });
 
 const bodyColor = z.enum(BODY_COLORS, { error: "Body colour must be white or black" })
-  .nullish().transform((c) => c ?? "white");
+  .nullish().transform((c) => c ?? DEFAULT_BODY_COLOR);
 
 /** Body of POST /api/cart/add/tester: a custom tester or a fidget cube. */
 export const testerAddSchema = z.discriminatedUnion("name", [
@@ -109,20 +115,23 @@ const text = (label: string, max: number) =>
     .max(max, `${label} must be at most ${max} characters`)
     .refine((v) => !LINE_CONTROLS.test(v), `${label} cannot contain control characters`);
 
+/** A US ZIP code as the /checkout form sends it; a ZIP+4 is accepted too. */
+const usZipCode = z.string({ error: "ZIP code is required" }).trim()
+  .regex(/^\d{5}(-\d{4})?$/, "ZIP code must be 5 digits");
+
 /** A US shipping address as the /checkout form sends it. */
-export const usAddressSchema = z.object({
+const usAddressSchema = z.object({
   street: text("Address", 200),
   apartment: line("Apartment", 100).nullish().transform((a) => a ?? ""),
   city: text("City", 100),
   state: line("State", 50).nullish().transform((s) => s ?? ""),
-  zipCode: z.string({ error: "ZIP code is required" }).trim()
-    .regex(/^\d{5}(-\d{4})?$/, "ZIP code must be 5 digits"),
+  zipCode: usZipCode,
   country: z.literal("US", { error: "This checkout ships to the United States only" })
     .optional().default("US"),
 });
 
 /** Any shipping address (the international hosted checkout). */
-export const anyAddressSchema = z.object({
+const anyAddressSchema = z.object({
   street: text("Address", 200),
   apartment: line("Apartment", 100).nullish().transform((a) => a ?? ""),
   city: text("City", 100),
@@ -132,7 +141,7 @@ export const anyAddressSchema = z.object({
 });
 
 /** A promo code as typed. */
-export const promoCodeSchema = z.string().trim().max(40, "That promo code is too long");
+const promoCodeSchema = z.string().trim().max(40, "That promo code is too long");
 
 /** Body of POST /api/orders/create. */
 export const orderCreateSchema = z.object({
@@ -214,7 +223,6 @@ export const paymentIntentSchema = z.object({
   apartment: line("Apartment", 100).nullish(),
   city: text("City", 100),
   state: line("State", 50).nullish(),
-  zipcode: z.string({ error: "ZIP code is required" }).trim()
-    .regex(/^\d{5}(-\d{4})?$/, "ZIP code must be 5 digits"),
+  zipcode: usZipCode,
   promoCode: promoCodeSchema.nullish(),
 });

@@ -17,11 +17,6 @@ export const ORDER_STATUSES = [
 /** One of ORDER_STATUSES. */
 export type OrderStatus = typeof ORDER_STATUSES[number];
 
-/** Whether a value (e.g. read from storage or a request) is a known status. */
-export function isOrderStatus(value: unknown): value is OrderStatus {
-  return typeof value === "string" && (ORDER_STATUSES as readonly string[]).includes(value);
-}
-
 /** One step of the tracking page's progress bar. */
 export interface ProgressStep {
   status: OrderStatus;
@@ -69,13 +64,6 @@ export function canTransition(from: OrderStatus, to: OrderStatus): boolean {
   return ORDER_TRANSITIONS[from].includes(to);
 }
 
-/** Throws unless the move is allowed, so a bad update never reaches storage. */
-export function assertTransition(from: OrderStatus, to: OrderStatus): void {
-  if (!canTransition(from, to)) {
-    throw new Error(`Cannot move an order from ${from} to ${to}`);
-  }
-}
-
 /** Whether the order can still be cancelled: not yet shipped and not already closed. */
 export function isCancellable(status: OrderStatus): boolean {
   return canTransition(status, "CANCELLED");
@@ -108,18 +96,14 @@ export function trackingText(
 }
 
 /**
- * Human labels for every status; the forward ones match the progress bar so the admin and the
- * shopper read the same words.
+ * Human labels for every status: the forward ones are the progress bar's, so the admin and the
+ * shopper read the same words; the two dead ends, which have no step, add their own.
  */
-export const STATUS_LABELS: Readonly<Record<OrderStatus, string>> = {
-  STARTED: "Order placed",
-  PAYMENT_RECEIVED: "Payment received",
-  PROCESSING: "Processing",
-  SHIPPED: "Shipped",
-  DELIVERED: "Delivered",
+export const STATUS_LABELS = {
+  ...Object.fromEntries(PROGRESS_STEPS.map((step) => [step.status, step.label])),
   CANCELLED: "Cancelled",
   EXPIRED: "Expired",
-};
+} as Readonly<Record<OrderStatus, string>>;
 
 /** The USPS tracking page for a number; encoded because the admin types the number freely. */
 export function carrierTrackingUrl(trackingNumber: string): string {

@@ -1,5 +1,6 @@
 import { type ComponentType, lazy, type LazyExoticComponent } from "react";
 import { Route, Routes } from "react-router-dom";
+import { PACK_INFO } from "../../shared/catalog/pack_info.ts";
 import { RootLayout } from "./layout/root_layout.tsx";
 
 /**
@@ -66,8 +67,6 @@ const NotFoundPage = page(async () =>
   (await import("../features/content/not_found_page.tsx")).NotFoundPage
 );
 
-const PACK_SLUGS = ["starter-pack", "popular", "unique", "linear", "tactile", "aesthetic"];
-
 /** The one route table of the shop (SPEC.md section 2). */
 export function AppRoutes() {
   return (
@@ -78,7 +77,7 @@ export function AppRoutes() {
         <Route path="/contact" element={<ContactPage />} />
         <Route path="/testers/custom" element={<CustomTesterPage />} />
         <Route path="/testers/fidget-cube" element={<FidgetCubePage />} />
-        {PACK_SLUGS.map((slug) => (
+        {PACK_INFO.map(({ slug }) => (
           <Route key={slug} path={`/testers/${slug}`} element={<PackPage slug={slug} />} />
         ))}
         <Route path="/cart" element={<CartPage />} />

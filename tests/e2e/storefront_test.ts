@@ -84,7 +84,7 @@ e2eTest("home: intro, gift box, a non-looping tester carousel, partners and call
     assert.equal(await slides.nth(i).getAttribute("aria-roledescription"), "slide");
     assert.equal(await slides.nth(i).getByRole("link").getAttribute("href"), TESTER_PATHS[i]);
   }
-  // The home page keeps its own copy of the pack titles (to stay light); they must match PACKS.
+  // The carousel lists the custom tester, then every pack in the order PACKS has them.
   const titles = await slides.locator("h3").allTextContents();
   assert.deepEqual(titles, ["Custom Switch Tester", ...PACKS.map((p) => p.title)]);
   for (const img of await carousel.locator("img").all()) {

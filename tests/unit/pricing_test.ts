@@ -16,6 +16,7 @@ import {
   toCents,
   toDollars,
 } from "../../shared/pricing.ts";
+import { STARTING_PRICE_TEXT } from "../../shared/policy.ts";
 
 /** SPEC.md section 9, written out by hand so the constants themselves are checked. */
 const BASE_BY_SIZE = { 10: 999, 15: 1449, 20: 1899 } as const;
@@ -30,6 +31,8 @@ Deno.test("pricing constants match SPEC.md section 9", () => {
   assert.equal(PACK_BASE_CENTS, 999);
   assert.equal(PACK_KEYCAPS_CENTS, 200);
   assert.equal(STARTING_PRICE_CENTS, 999);
+  // Built from the cents now, so the words the home page and its description show are checked too.
+  assert.equal(STARTING_PRICE_TEXT, "Starting at $9.99");
 });
 
 Deno.test("custom tester: every size x keycap with standard switches is base + keycaps", () => {

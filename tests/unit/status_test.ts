@@ -1,11 +1,9 @@
 import assert from "node:assert/strict";
 import {
-  assertTransition,
   canTransition,
   carrierTrackingUrl,
   isCancellable,
   isNewForAdmin,
-  isOrderStatus,
   isProcessedForAdmin,
   ORDER_STATUSES,
   ORDER_TRANSITIONS,
@@ -41,13 +39,6 @@ Deno.test("ORDER_STATUSES lists the seven statuses in order", () => {
     "CANCELLED",
     "EXPIRED",
   ]);
-});
-
-Deno.test("isOrderStatus accepts only known statuses", () => {
-  for (const status of ORDER_STATUSES) assert.equal(isOrderStatus(status), true, status);
-  for (const value of ["shipped", "", "REFUNDED", null, undefined, 3, {}]) {
-    assert.equal(isOrderStatus(value), false, String(value));
-  }
 });
 
 Deno.test("progress steps: labels and percentages", () => {
@@ -93,7 +84,6 @@ Deno.test("stepIndex for every status", () => {
 Deno.test("every allowed transition is allowed", () => {
   for (const [from, to] of ALLOWED) {
     assert.equal(canTransition(from, to), true, `${from} -> ${to}`);
-    assert.doesNotThrow(() => assertTransition(from, to), `${from} -> ${to}`);
   }
 });
 
@@ -114,30 +104,6 @@ Deno.test("the table holds exactly the allowed moves", () => {
     tos.map((to) => `${from}->${to}`)
   ).sort();
   assert.deepEqual(pairs, ALLOWED.map(([f, t]) => `${f}->${t}`).sort());
-});
-
-Deno.test("assertTransition names both statuses in a sentence-case message", () => {
-  const samples: [OrderStatus, OrderStatus][] = [
-    ["SHIPPED", "CANCELLED"],
-    ["DELIVERED", "SHIPPED"],
-    ["STARTED", "SHIPPED"],
-    ["STARTED", "PROCESSING"],
-    ["PAYMENT_RECEIVED", "EXPIRED"],
-    ["PROCESSING", "PAYMENT_RECEIVED"],
-    ["CANCELLED", "PAYMENT_RECEIVED"],
-    ["EXPIRED", "PAYMENT_RECEIVED"],
-    ["DELIVERED", "DELIVERED"],
-  ];
-  for (const [from, to] of samples) {
-    assert.throws(
-      () => assertTransition(from, to),
-      (err: unknown) => {
-        assert.ok(err instanceof Error);
-        assert.equal(err.message, `Cannot move an order from ${from} to ${to}`);
-        return true;
-      },
-    );
-  }
 });
 
 Deno.test("isCancellable: only before shipping and not already closed", () => {

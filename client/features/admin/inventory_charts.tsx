@@ -12,20 +12,13 @@ import {
   YAxis,
 } from "recharts";
 import { Fragment } from "react";
+import { COMPONENTS } from "../../../shared/bom.ts";
 import type { ComponentStock, SwitchStock } from "./admin_api.ts";
 
 /** The one bar colour of 'Switches Stock' (SPEC.md section 9: a fixed bar colour). */
 const BAR_COLOR = "#5b7fd6";
 /** Pie slices: Used, then Stock. */
 const PIE_COLORS = ["#d9534f", "#3f9a5b"];
-/** The components that get a 'Used vs Stock' pie, in the spec's order. */
-const PIE_COMPONENTS = [
-  "SMALL_BOX",
-  "LARGE_BOX",
-  "TRANSPARENT_KEYCAP",
-  "RANDOM_KEYCAP",
-  "CUBE_BODY",
-];
 /** Height of one switch's bar row; the chart grows with the catalogue and scrolls. */
 const ROW_PX = 24;
 
@@ -98,7 +91,8 @@ export function withBreaks(name: string) {
 
 /** 'Used vs Stock' pies for the boxes, keycaps and cube bodies, each with its numbers. */
 export function ComponentPies({ components }: { components: ComponentStock[] }) {
-  const shown = PIE_COMPONENTS.map((name) =>
+  // Every component that is not a switch gets a pie, in the bill of materials' (the spec's) order.
+  const shown = COMPONENTS.map((name) =>
     components.find((c) => c.name === name) ?? { name, stock: 0, used: 0 }
   );
   return (

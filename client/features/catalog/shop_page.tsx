@@ -3,7 +3,7 @@ import { Link } from "react-router-dom";
 import { toast } from "react-hot-toast";
 import type { ProductView } from "../../../shared/api_types.ts";
 import { ITEMS } from "../../../shared/catalog/items.ts";
-import { PACKS } from "../../../shared/catalog/packs.ts";
+import { PACK_INFO } from "../../../shared/catalog/pack_info.ts";
 import { cubeImageUrl, itemImageUrl, packImageUrl } from "../../../shared/images.ts";
 import {
   CUBE_BASE_CENTS,
@@ -11,11 +11,10 @@ import {
   PACK_BASE_CENTS,
   TESTER_BASE_CENTS,
 } from "../../../shared/pricing.ts";
-import { api, ApiError } from "../../app/api.ts";
+import { api, errorMessage } from "../../app/api.ts";
 import { addItemToCart } from "../../app/cart/cart_service.ts";
-import { AddToCartButton } from "../../app/components/add_to_cart_button.tsx";
+import { ProductCard } from "../../app/components/product_card.tsx";
 import { IMAGE_BASE } from "../../app/image_base.ts";
-import { useAvailability } from "../../app/use_availability.ts";
 
 /** The themed packs the shop lists (SPEC.md section 2: Starter, Popular, Linear, Tactile). */
 const THEMED_PACK_IDS = [384, 380, 386, 382];
@@ -36,17 +35,16 @@ function useProductPrices(): Map<number, number> | null {
   return prices;
 }
 
-/** Adds a product with the shop page's toasts (SPEC.md section 8, 'Shop and testers'). */
+/**
+ * Adds a product with the shop page's toasts (SPEC.md section 8, 'Shop and testers'). Not
+ * toastAddFailed: that keeps an error up for 4 s, the shop's error has always used the 2 s default.
+ */
 async function addWithToast(id: number): Promise<void> {
   try {
     await addItemToCart(id);
     toast.success("Item added to cart");
   } catch (err) {
-    // A 4xx carries a reason the shopper can act on (e.g. out of stock); anything else is generic.
-    const message = err instanceof ApiError && err.status >= 400 && err.status < 500
-      ? err.message
-      : "Error adding item to cart";
-    toast.error(message);
+    toast.error(errorMessage(err, "Error adding item to cart"));
   }
 }
 
@@ -54,7 +52,7 @@ async function addWithToast(id: number): Promise<void> {
 export function ShopPage() {
   const prices = useProductPrices();
   const priceOf = (id: number, fallback: number) => formatCents(prices?.get(id) ?? fallback);
-  const packs = THEMED_PACK_IDS.map((id) => PACKS.find((p) => p.id === id)!);
+  const packs = THEMED_PACK_IDS.map((id) => PACK_INFO.find((p) => p.id === id)!);
 
   return (
     <div className="page shop">
@@ -117,6 +115,7 @@ export function ShopPage() {
                 imageAlt={`${pack.title}: a tester holding ten switches`}
                 price={priceOf(pack.id, PACK_BASE_CENTS)}
                 aboutPath={`/testers/${pack.slug}`}
+                onAdd={() => addWithToast(pack.id)}
               />
             </li>
           ))}
@@ -136,51 +135,12 @@ export function ShopPage() {
                 imageUrl={itemImageUrl(IMAGE_BASE, item.image)}
                 imageAlt={`${item.name}, without switches`}
                 price={priceOf(item.id, item.priceCents)}
+                onAdd={() => addWithToast(item.id)}
               />
             </li>
           ))}
         </ul>
       </section>
     </div>
-  );
-}
-
-/** A product sold by id, with its own availability check and add-to-cart button. */
-function ProductCard(
-  { id, kind, name, description, imageUrl, imageAlt, price, aboutPath }: {
-    id: number;
-    kind: "testers" | "items";
-    name: string;
-    description: string;
-    imageUrl: string;
-    imageAlt: string;
-    price: string;
-    aboutPath?: string;
-  },
-) {
-  const available = useAvailability(kind, id);
-  const titleId = `product-${id}`;
-  return (
-    <article
-      className={`card product-card${available === false ? " unavailable" : ""}`}
-      aria-labelledby={titleId}
-      data-product-id={id}
-    >
-      <div className="product-image-wrap">
-        <img className="product-image" src={imageUrl} alt={imageAlt} width={240} height={240} />
-        {available === false && <span className="stock-overlay">Out of Stock</span>}
-      </div>
-      <h3 id={titleId}>{name}</h3>
-      <p className="muted">{description}</p>
-      <p className="price">{price}</p>
-      <div className="row product-actions">
-        {aboutPath && (
-          <Link className="button secondary" to={aboutPath}>
-            About<span className="visually-hidden">the {name}</span>
-          </Link>
-        )}
-        <AddToCartButton available={available} onAdd={() => addWithToast(id)} />
-      </div>
-    </article>
   );
 }

@@ -1,20 +1,17 @@
 import { useEffect, useRef, useState } from "react";
-import { Link } from "react-router-dom";
 import {
   answerQuiz,
   backQuiz,
   currentQuestion,
   type QuizRecommendation,
   recommendations,
-  startOver,
   startQuiz,
 } from "../../../shared/quiz.ts";
-import { LOCAL_IMAGE_BASE } from "../../../shared/images.ts";
+import { packImageUrl } from "../../../shared/images.ts";
 import { addItemToCart } from "../../app/cart/cart_service.ts";
 import { toastAddedWithLink, toastAddFailed } from "../../app/cart/cart_toasts.tsx";
-import { AddToCartButton } from "../../app/components/add_to_cart_button.tsx";
+import { ProductCard } from "../../app/components/product_card.tsx";
 import { IMAGE_BASE } from "../../app/image_base.ts";
-import { useAvailability } from "../../app/use_availability.ts";
 
 /** The gift-guide quiz: one question at a time, then the packs it recommends. */
 export function GiftGuidePage() {
@@ -86,7 +83,7 @@ export function GiftGuidePage() {
           >
             Back
           </button>
-          <button type="button" className="link-button" onClick={() => setQuiz(startOver())}>
+          <button type="button" className="link-button" onClick={() => setQuiz(startQuiz())}>
             Start Over
           </button>
         </div>
@@ -95,14 +92,8 @@ export function GiftGuidePage() {
   );
 }
 
-/** One recommended pack, with its own availability check. */
+/** One recommended pack: the shop's product card without a price, with the guide's toasts. */
 function Recommendation({ pick }: { pick: QuizRecommendation }) {
-  const available = useAvailability("testers", pick.id);
-  // shared/quiz.ts names the shop's own image path; a configured image CDN serves the same names.
-  const imageUrl = pick.imageUrl.startsWith(`${LOCAL_IMAGE_BASE}/`)
-    ? IMAGE_BASE + pick.imageUrl.slice(LOCAL_IMAGE_BASE.length)
-    : pick.imageUrl;
-
   async function add() {
     try {
       await addItemToCart(pick.id);
@@ -113,28 +104,17 @@ function Recommendation({ pick }: { pick: QuizRecommendation }) {
   }
 
   return (
-    <article
-      className={`card product-card recommendation${available === false ? " unavailable" : ""}`}
-      aria-labelledby={`pick-${pick.id}`}
-    >
-      <div className="product-image-wrap">
-        <img
-          className="product-image"
-          src={imageUrl}
-          alt={`${pick.name}: a tester holding ten switches`}
-          width={240}
-          height={240}
-        />
-        {available === false && <span className="stock-overlay">Out of Stock</span>}
-      </div>
-      <h3 id={`pick-${pick.id}`}>{pick.name}</h3>
-      <p className="muted">{pick.description}</p>
-      <div className="row product-actions">
-        <Link className="button secondary" to={`/testers/${pick.slug}`}>
-          About<span className="visually-hidden">the {pick.name}</span>
-        </Link>
-        <AddToCartButton available={available} onAdd={add} />
-      </div>
-    </article>
+    <ProductCard
+      id={pick.id}
+      kind="testers"
+      name={pick.name}
+      description={pick.description}
+      imageUrl={packImageUrl(IMAGE_BASE, pick.image)}
+      imageAlt={`${pick.name}: a tester holding ten switches`}
+      aboutPath={`/testers/${pick.slug}`}
+      onAdd={add}
+      className="recommendation"
+      titleIdPrefix="pick"
+    />
   );
 }

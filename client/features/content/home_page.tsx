@@ -2,14 +2,14 @@ import { type CSSProperties, useEffect, useRef, useState } from "react";
 import { Link } from "react-router-dom";
 import { STARTING_PRICE_TEXT, SWITCH_COUNT_TEXT, TIMINGS } from "../../../shared/policy.ts";
 import { formatCents, PACK_BASE_CENTS, TESTER_BASE_CENTS } from "../../../shared/pricing.ts";
+import { PACK_INFO } from "../../../shared/catalog/pack_info.ts";
 import { packImageUrl } from "../../../shared/images.ts";
 import { IMAGE_BASE } from "../../app/image_base.ts";
 
 /*
- * The home page is the first page most shoppers download, so it imports only small modules. The
- * pack titles below repeat shared/catalog/packs.ts on purpose: importing PACKS would pull the whole
- * switch catalogue (about 35 KB) into this chunk. The storefront e2e test checks that the titles
- * still match PACKS, so the two cannot drift apart unnoticed.
+ * The home page is the first page most shoppers download, so it imports only small modules: the
+ * packs come from PACK_INFO, never PACKS, which would pull the whole switch catalogue (about
+ * 35 KB) into this chunk.
  */
 
 /** One card of the tester carousel. */
@@ -22,6 +22,16 @@ interface TesterCard {
   image: string | null;
 }
 
+/** The carousel's one-line pitch per pack slug; the pack descriptions are too long for a card. */
+const PACK_BLURBS: Readonly<Record<string, string>> = {
+  "starter-pack": "Ten hand-picked switches to find out what you like.",
+  "popular": "The switches everyone talks about, side by side.",
+  "unique": "Low-profile, clicky, heavy and silent oddities.",
+  "linear": "Ten of the smoothest linears, light to thocky.",
+  "tactile": "From gentle rounded bumps to sharp ones.",
+  "aesthetic": "Candy colours and housings that glow under RGB.",
+};
+
 const PACK_PRICE = formatCents(PACK_BASE_CENTS);
 
 const TESTER_CARDS: readonly TesterCard[] = [
@@ -32,48 +42,14 @@ const TESTER_CARDS: readonly TesterCard[] = [
     price: `From ${formatCents(TESTER_BASE_CENTS[10])}`,
     image: null,
   },
-  {
-    path: "/testers/starter-pack",
-    title: "Starter Pack",
-    blurb: "Ten hand-picked switches to find out what you like.",
+  ...PACK_INFO.map((pack) => ({
+    path: `/testers/${pack.slug}`,
+    title: pack.title,
+    // A pack added later still gets a card, with its full description until it has a blurb.
+    blurb: PACK_BLURBS[pack.slug] ?? pack.description,
     price: PACK_PRICE,
-    image: "pack-starter",
-  },
-  {
-    path: "/testers/popular",
-    title: "Popular Pack",
-    blurb: "The switches everyone talks about, side by side.",
-    price: PACK_PRICE,
-    image: "pack-popular",
-  },
-  {
-    path: "/testers/unique",
-    title: "Unique Kit",
-    blurb: "Low-profile, clicky, heavy and silent oddities.",
-    price: PACK_PRICE,
-    image: "pack-unique",
-  },
-  {
-    path: "/testers/linear",
-    title: "Linear Collection",
-    blurb: "Ten of the smoothest linears, light to thocky.",
-    price: PACK_PRICE,
-    image: "pack-linear",
-  },
-  {
-    path: "/testers/tactile",
-    title: "Tactile Collection",
-    blurb: "From gentle rounded bumps to sharp ones.",
-    price: PACK_PRICE,
-    image: "pack-tactile",
-  },
-  {
-    path: "/testers/aesthetic",
-    title: "Aesthetic Pack",
-    blurb: "Candy colours and housings that glow under RGB.",
-    price: PACK_PRICE,
-    image: "pack-aesthetic",
-  },
+    image: pack.image,
+  })),
 ];
 
 /*
@@ -215,14 +191,15 @@ function TesterCarousel() {
     const element = viewport.current;
     if (!element) return;
     const observer = new ResizeObserver(([entry]) => {
-      setPerView(cardsPerView(entry.contentRect.width));
+      const fits = cardsPerView(entry.contentRect.width);
+      setPerView(fits);
+      // A wider screen shows more cards, so the last possible start moves left; clamping here
+      // rather than in an effect never renders a start past the end, not even for one frame.
+      setStart((s) => Math.min(s, TESTER_CARDS.length - fits));
     });
     observer.observe(element);
     return () => observer.disconnect();
   }, []);
-
-  // A wider screen shows more cards, so the last possible start moves left.
-  useEffect(() => setStart((s) => Math.min(s, TESTER_CARDS.length - perView)), [perView]);
 
   function go(to: number) {
     setStart(Math.max(0, Math.min(last, to)));
