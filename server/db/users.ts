@@ -1,7 +1,8 @@
 import type { Clock } from "../deps.ts";
 import { BadRequest } from "../errors.ts";
-import { newToken, randomId, secretsEqual, sha256Hex } from "../crypto.ts";
+import { randomId, secretsEqual } from "../crypto.ts";
 import { keys } from "./keys.ts";
+import { createSession, deleteSession, type SessionKind, touchSession } from "./sessions.ts";
 
 /** PBKDF2-HMAC-SHA256 at OWASP's recommended 600,000 iterations, through Web Crypto. */
 const ITERATIONS = 600_000;
@@ -20,11 +21,11 @@ export interface User {
   createdAt: number;
 }
 
-interface UserSession {
-  userId: string;
-  createdAt: number;
-  lastSeenAt: number;
-}
+const SHOPPER: SessionKind = {
+  key: keys.userSession,
+  idleMs: USER_IDLE_MS,
+  absoluteMs: USER_ABSOLUTE_MS,
+};
 
 async function hashPassword(password: string, salt: string, iterations: number): Promise<string> {
   const key = await crypto.subtle.importKey(
@@ -102,38 +103,16 @@ export async function createUserSession(
   clock: Clock,
   userId: string,
 ): Promise<string> {
-  const token = newToken();
-  const now = clock.now();
-  await kv.set(keys.userSession(await sha256Hex(token)), {
-    userId,
-    createdAt: now,
-    lastSeenAt: now,
-  }, {
-    expireIn: USER_ABSOLUTE_MS,
-  });
-  return token;
+  return await createSession(kv, clock, SHOPPER, { userId });
 }
 
 /** The user of a live session token (renewing its idle timer), or null. */
 export async function userForToken(kv: Deno.Kv, clock: Clock, token: string): Promise<User | null> {
-  if (!token || token.length > 100) return null;
-  const key = keys.userSession(await sha256Hex(token));
-  const session = (await kv.get<UserSession>(key)).value;
-  const now = clock.now();
-  if (!session) return null;
-  if (now - session.lastSeenAt > USER_IDLE_MS || now - session.createdAt > USER_ABSOLUTE_MS) {
-    await kv.delete(key);
-    return null;
-  }
-  if (now - session.lastSeenAt > 60_000) {
-    await kv.set(key, { ...session, lastSeenAt: now }, {
-      expireIn: Math.max(1, USER_ABSOLUTE_MS - (now - session.createdAt)),
-    });
-  }
-  return (await kv.get<User>(keys.user(session.userId))).value;
+  const session = await touchSession<{ userId: string }>(kv, clock, SHOPPER, token);
+  return session ? (await kv.get<User>(keys.user(session.userId))).value : null;
 }
 
 /** Ends a session. */
 export async function deleteUserSession(kv: Deno.Kv, token: string): Promise<void> {
-  if (token) await kv.delete(keys.userSession(await sha256Hex(token)));
+  await deleteSession(kv, SHOPPER, token);
 }
