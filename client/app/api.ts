@@ -1,4 +1,7 @@
-/** The one fetch wrapper of the client: JSON in, JSON out, `{ error }` bodies become ApiError. */
+/**
+ * The one fetch wrapper of the client: JSON in, JSON out (or text or a file when asked), and
+ * `{ error }` bodies become ApiError.
+ */
 import { useStore } from "./store/store.ts";
 
 /** An API call that failed, with the server's message when it gave one. */
@@ -15,9 +18,14 @@ export interface ApiOptions {
   query?: Record<string, string | number | null | undefined>;
   headers?: Record<string, string>;
   signal?: AbortSignal;
+  /**
+   * How to read a successful answer: parsed JSON (the default), text or a file. Failures are
+   * read the same way whatever this says, since the server words them as `{ error }` JSON.
+   */
+  as?: "json" | "text" | "blob";
 }
 
-/** Calls the shop's API and returns the parsed JSON body. */
+/** Calls the shop's API and returns the parsed JSON body (or text or a Blob, see `as`). */
 export async function api<T>(path: string, options: ApiOptions = {}): Promise<T> {
   const url = new URL(path, location.origin);
   for (const [key, value] of Object.entries(options.query ?? {})) {
@@ -42,7 +50,9 @@ export async function api<T>(path: string, options: ApiOptions = {}): Promise<T>
     if ((err as Error).name === "AbortError") throw err;
     throw new ApiError(0, "Cannot reach the shop. Check your connection and try again.", null);
   }
+  if (response.ok && options.as === "blob") return await response.blob() as T;
   const text = await response.text();
+  if (response.ok && options.as === "text") return text as T;
   let body: unknown = null;
   try {
     body = text ? JSON.parse(text) : null;
@@ -72,7 +82,15 @@ function userAuthorization(path: string): Record<string, string> {
     : {};
 }
 
-/** The message of any error, for a toast or an inline message. */
+/**
+ * A request the server refused (4xx): its message is written for the shopper (out of stock, a
+ * limit, a bad code). Anything else (offline, 5xx) says nothing the shopper can act on.
+ */
+export function isRefusal(err: unknown): err is ApiError {
+  return err instanceof ApiError && err.status >= 400 && err.status < 500;
+}
+
+/** The server's own words for a refused request (4xx), else the fallback. */
 export function errorMessage(err: unknown, fallback: string): string {
-  return err instanceof ApiError && err.status !== 500 ? err.message : fallback;
+  return isRefusal(err) ? err.message : fallback;
 }

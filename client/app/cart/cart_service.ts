@@ -1,6 +1,6 @@
 import type { CartAddResult, CartView } from "../../../shared/api_types.ts";
 import type { TesterAddInput } from "../../../shared/schemas.ts";
-import { api, ApiError } from "../api.ts";
+import { api, ApiError, isRefusal } from "../api.ts";
 import { useStore } from "../store/store.ts";
 
 /**
@@ -11,25 +11,41 @@ import { useStore } from "../store/store.ts";
 function remember(cart: CartView): CartView {
   const state = useStore.getState();
   if (state.cartId !== cart.id) state.setCartId(cart.id);
-  state.setCounts(cart.itemCount, cart.lineCount);
+  state.setBadgeCount(cart.itemCount);
   return cart;
 }
 
-/** A failure with the server's own words when it gave a reason, else the spec's message. */
+/**
+ * A refusal (4xx) is rethrown as it is, so callers can still tell it is the server's reason (the
+ * cart page toasts only those); anything else becomes the spec's message.
+ */
 function failure(err: unknown, fallback: string): Error {
-  if (err instanceof ApiError && err.status >= 400 && err.status < 500) {
-    return new ApiError(err.status, err.message, err.body);
-  }
-  return new Error(fallback);
+  return isRefusal(err) ? err : new Error(fallback);
 }
+
+/**
+ * The load under way for each cart id. The layout (for the badge) and the cart and checkout
+ * pages all load on mount, so a fresh page load would send the same GET twice; they share one.
+ */
+const pendingLoads = new Map<string, Promise<CartView | null>>();
 
 /** Loads the cart; with no id it is empty, and a failed load is logged and empties the cart. */
 export async function loadCart(): Promise<CartView | null> {
   const cartId = useStore.getState().cartId;
   if (!cartId) {
-    useStore.getState().setCounts(0, 0);
+    useStore.getState().setBadgeCount(0);
     return null;
   }
+  let load = pendingLoads.get(cartId);
+  if (!load) {
+    // Forgotten once settled: a later visit to the cart asks the server again for fresh lines.
+    load = fetchCart(cartId).finally(() => pendingLoads.delete(cartId));
+    pendingLoads.set(cartId, load);
+  }
+  return await load;
+}
+
+async function fetchCart(cartId: string): Promise<CartView | null> {
   try {
     const cart = await api<CartView>(`/api/cart/${encodeURIComponent(cartId)}`);
     // The cart may have been cleared or replaced (an order was paid) while this load ran.
@@ -39,7 +55,7 @@ export async function loadCart(): Promise<CartView | null> {
     if (useStore.getState().cartId !== cartId) return null;
     console.warn("Cart could not be loaded; starting an empty one.", err);
     if (err instanceof ApiError && err.status === 404) useStore.getState().setCartId(null);
-    else useStore.getState().setCounts(0, 0);
+    else useStore.getState().setBadgeCount(0);
     return null;
   }
 }

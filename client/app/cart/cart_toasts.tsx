@@ -1,7 +1,7 @@
 import { Link } from "react-router-dom";
 import { toast } from "react-hot-toast";
 import { TIMINGS } from "../../../shared/policy.ts";
-import { ApiError } from "../api.ts";
+import { errorMessage } from "../api.ts";
 
 /** Success toast with a link to the cart ('View Cart' or 'Go to Cart'). */
 export function toastAddedWithLink(message: string, linkLabel: "View Cart" | "Go to Cart"): void {
@@ -23,8 +23,7 @@ export function toastAddedWithLink(message: string, linkLabel: "View Cart" | "Go
  * limit), otherwise the spec's generic message.
  */
 export function toastAddFailed(err: unknown, fallback: string, long = false): void {
-  const message = err instanceof ApiError && err.status >= 400 && err.status < 500
-    ? err.message
-    : fallback;
-  toast.error(message, { duration: long ? TIMINGS.testerToastMs : TIMINGS.toastMs * 2 });
+  toast.error(errorMessage(err, fallback), {
+    duration: long ? TIMINGS.testerToastMs : TIMINGS.toastMs * 2,
+  });
 }

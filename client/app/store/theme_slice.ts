@@ -5,7 +5,7 @@ import { readLocal, writeLocal } from "./storage.ts";
 export type ThemeChoice = "light" | "dark" | "system";
 
 /** Where the explicit choice is kept, namespaced to this shop. */
-export const THEME_KEY = "switch-tester-shop:theme";
+const THEME_KEY = "switch-tester-shop:theme";
 
 /** Theme state. */
 export interface ThemeSlice {

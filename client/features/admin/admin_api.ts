@@ -9,9 +9,6 @@ import { api, ApiError, type ApiOptions } from "../../app/api.ts";
 import { useStore } from "../../app/store/store.ts";
 import type { Address } from "../../../shared/api_types.ts";
 
-/** A postal address (shared/api_types.ts). */
-export type AdminAddress = Address;
-
 /** A switch inside an ordered tester or cube. */
 export interface AdminOrderSwitch {
   id: number;
@@ -41,7 +38,7 @@ export interface AdminOrder {
   region: "us" | "international";
   email: string | null;
   customerName: string | null;
-  shippingAddress: AdminAddress | null;
+  shippingAddress: Address | null;
   items: AdminOrderItem[];
   trackingNumber: string | null;
   taxId: { type: string; value: string } | null;
@@ -85,29 +82,13 @@ function watchSession(err: unknown): never {
   throw err;
 }
 
-/** An admin JSON call; a 401 ends the client-side session. */
+/** An admin call; a 401 ends the client-side session. */
 async function adminApi<T>(path: string, options: ApiOptions = {}): Promise<T> {
   try {
     return await api<T>(path, options);
   } catch (err) {
     return watchSession(err);
   }
-}
-
-/** A GET whose answer is not JSON (text or a file), with the same error handling as api(). */
-async function adminFetch(path: string, accept: string): Promise<Response> {
-  let response: Response;
-  try {
-    response = await fetch(path, { headers: { Accept: accept }, credentials: "same-origin" });
-  } catch {
-    throw new ApiError(0, "Cannot reach the shop. Check your connection and try again.", null);
-  }
-  if (!response.ok) {
-    const body = await response.json().catch(() => null) as { error?: unknown } | null;
-    const message = body?.error ? String(body.error) : `HTTP error status ${response.status}`;
-    return watchSession(new ApiError(response.status, message, body));
-  }
-  return response;
 }
 
 /** Checks the admin password; the server answers with the session cookie. */
@@ -137,8 +118,11 @@ export function fetchOrders(): Promise<AdminOrder[]> {
 }
 
 /** The New orders as a CSV file. */
-export async function fetchNewOrdersCsv(): Promise<Blob> {
-  return await (await adminFetch("/api/admin/orders/new/csv", "text/csv")).blob();
+export function fetchNewOrdersCsv(): Promise<Blob> {
+  return adminApi<Blob>("/api/admin/orders/new/csv", {
+    as: "blob",
+    headers: { Accept: "text/csv" },
+  });
 }
 
 /** Sets an order's tracking number (PAYMENT_RECEIVED moves to PROCESSING). */
@@ -200,13 +184,16 @@ export async function updateStock(
 }
 
 /** GET /api/test/ping: the server's answer as text. */
-export async function testPing(): Promise<string> {
-  return await (await adminFetch("/api/test/ping", "text/plain")).text();
+export function testPing(): Promise<string> {
+  return adminApi<string>("/api/test/ping", { as: "text", headers: { Accept: "text/plain" } });
 }
 
 /** GET /api/test/test_email: queues a sample order confirmation; the server's answer as text. */
-export async function testEmail(): Promise<string> {
-  return await (await adminFetch("/api/test/test_email", "text/plain")).text();
+export function testEmail(): Promise<string> {
+  return adminApi<string>("/api/test/test_email", {
+    as: "text",
+    headers: { Accept: "text/plain" },
+  });
 }
 
 /**

@@ -14,7 +14,7 @@ const TABS = [
 type TabId = typeof TABS[number]["id"];
 
 /** Props of the dashboard. */
-export interface DashboardProps {
+interface DashboardProps {
   /** Called after logging out (the flag is then dropped by the page). */
   onLoggedOut: () => void;
 }

@@ -4,7 +4,7 @@ import { ApiError } from "../../app/api.ts";
 import { verifyPassword } from "./admin_api.ts";
 
 /** Props of the password form. */
-export interface LoginFormProps {
+interface LoginFormProps {
   /** Called once the server accepted the password (the session cookie is set). */
   onSuccess: () => void;
 }

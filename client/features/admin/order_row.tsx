@@ -18,7 +18,7 @@ import {
 } from "./admin_api.ts";
 
 /** Props of one order's rows. */
-export interface OrderRowProps {
+interface OrderRowProps {
   order: AdminOrder;
   /** 'Hide User Data': mask email, street, tracking and order number (SPEC.md section 6). */
   hideUserData: boolean;
@@ -27,7 +27,7 @@ export interface OrderRowProps {
 }
 
 /** The order number as shown: masked when user data is hidden. */
-export function displayOrderNumber(orderNumber: string, hide: boolean): string {
+function displayOrderNumber(orderNumber: string, hide: boolean): string {
   return hide ? maskOrderNumber(orderNumber) : orderNumber;
 }
 

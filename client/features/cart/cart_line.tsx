@@ -1,14 +1,7 @@
 import { useState } from "react";
 import type { PricedItem } from "../../../shared/api_types.ts";
 import { formatCents } from "../../../shared/pricing.ts";
-
-const KEYCAP_NAMES: Record<string, string> = {
-  none: "No keycaps",
-  transparent: "Transparent keycaps",
-  random: "Random keycaps",
-  white: "White keycaps",
-  pastel: "Pastel Mix keycaps",
-};
+import { configurationText } from "../../app/order_line_text.ts";
 
 /** One cart line: image, name, configuration, price and the quantity control. */
 export function CartLine({ item, quantity, busy, onChange }: {
@@ -19,20 +12,13 @@ export function CartLine({ item, quantity, busy, onChange }: {
 }) {
   const [showSwitches, setShowSwitches] = useState(false);
   const configured = item.kind !== "product";
+  const config = configurationText(item);
   return (
     <li className="cart-line card" data-testid="cart-line" data-line-id={item.id}>
       <img src={item.imageUrl} alt="" width="96" height="96" className="cart-line-image" />
       <div className="cart-line-body">
         <h2 className="cart-line-name">{item.name}</h2>
-        {configured && (
-          <p className="muted">
-            {item.size} switches · {KEYCAP_NAMES[item.keycaps ?? "none"] ?? item.keycaps}
-            {item.bodyColor && ` · ${item.bodyColor === "black" ? "Black" : "White"} body`}
-          </p>
-        )}
-        {!configured && item.keycaps === "transparent" && (
-          <p className="muted">With transparent keycaps</p>
-        )}
+        {config && <p className="muted">{config}</p>}
         {configured && (
           <>
             <button

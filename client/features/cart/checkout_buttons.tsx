@@ -1,18 +1,12 @@
 import { useState } from "react";
 import { toast } from "react-hot-toast";
 import { api, ApiError } from "../../app/api.ts";
+import { insufficientStockMessage, shortStockOf } from "../../app/stock_errors.ts";
 
 /** The answer of a hosted checkout start. */
 interface CheckoutStart {
   url?: string;
   orderNumber?: string;
-  insufficientStock?: Record<string, number>;
-}
-
-/** 'Insufficient stock for: Gateron Yellow (2 available), ...' */
-export function insufficientStockMessage(short: Record<string, number>): string {
-  const parts = Object.entries(short).map(([name, n]) => `${name} (${n} available)`);
-  return `Insufficient stock for: ${parts.join(", ")}`;
 }
 
 /** The two hosted checkout buttons; both lock while one runs, and when the cart is empty. */
@@ -36,9 +30,9 @@ export function CheckoutButtons({ cartId, empty }: { cartId: string | null; empt
       }
       toast.error("Failed to process cart. Please try again.");
     } catch (err) {
-      const body = err instanceof ApiError ? err.body as CheckoutStart | null : null;
-      if (body?.insufficientStock) {
-        toast.error(insufficientStockMessage(body.insufficientStock), { duration: 6000 });
+      const short = shortStockOf(err);
+      if (short) {
+        toast.error(insufficientStockMessage(short), { duration: 6000 });
       } else if (err instanceof ApiError && err.status === 404) {
         toast.error("No cart found");
       } else {

@@ -1,13 +1,8 @@
 import { lazy, Suspense, useEffect, useState } from "react";
 import { Link } from "react-router-dom";
 import { computeTotals, TIMINGS, type Totals } from "../../../shared/policy.ts";
-import { api } from "../../app/api.ts";
-import {
-  clientErrorMessage,
-  type DemoPaid,
-  type PaymentsConfig,
-  type PromoResult,
-} from "./checkout_text.ts";
+import { api, errorMessage } from "../../app/api.ts";
+import type { DemoPaid, PaymentsConfig, PromoResult } from "./checkout_text.ts";
 import { type AppliedPromo, CheckoutSummary } from "./checkout_summary.tsx";
 import { DemoCardForm } from "./demo_card_form.tsx";
 import { type ShippingFields, ShippingForm } from "./shipping_form.tsx";
@@ -116,7 +111,7 @@ export function CheckoutPage() {
       setPromo({ code: result.code, percentOff: result.percentOff });
       return null;
     } catch (err) {
-      return clientErrorMessage(err, "The promo code could not be checked. Please try again.");
+      return errorMessage(err, "The promo code could not be checked. Please try again.");
     }
   }
 

@@ -3,7 +3,7 @@ import { Link } from "react-router-dom";
 import type { CartView } from "../../../shared/api_types.ts";
 import { FREE_SHIPPING_THRESHOLD_CENTS, POLICY, type Totals } from "../../../shared/policy.ts";
 import { formatCents } from "../../../shared/pricing.ts";
-import { configurationText } from "./checkout_text.ts";
+import { configurationText, type LineConfiguration } from "../../app/order_line_text.ts";
 
 /** A promo code the server accepted. */
 export interface AppliedPromo {
@@ -40,20 +40,9 @@ export function CheckoutSummary({
     <aside className="card checkout-summary" aria-labelledby="summary-title">
       <h2 id="summary-title">Order summary</h2>
       <ul className="summary-lines">
-        {cart.items.map(({ item, quantity }) => {
-          const config = configurationText(item);
-          return (
-            <li key={item.id} className="summary-line" data-testid="summary-line">
-              <img src={item.imageUrl} alt="" width="56" height="56" />
-              <div>
-                <p className="summary-line-name">{item.name}</p>
-                {config && <p className="muted small">{config}</p>}
-                <p className="muted small">Qty {quantity}</p>
-              </div>
-              <p className="summary-line-price">{formatCents(item.priceCents * quantity)}</p>
-            </li>
-          );
-        })}
+        {cart.items.map(({ item, quantity }) => (
+          <SummaryLine key={item.id} item={item} quantity={quantity} testId="summary-line" />
+        ))}
       </ul>
       <p className="small">
         <Link to="/cart">Edit cart</Link>
@@ -74,6 +63,29 @@ export function CheckoutSummary({
       </label>
       <p className="muted small policy-note">{POLICY.returns}</p>
     </aside>
+  );
+}
+
+/**
+ * One line of an order summary: image, name, configuration, quantity and the line's price. The
+ * demo payment page lists its session's order with it too, under its own test id.
+ */
+export function SummaryLine({ item, quantity, testId }: {
+  item: LineConfiguration & { name: string; imageUrl: string; priceCents: number };
+  quantity: number;
+  testId: string;
+}) {
+  const config = configurationText(item);
+  return (
+    <li className="summary-line" data-testid={testId}>
+      <img src={item.imageUrl} alt="" width="56" height="56" />
+      <div>
+        <p className="summary-line-name">{item.name}</p>
+        {config && <p className="muted small">{config}</p>}
+        <p className="muted small">Qty {quantity}</p>
+      </div>
+      <p className="summary-line-price">{formatCents(item.priceCents * quantity)}</p>
+    </li>
   );
 }
 

@@ -1,7 +1,7 @@
-import { useEffect, useState } from "react";
-import { Link, useNavigate, useSearchParams } from "react-router-dom";
-import { api, ApiError } from "../../app/api.ts";
-import { clearCart } from "../../app/cart/cart_service.ts";
+import { useState } from "react";
+import { Link, useSearchParams } from "react-router-dom";
+import { ApiError } from "../../app/api.ts";
+import { useOrderFromPayment } from "../../app/use_order_from_payment.ts";
 
 type View = "working" | "failed-payment" | "no-id" | "not-found" | "error";
 
@@ -11,7 +11,6 @@ type View = "working" | "failed-payment" | "no-id" | "not-found" | "error";
  */
 export function CompletionPage() {
   const [params] = useSearchParams();
-  const navigate = useNavigate();
   const paymentIntent = params.get("payment_intent");
   const redirectStatus = params.get("redirect_status");
   const failed = redirectStatus === "failed" || redirectStatus === "canceled";
@@ -19,28 +18,10 @@ export function CompletionPage() {
     failed ? "failed-payment" : paymentIntent ? "working" : "no-id",
   );
 
-  useEffect(() => {
-    if (failed || !paymentIntent) return;
-    let live = true;
-    api<{ orderNumber: string; status: string }>(
-      `/api/orders/session/${encodeURIComponent(paymentIntent)}`,
-    ).then(
-      ({ orderNumber }) => {
-        if (!live) return;
-        // The server empties the paid cart; the browser forgets its id so the badge follows.
-        clearCart();
-        navigate(`/order/track/${encodeURIComponent(orderNumber)}`, { replace: true });
-      },
-      (err) => {
-        if (!live) return;
-        console.error("The order of this payment could not be found", err);
-        setView(err instanceof ApiError && err.status === 404 ? "not-found" : "error");
-      },
-    );
-    return () => {
-      live = false;
-    };
-  }, [failed, paymentIntent, navigate]);
+  useOrderFromPayment(failed ? null : paymentIntent, (err) => {
+    console.error("The order of this payment could not be found", err);
+    setView(err instanceof ApiError && err.status === 404 ? "not-found" : "error");
+  });
 
   return (
     <section className="page narrow completion-page">

@@ -4,17 +4,16 @@ import type { Address } from "../../../shared/api_types.ts";
 import type { PublicOrderView } from "../../../shared/order_view.ts";
 import { computeTotals, SHOP_NAME, type Totals } from "../../../shared/policy.ts";
 import { formatCents } from "../../../shared/pricing.ts";
-import { api, ApiError } from "../../app/api.ts";
+import { api, ApiError, errorMessage } from "../../app/api.ts";
 import { TextField } from "../../app/components/text_field.tsx";
 import {
-  clientErrorMessage,
-  configurationText,
   COUNTRIES,
   type DemoPaid,
   type PayAddress,
   PayInputError,
   type PromoResult,
 } from "./checkout_text.ts";
+import { SummaryLine } from "./checkout_summary.tsx";
 import { DemoCardForm } from "./demo_card_form.tsx";
 
 /** GET /api/demo/checkout-sessions/{id}. */
@@ -206,7 +205,7 @@ function DemoCheckoutForm({ session }: { session: DemoSession }) {
       setPromoError(null);
     } catch (err) {
       setPromo(null);
-      setPromoError(clientErrorMessage(err, "The promo code could not be checked."));
+      setPromoError(errorMessage(err, "The promo code could not be checked."));
     }
     setPromoBusy(false);
   }
@@ -253,22 +252,9 @@ function DemoCheckoutForm({ session }: { session: DemoSession }) {
             </span>
           </h2>
           <ul className="summary-lines">
-            {order.items.map((item, i) => {
-              const config = configurationText(item);
-              return (
-                <li key={i} className="summary-line" data-testid="demo-line">
-                  <img src={item.imageUrl} alt="" width="56" height="56" />
-                  <div>
-                    <p className="summary-line-name">{item.name}</p>
-                    {config && <p className="muted small">{config}</p>}
-                    <p className="muted small">Qty {item.quantity}</p>
-                  </div>
-                  <p className="summary-line-price">
-                    {formatCents(item.priceCents * item.quantity)}
-                  </p>
-                </li>
-              );
-            })}
+            {order.items.map((item, i) => (
+              <SummaryLine key={i} item={item} quantity={item.quantity} testId="demo-line" />
+            ))}
           </ul>
           <dl className="totals-list">
             <div>

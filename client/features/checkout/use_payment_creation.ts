@@ -1,12 +1,8 @@
 import { useEffect, useRef, useState } from "react";
 import type { Address } from "../../../shared/api_types.ts";
-import { api } from "../../app/api.ts";
-import {
-  clientErrorMessage,
-  insufficientStockMessage,
-  type OrderCreated,
-  shortStockOf,
-} from "./checkout_text.ts";
+import { api, errorMessage } from "../../app/api.ts";
+import { insufficientStockMessage, shortStockOf } from "../../app/stock_errors.ts";
+import type { OrderCreated } from "./checkout_text.ts";
 
 /** The body of POST /api/orders/create (shared/schemas.ts orderCreateSchema). */
 export interface OrderCreateRequest {
@@ -71,7 +67,7 @@ export function usePaymentCreation(request: OrderCreateRequest | null): {
             key,
             message: short
               ? insufficientStockMessage(short)
-              : clientErrorMessage(err, "Failed to process order. Please try again."),
+              : errorMessage(err, "Failed to process order. Please try again."),
           });
         }
       });

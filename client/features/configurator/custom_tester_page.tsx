@@ -8,6 +8,7 @@ import {
   premiumCents,
   TESTER_BASE_CENTS,
 } from "../../../shared/pricing.ts";
+import { KEYCAP_NAMES } from "../../app/order_line_text.ts";
 import { addConfiguration } from "./add_configuration.ts";
 import { ConfiguratorAddButton } from "./configurator_add_button.tsx";
 import { type PriceLine, PriceSummary } from "./price_summary.tsx";
@@ -20,11 +21,6 @@ import { useSwitches } from "./use_switches.ts";
 
 const NAME = "Custom Switch Tester";
 const SUMMARY_ID = "tester-summary";
-const KEYCAP_NAMES = {
-  none: "No keycaps",
-  transparent: "Transparent keycaps",
-  random: "Random keycaps",
-};
 
 /** The summary lines: base by size, then keycaps and premium switches only when they cost. */
 function priceLines(config: TesterConfig, extras: number[]): PriceLine[] {

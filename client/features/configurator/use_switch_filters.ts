@@ -1,10 +1,8 @@
 import { useMemo, useState } from "react";
 import type { SwitchChoice } from "./switch_choice.ts";
 import {
-  allBrands,
   defaultFilters,
   filterSwitches,
-  forceRangeOf,
   sortAvailableFirst,
   type SwitchFilters,
 } from "../../../shared/filter.ts";
@@ -31,8 +29,10 @@ const NO_SWITCHES: SwitchChoice[] = [];
 export function useSwitchFilters(switches: SwitchChoice[] | null): SwitchFilterState {
   const list = switches ?? NO_SWITCHES;
   const defaults = useMemo(() => defaultFilters(list), [list]);
-  const brands = useMemo(() => allBrands(list), [list]);
-  const forceBounds = useMemo(() => forceRangeOf(list), [list]);
+  // The defaults are every brand and the data's whole force range: the same lists the controls
+  // offer. Nothing mutates them (changes build new filters), so they can be shared.
+  const brands = defaults.brands;
+  const forceBounds = defaults.forceRange;
   const [changed, setChanged] = useState<SwitchFilters | null>(null);
   const filters = changed ?? defaults;
   const visible = useMemo(() => sortAvailableFirst(filterSwitches(list, filters)), [

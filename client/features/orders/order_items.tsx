@@ -1,15 +1,7 @@
 import { useState } from "react";
 import type { PublicOrderView } from "../../../shared/order_view.ts";
 import { formatCents } from "../../../shared/pricing.ts";
-
-// Features do not import each other, so the orders feature names keycap options itself.
-const KEYCAP_NAMES: Readonly<Record<string, string>> = {
-  none: "No keycaps",
-  transparent: "Transparent keycaps",
-  random: "Random keycaps",
-  white: "White keycaps",
-  pastel: "Pastel Mix keycaps",
-};
+import { configurationText, keycapName } from "../../app/order_line_text.ts";
 
 type OrderItem = PublicOrderView["items"][number];
 
@@ -49,12 +41,14 @@ export function OrderItems({ items }: { items: PublicOrderView["items"] }) {
 }
 
 function ItemDetails({ item }: { item: OrderItem }) {
-  const facts: string[] = [];
-  if (item.size !== null) facts.push(`${item.size} switches`);
-  if (item.keycaps && (item.size !== null || item.keycaps !== "none")) {
-    facts.push(KEYCAP_NAMES[item.keycaps] ?? item.keycaps);
-  }
-  if (item.bodyColor) facts.push(item.bodyColor === "black" ? "Black body" : "White body");
+  // A pack names its keycaps here ('Transparent keycaps'), where the cart's line reads 'With
+  // transparent keycaps'; a configured item reads as everywhere else.
+  const config = item.size !== null
+    ? configurationText(item)
+    : item.keycaps && item.keycaps !== "none"
+    ? keycapName(item.keycaps)
+    : null;
+  const facts = config ? [config] : [];
   facts.push(`${formatCents(item.priceCents)} each`);
   return (
     <div className="order-item-details" data-testid="order-item-details">

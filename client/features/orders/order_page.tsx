@@ -1,11 +1,11 @@
 import { useEffect, useState } from "react";
-import { Link, useNavigate, useParams, useSearchParams } from "react-router-dom";
+import { Link, useParams, useSearchParams } from "react-router-dom";
 import type { PublicOrderView } from "../../../shared/order_view.ts";
 import { POLICY } from "../../../shared/policy.ts";
 import { formatCents } from "../../../shared/pricing.ts";
 import { STATUS_LABELS } from "../../../shared/status.ts";
 import { api, ApiError } from "../../app/api.ts";
-import { clearCart } from "../../app/cart/cart_service.ts";
+import { useOrderFromPayment } from "../../app/use_order_from_payment.ts";
 import { OrderItems } from "./order_items.tsx";
 import { OrderProgress } from "./order_progress.tsx";
 
@@ -31,29 +31,14 @@ const OPENS_CARRIER = " (opens the carrier's site in a new tab)";
 export function OrderPage() {
   const { orderNumber: pathNumber } = useParams();
   const [params] = useSearchParams();
-  const navigate = useNavigate();
   const sessionId = params.get("session_id");
   const orderNumber = pathNumber ?? params.get("order");
   const [load, setLoad] = useState<Load>(
     orderNumber || sessionId ? { kind: "loading" } : { kind: "nothing" },
   );
 
-  useEffect(() => {
-    if (orderNumber || !sessionId) return;
-    let live = true;
-    api<{ orderNumber: string }>(`/api/orders/session/${encodeURIComponent(sessionId)}`).then(
-      (found) => {
-        if (!live) return;
-        // Paid: the server emptied the cart; the browser forgets its id so the badge follows.
-        clearCart();
-        navigate(`/order/track/${encodeURIComponent(found.orderNumber)}`, { replace: true });
-      },
-      (err) => live && setLoad(failure(err)),
-    );
-    return () => {
-      live = false;
-    };
-  }, [orderNumber, sessionId, navigate]);
+  // With an order number the page shows it; a session id alone is first turned into one.
+  useOrderFromPayment(orderNumber ? null : sessionId, (err) => setLoad(failure(err)));
 
   useEffect(() => {
     if (!orderNumber) {
