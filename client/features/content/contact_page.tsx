@@ -2,7 +2,7 @@ import { type FormEvent, useState } from "react";
 import { Link } from "react-router-dom";
 import { toast } from "react-hot-toast";
 import { CONTACT_MESSAGE_MAX, SHOP_CONTACT_EMAIL } from "../../../shared/policy.ts";
-import { api, ApiError } from "../../app/api.ts";
+import { api, errorMessage } from "../../app/api.ts";
 import { TextField } from "../../app/components/text_field.tsx";
 
 const EMPTY = { name: "", email: "", subject: "", message: "" };
@@ -36,11 +36,7 @@ export function ContactPage() {
       setFields(EMPTY);
       setAnonymous(false);
     } catch (err) {
-      toast.error(
-        err instanceof ApiError && err.status >= 400 && err.status < 500
-          ? err.message
-          : "Failed to send message. Please try again later.",
-      );
+      toast.error(errorMessage(err, "Failed to send message. Please try again later."));
     } finally {
       setSending(false);
     }
