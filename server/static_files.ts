@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { findPage, PAGES, pageTitle } from "../shared/routes.ts";
+import { findPage, type PageInfo, PAGES, pageTitle } from "../shared/routes.ts";
 import { escapeHtml } from "../shared/html.ts";
 
 const NOT_FOUND = { module: "content/not_found_page.tsx" };
@@ -98,21 +98,30 @@ export function staticRoutes(
       }\n</urlset>\n`;
     return c.body(xml, 200, { "Content-Type": "application/xml; charset=utf-8" });
   });
+  // The document of a page depends only on which page it is: made once each, on first request.
+  const documents = new Map<PageInfo | undefined, string>();
+  function documentFor(template: string, page: PageInfo | undefined): string {
+    let html = documents.get(page);
+    if (html === undefined) {
+      html = template
+        .replace("%TITLE%", escapeHtml(pageTitle(page?.title ?? "Page not found")))
+        .replace("%DESCRIPTION%", escapeHtml(page?.description ?? PAGES[0].description))
+        .replace("%IMAGE_BASE%", escapeHtml(imageBase))
+        .replace(
+          "<!-- PAGE_PRELOAD -->",
+          (preload[(page ?? NOT_FOUND).module] ?? [])
+            .map((file) => `<link rel="modulepreload" href="/assets/${file}">`).join("\n    "),
+        );
+      documents.set(page, html);
+    }
+    return html;
+  }
   app.get("*", (c) => {
     if (indexHtml === null) {
       return c.text("The shop's client is not built yet: run `deno task build`.", 503);
     }
     const page = findPage(c.req.path);
-    const html = indexHtml
-      .replace("%TITLE%", escapeHtml(pageTitle(page?.title ?? "Page not found")))
-      .replace("%DESCRIPTION%", escapeHtml(page?.description ?? PAGES[0].description))
-      .replace("%IMAGE_BASE%", escapeHtml(imageBase))
-      .replace(
-        "<!-- PAGE_PRELOAD -->",
-        (preload[(page ?? NOT_FOUND).module] ?? [])
-          .map((file) => `<link rel="modulepreload" href="/assets/${file}">`).join("\n    "),
-      );
-    return c.html(html, page ? 200 : 404, { "Cache-Control": "no-cache" });
+    return c.html(documentFor(indexHtml, page), page ? 200 : 404, { "Cache-Control": "no-cache" });
   });
   return app;
 }
