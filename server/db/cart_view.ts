@@ -133,6 +133,11 @@ function priceItem(
   };
 }
 
+/** What priced lines cost together, before shipping, tax and discounts. */
+export function subtotalOf(lines: readonly PricedLine[]): number {
+  return lines.reduce((sum, l) => sum + l.lineTotalCents, 0);
+}
+
 /** Prices a cart for the API. */
 export async function viewCart(
   kv: Deno.Kv,
@@ -140,7 +145,7 @@ export async function viewCart(
   imageBase: string,
 ): Promise<CartView> {
   const lines = await priceLines(kv, cart.lines, imageBase, readsFor(cart));
-  const subtotalCents = lines.reduce((sum, l) => sum + l.lineTotalCents, 0);
+  const subtotalCents = subtotalOf(lines);
   return {
     id: cart.id,
     items: lines.map((l) => ({ item: l.item, quantity: l.quantity })),

@@ -2,7 +2,7 @@ import { computeTotals, type Region } from "../../shared/policy.ts";
 import type { AppDeps } from "../deps.ts";
 import { HttpError, NotFound } from "../errors.ts";
 import { getCart } from "../db/cart.ts";
-import { priceLines } from "../db/cart_view.ts";
+import { priceLines, subtotalOf } from "../db/cart_view.ts";
 import { keys } from "../db/keys.ts";
 import {
   type Address,
@@ -57,7 +57,7 @@ export async function startCheckout(
     percentOff = promo.percentOff;
     promoCode = promo.code;
   }
-  const subtotal = lines.reduce((sum, l) => sum + l.lineTotalCents, 0);
+  const subtotal = subtotalOf(lines);
   const totals = computeTotals(subtotal, input.region, percentOff);
 
   await releasePendingCheckout(deps, input.cartId);

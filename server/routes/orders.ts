@@ -7,7 +7,7 @@ import { toDollars } from "../../shared/pricing.ts";
 import type { AppDeps } from "../deps.ts";
 import { NotFound, TooManyRequests } from "../errors.ts";
 import { findCart } from "../db/cart.ts";
-import { priceLines } from "../db/cart_view.ts";
+import { priceLines, subtotalOf } from "../db/cart_view.ts";
 import { findOrder, findOrderByPaymentId } from "../db/orders.ts";
 import { publicOrderView } from "../db/order_views.ts";
 import { getPromo } from "../db/promo.ts";
@@ -85,10 +85,7 @@ export function orderRoutes(deps: Deps): Hono {
     const { code, cartId } = c.req.valid("json");
     const promo = await getPromo(kv, code);
     const cart = cartId ? await findCart(kv, clock, cartId) : null;
-    const subtotal = cart
-      ? (await priceLines(kv, cart.value!.lines, imageBase))
-        .reduce((sum, l) => sum + l.lineTotalCents, 0)
-      : 0;
+    const subtotal = cart ? subtotalOf(await priceLines(kv, cart.value!.lines, imageBase)) : 0;
     const discount = discountCents(subtotal, promo.percentOff);
     return c.json({
       code: promo.code,
