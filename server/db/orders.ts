@@ -2,7 +2,7 @@ import { addBom, type Bom, type StockKey, unitsAvailable } from "../../shared/bo
 import type { Address } from "../../shared/api_types.ts";
 import type { OrderStatus } from "../../shared/status.ts";
 import { canTransition } from "../../shared/status.ts";
-import { computeTotals, type Totals } from "../../shared/policy.ts";
+import { computeTotals, type Region, type Totals } from "../../shared/policy.ts";
 import type { Clock } from "../deps.ts";
 import { BadRequest, Conflict, NotFound } from "../errors.ts";
 import type { Email } from "../email/mailer.ts";
@@ -45,7 +45,7 @@ export interface Reservation {
 export interface Order extends Totals {
   orderNumber: string;
   status: OrderStatus;
-  region: "us" | "international";
+  region: Region;
   cartId: string;
   userId: string | null;
   email: string | null;

@@ -1,4 +1,5 @@
 /** The payment provider seam: Stripe in production, the built-in demo provider by default. */
+import type { Region } from "../../shared/policy.ts";
 import type { Address } from "../../shared/api_types.ts";
 
 /** A line as the payment page shows it. */
@@ -11,7 +12,7 @@ export interface PaymentLine {
 /** What a hosted checkout session needs. */
 export interface CheckoutSessionInput {
   orderNumber: string;
-  region: "us" | "international";
+  region: Region;
   lines: PaymentLine[];
   shippingCents: number;
   taxCents: number;

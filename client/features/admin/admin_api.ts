@@ -4,6 +4,7 @@
  * A 401 from any call but the login means the session ended: the adminAuth flag is dropped so
  * the page falls back to the password form.
  */
+import type { Region } from "../../../shared/policy.ts";
 import type { OrderStatus } from "../../../shared/status.ts";
 import { api, ApiError, type ApiOptions } from "../../app/api.ts";
 import { useStore } from "../../app/store/store.ts";
@@ -35,7 +36,7 @@ export interface AdminOrderItem {
 export interface AdminOrder {
   orderNumber: string;
   status: OrderStatus;
-  region: "us" | "international";
+  region: Region;
   email: string | null;
   customerName: string | null;
   shippingAddress: Address | null;

@@ -1,3 +1,4 @@
+import type { Region } from "../../../shared/policy.ts";
 import { useState } from "react";
 import { toast } from "react-hot-toast";
 import { api, ApiError } from "../../app/api.ts";
@@ -13,7 +14,7 @@ interface CheckoutStart {
 export function CheckoutButtons({ cartId, empty }: { cartId: string | null; empty: boolean }) {
   const [processing, setProcessing] = useState(false);
 
-  async function start(region: "us" | "international") {
+  async function start(region: Region) {
     if (!cartId) {
       toast.error("No cart found");
       return;
