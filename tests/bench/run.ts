@@ -15,7 +15,7 @@
  * Benchmarks are never timed assertions: this reports, it does not fail on a slow machine.
  */
 import { type ShopProcess, startShop } from "../helpers/shop_process.ts";
-import { PACKS } from "../../shared/catalog/packs.ts";
+import { STARTER } from "../helpers/shop_fixtures.ts";
 
 /** Concurrent connections (or requests in flight) of every scenario. */
 const CONNECTIONS = 50;
@@ -26,7 +26,6 @@ const KV_SECONDS = 3;
 /** Upper bounds of the worker loads, so a fast machine cannot run away. */
 const MAX_KV_COMMITS = 200_000;
 const MAX_CHECKOUTS = 4_000;
-const STARTER = PACKS[0];
 /** What browsers send; autocannon alone sends no Accept-Encoding. */
 const BROWSER_ENCODINGS = { "Accept-Encoding": "gzip, deflate, br" };
 

@@ -5,14 +5,13 @@
  * stock arithmetic must hold exactly, never below zero.
  */
 import assert from "node:assert/strict";
-import { type ShopProcess, startShop } from "../helpers/shop_process.ts";
-import { PACKS } from "../../shared/catalog/packs.ts";
+import { type ShopProcess, startShop, tempDir } from "../helpers/shop_process.ts";
+import { STARTER } from "../helpers/shop_fixtures.ts";
 import type { Order } from "../../server/db/orders.ts";
 import { keys } from "../../server/db/keys.ts";
 import type { StockRecord } from "../../server/db/stock.ts";
 import { switchKey } from "../../shared/bom.ts";
 
-const STARTER = PACKS[0];
 const TRACKED = STARTER.switchIds[0];
 /** Few enough that the shoppers sell it out, so refusals are exercised too. */
 const TRACKED_STOCK = 40;
@@ -140,8 +139,10 @@ Deno.test({
   sanitizeResources: false,
   async fn() {
     const env = { RESERVATION_MINUTES };
-    let shop = await startShop({ env });
-    const kvPath = shop.kvPath;
+    // The test's own KV folder (removed at the end): both servers use it, then the test reads it.
+    await using kvDir = await tempDir("shop-crash-kv-");
+    const kvPath = `${kvDir.path}/shop.kv`;
+    let shop = await startShop({ env, kvPath });
     const seen: Seen = { answered: 0, checkedOut: [], paid: [] };
     try {
       await setStock(shop);
