@@ -1,22 +1,19 @@
 import assert from "node:assert/strict";
-import { createTestApp, TEST_ADMIN_PASSWORD } from "../helpers/test_app.ts";
+import {
+  adminCookie,
+  adminLogin,
+  createTestApp,
+  TEST_ADMIN_PASSWORD,
+  type TestApp,
+} from "../helpers/test_app.ts";
 import { paidOrder, STARTER } from "../helpers/shop_fixtures.ts";
 import { csvField, toCsv } from "../../server/csv.ts";
 import { keys } from "../../server/db/keys.ts";
 import { getOrder } from "../../server/db/orders.ts";
 import type { StockRecord } from "../../server/db/stock.ts";
 import { switchKey } from "../../shared/bom.ts";
-import { ADMIN_IDLE_MS } from "../../server/db/admin_sessions.ts";
 import { demoPayments } from "../../server/payments/demo.ts";
 import { retryRefund } from "../../server/payments/refunds.ts";
-
-type T = Awaited<ReturnType<typeof createTestApp>>;
-
-async function login(t: T, password = TEST_ADMIN_PASSWORD) {
-  const res = await t.request("/api/admin/verify", { method: "POST", body: { password } });
-  const cookie = res.headers.get("set-cookie") ?? "";
-  return { res, cookie: cookie.split(";")[0] };
-}
 
 /** The admin sees full addresses, and a test reads this street back, so it is spelled out here. */
 const ELM_ST = {
@@ -29,82 +26,26 @@ const ELM_ST = {
 };
 
 /** A paid order to ELM_ST, Carol's unless told otherwise; answers its number. */
-async function elmStOrder(t: T, email = "carol@example.com", name = "Carol King"): Promise<string> {
+async function elmStOrder(
+  t: TestApp,
+  email = "carol@example.com",
+  name = "Carol King",
+): Promise<string> {
   return (await paidOrder(t, { email, name, address: ELM_ST })).orderNumber;
 }
 
-const ROUTES: [string, string, unknown?][] = [
-  ["GET", "/api/admin/session"],
-  ["GET", "/api/admin/orders"],
-  ["GET", "/api/admin/orders/new/csv"],
-  ["POST", "/api/admin/orders/ship-processed"],
-  ["POST", "/api/admin/orders/STX/tracking", { trackingNumber: "9400" }],
-  ["POST", "/api/admin/orders/STX/delivered"],
-  ["POST", "/api/admin/orders/STX/cancel"],
-  ["GET", "/api/admin/inventory"],
-  ["PUT", "/api/admin/inventory/switches/101", { stock: 5 }],
-  ["PUT", "/api/admin/inventory/components/SMALL_BOX", { stock: 5 }],
-  ["GET", "/api/test/ping"],
-  ["GET", "/api/test/test_email"],
-];
-
-Deno.test("every admin and test route: 401 without credentials, wrong password, stale session", async () => {
-  await using t = await createTestApp();
-  const { cookie } = await login(t);
-  t.clock.advance(ADMIN_IDLE_MS + 1000);
-  const kvBefore = await t.request("/api/switches");
-  for (const [method, path, body] of ROUTES) {
-    const attempts: [string, Record<string, string>][] = [
-      ["no credentials", {}],
-      ["wrong bearer", { Authorization: "Bearer not-the-password" }],
-      ["stale session", { Cookie: cookie }],
-      ["forged session", { Cookie: "admin_session=forged-token" }],
-    ];
-    for (const [what, headers] of attempts) {
-      const res = await t.request(path, { method, body, headers });
-      assert.equal(res.status, 401, `${what}: ${method} ${path}`);
-      assert.ok(res.json.error, "401 is JSON with an error");
-    }
-    // The wrong bearer attempts must not lock out this walk: reset the brute-force window.
-    t.clock.advance(61_000);
-  }
-  assert.deepEqual((await t.request("/api/switches")).json, kvBefore.json, "nothing changed");
-});
-
-Deno.test("with a good session or the bearer password every admin route answers", async () => {
-  await using t = await createTestApp();
-  const { res, cookie } = await login(t);
-  assert.equal(res.status, 200);
-  assert.deepEqual(res.json, { ok: true });
-  const setCookie = res.headers.get("set-cookie") ?? "";
-  assert.match(setCookie, /HttpOnly/i);
-  assert.match(setCookie, /SameSite=Strict/i);
-  assert.match(setCookie, /Path=\//);
-  const orderNumber = await elmStOrder(t);
-  const routes = ROUTES.map(([m, p, b]) => [m, p.replace("STX", orderNumber), b] as const);
-  for (const [method, path, body] of routes) {
-    const res = await t.request(path, { method, body, headers: { Cookie: cookie } });
-    assert.ok(
-      res.status === 200 || res.status === 409,
-      `${method} ${path}: ${res.status} ${res.text}`,
-    );
-  }
-  const bearer = await t.request("/api/admin/orders", {
-    headers: { Authorization: `Bearer ${TEST_ADMIN_PASSWORD}` },
-  });
-  assert.equal(bearer.status, 200);
-  const ping = await t.request("/api/test/ping", { headers: { Cookie: cookie } });
-  assert.match(ping.text, /pong/);
-});
+// Who may call the admin routes (sessions, the bearer password, stale and forged credentials, and
+// that a refusal changes nothing) is the admin matrix in security_test.ts; the cookie's flags are
+// checked there too.
 
 Deno.test("wrong passwords: 'Invalid password', then 429 after 5 a minute", async () => {
   await using t = await createTestApp();
   for (let i = 0; i < 5; i++) {
-    const { res } = await login(t, `wrong-${i}`);
+    const { res } = await adminLogin(t, `wrong-${i}`);
     assert.equal(res.status, 401);
     assert.equal(res.json.error, "Invalid password");
   }
-  const locked = await login(t);
+  const locked = await adminLogin(t);
   assert.equal(locked.res.status, 429, "even the right password waits once locked");
   assert.match(locked.res.json.error, /wait a minute/);
   const bearer = await t.request("/api/admin/orders", {
@@ -112,12 +53,12 @@ Deno.test("wrong passwords: 'Invalid password', then 429 after 5 a minute", asyn
   });
   assert.equal(bearer.status, 429, "the bearer route shares the limit");
   t.clock.advance(60_000);
-  assert.equal((await login(t)).res.status, 200);
+  assert.equal((await adminLogin(t)).res.status, 200);
 });
 
 Deno.test("logout ends the session on the server", async () => {
   await using t = await createTestApp();
-  const { cookie } = await login(t);
+  const cookie = await adminCookie(t);
   assert.equal(
     (await t.request("/api/admin/session", { headers: { Cookie: cookie } })).status,
     200,
@@ -131,7 +72,7 @@ Deno.test("logout ends the session on the server", async () => {
 
 Deno.test("orders to shipment: tracking, CSV, ship, deliver, with the shipped email once", async () => {
   await using t = await createTestApp();
-  const { cookie } = await login(t);
+  const cookie = await adminCookie(t);
   const h = { Cookie: cookie };
   const a = await elmStOrder(t, "a@example.com", "Ann");
   const b = await elmStOrder(t, "b@example.com", "Ben");
@@ -206,7 +147,7 @@ Deno.test("orders to shipment: tracking, CSV, ship, deliver, with the shipped em
 
 Deno.test("cancelling a paid order returns its stock and refunds", async () => {
   await using t = await createTestApp();
-  const { cookie } = await login(t);
+  const cookie = await adminCookie(t);
   const key = switchKey(STARTER.switchIds[0]);
   const before = (await t.kv.get<StockRecord>(keys.stock(key))).value!;
   const orderNumber = await elmStOrder(t);
@@ -224,7 +165,7 @@ Deno.test("cancelling a paid order returns its stock and refunds", async () => {
 
 Deno.test("inventory: read and correct stock in place", async () => {
   await using t = await createTestApp();
-  const { cookie } = await login(t);
+  const cookie = await adminCookie(t);
   const h = { Cookie: cookie };
   const inv = await t.request("/api/admin/inventory", { headers: h });
   assert.ok(inv.json.switches.length >= 100);
@@ -275,7 +216,7 @@ Deno.test("CSV fields are quoted, escaped and cannot run formulas", () => {
 
 Deno.test("the CSV export neutralises a customer name that is a formula", async () => {
   await using t = await createTestApp();
-  const { cookie } = await login(t);
+  const cookie = await adminCookie(t);
   await elmStOrder(t, "x@example.com", '=cmd|"/c calc"!A1, "boss"');
   const csv = await t.request("/api/admin/orders/new/csv", { headers: { Cookie: cookie } });
   assert.ok(csv.text.includes('"\'=cmd|""/c calc""!A1, ""boss"""'), csv.text);
@@ -297,7 +238,7 @@ Deno.test("a refund the provider cannot make now is queued and retried, not lost
       };
     },
   });
-  const { cookie } = await login(t);
+  const cookie = await adminCookie(t);
   const orderNumber = await elmStOrder(t);
   const res = await t.request(`/api/admin/orders/${orderNumber}/cancel`, {
     method: "POST",

@@ -1,23 +1,18 @@
 import assert from "node:assert/strict";
-import { createTestApp } from "../helpers/test_app.ts";
+import { bearer, createTestApp, type TestApp } from "../helpers/test_app.ts";
 import { PASSWORD_MESSAGE } from "../../shared/schemas.ts";
 import { USER_IDLE_MS } from "../../server/db/users.ts";
 import { keys } from "../../server/db/keys.ts";
 import type { User } from "../../server/db/users.ts";
 
-type T = Awaited<ReturnType<typeof createTestApp>>;
 const GOOD = { email: "dana@example.com", password: "Sw1tchesRule" };
 
-async function register(t: T, body: Record<string, unknown> = GOOD) {
+async function register(t: TestApp, body: Record<string, unknown> = GOOD) {
   return await t.request("/auth/register", { method: "POST", body });
 }
 
-async function login(t: T, body: Record<string, unknown> = GOOD) {
+async function login(t: TestApp, body: Record<string, unknown> = GOOD) {
   return await t.request("/auth/login", { method: "POST", body });
-}
-
-function bearer(token: string) {
-  return { Authorization: `Bearer ${token}` };
 }
 
 Deno.test("register, duplicate register (400), login success and failure", async () => {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { type StockKey, switchKey } from "../../shared/bom.ts";
+import { switchKey } from "../../shared/bom.ts";
 import { PACKS } from "../../shared/catalog/packs.ts";
 import { SWITCHES } from "../../shared/catalog/switches.ts";
 import {
@@ -13,9 +13,7 @@ import {
 } from "../../shared/pricing.ts";
 import { CART_TTL_MS, MAX_CART_LINES, MAX_LINE_QUANTITY } from "../../server/db/cart.ts";
 import { keys } from "../../server/db/keys.ts";
-import { createTestApp } from "../helpers/test_app.ts";
-
-type TestApp = Awaited<ReturnType<typeof createTestApp>>;
+import { createTestApp, setStock, type TestApp } from "../helpers/test_app.ts";
 type Res = Awaited<ReturnType<TestApp["request"]>>;
 // deno-lint-ignore no-explicit-any
 type Json = any;
@@ -111,10 +109,6 @@ function putQuantity(t: TestApp, cartId: string, lineId: string, quantity: numbe
 
 function deleteLine(t: TestApp, cartId: string, lineId: string) {
   return t.request(`/api/cart/${cartId}/items/${lineId}`, { method: "DELETE" });
-}
-
-async function setStock(t: TestApp, key: StockKey, stock: number) {
-  await t.writeStock(key, { stock, used: 0 });
 }
 
 /** The cart's invariants: line prices x quantities add up to the subtotal, counts match. */

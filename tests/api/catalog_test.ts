@@ -8,17 +8,10 @@ import type { SwitchRecord } from "../../server/db/catalog.ts";
 import { keys } from "../../server/db/keys.ts";
 import { seedKv } from "../../server/db/seed.ts";
 import type { StockRecord } from "../../server/db/stock.ts";
-import { createTestApp } from "../helpers/test_app.ts";
-
-type TestApp = Awaited<ReturnType<typeof createTestApp>>;
+import { createTestApp, setStock, type TestApp } from "../helpers/test_app.ts";
 
 const THEMED_IDS = [384, 380, 386, 382];
 const AESTHETIC = PACKS.find((p) => p.slug === "aesthetic")!;
-
-/** Sets a component's stock directly in KV, as a sale or the admin would. */
-async function setStock(t: TestApp, key: Parameters<typeof keys.stock>[0], stock: number) {
-  await t.writeStock(key, { stock, used: 0 });
-}
 
 /** Asserts a 4xx answer is JSON with a readable error. */
 function assertJsonError(res: Awaited<ReturnType<TestApp["request"]>>, status: number) {

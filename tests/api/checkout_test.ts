@@ -1,21 +1,16 @@
 import assert from "node:assert/strict";
-import { createTestApp } from "../helpers/test_app.ts";
-import { payDemo, sessionIdOf, US_ADDRESS } from "../helpers/shop_fixtures.ts";
+import { createTestApp, setStock, type TestApp } from "../helpers/test_app.ts";
+import { payDemo, sessionIdOf, STARTER, US_ADDRESS } from "../helpers/shop_fixtures.ts";
 import { keys } from "../../server/db/keys.ts";
 import { switchKey } from "../../shared/bom.ts";
 import type { StockRecord } from "../../server/db/stock.ts";
 import { expireIfLapsed, getOrder, sweepExpiredReservations } from "../../server/db/orders.ts";
 import { handlePaymentEvent } from "../../server/payments/events.ts";
-import { PACKS } from "../../shared/catalog/packs.ts";
 import { SWITCHES } from "../../shared/catalog/switches.ts";
 import { computeTotals } from "../../shared/policy.ts";
 import { listOutbox } from "../../server/email/outbox.ts";
 
-type T = Awaited<ReturnType<typeof createTestApp>>;
-
-const STARTER = PACKS[0];
-
-async function cartWith(t: T, itemId = STARTER.id, quantity = 1): Promise<string> {
+async function cartWith(t: TestApp, itemId = STARTER.id, quantity = 1): Promise<string> {
   const res = await t.request(`/api/cart/add?itemId=${itemId}&quantity=${quantity}`, {
     method: "POST",
   });
@@ -23,16 +18,11 @@ async function cartWith(t: T, itemId = STARTER.id, quantity = 1): Promise<string
   return res.json.id;
 }
 
-async function stockOf(t: T, key: Parameters<typeof keys.stock>[0]): Promise<StockRecord> {
+async function stockOf(t: TestApp, key: Parameters<typeof keys.stock>[0]): Promise<StockRecord> {
   return (await t.kv.get<StockRecord>(keys.stock(key))).value!;
 }
 
-async function setStock(t: T, key: Parameters<typeof keys.stock>[0], stock: number) {
-  const current = await stockOf(t, key);
-  await t.writeStock(key, { ...current, stock });
-}
-
-async function hosted(t: T, cartId: string, region = "us") {
+async function hosted(t: TestApp, cartId: string, region = "us") {
   return await t.request(`/api/cart/${cartId}/checkout/${region}`, { method: "POST" });
 }
 

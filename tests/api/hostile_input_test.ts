@@ -6,7 +6,16 @@
  * text, ...) are listed per route with the reason, and must answer 2xx.
  */
 import assert from "node:assert/strict";
-import { createTestApp, TEST_ADMIN_PASSWORD } from "../helpers/test_app.ts";
+import {
+  adminCookie,
+  changedKeys,
+  createTestApp,
+  fakeDist,
+  forgetRateLimits,
+  snapshot,
+  TEST_ADMIN_PASSWORD,
+  type TestApp,
+} from "../helpers/test_app.ts";
 import { FAKE_WEBHOOK_SECRET } from "../helpers/fake_stripe.ts";
 import {
   newPackCart,
@@ -19,7 +28,6 @@ import {
 import { stripePayments } from "../../server/payments/stripe.ts";
 import { SWITCHES } from "../../shared/catalog/switches.ts";
 
-type T = Awaited<ReturnType<typeof createTestApp>>;
 type Json = Record<string, unknown>;
 
 // ---------------------------------------------------------------------------------------------
@@ -91,14 +99,14 @@ interface Route {
 
 /** What a group's routes share: the app and the fixtures made once. */
 interface GroupContext {
-  t: T;
+  t: TestApp;
   [key: string]: unknown;
 }
 
 interface Group {
   name: string;
   options?: Parameters<typeof createTestApp>[0];
-  setup?: (t: T) => Promise<Json>;
+  setup?: (t: TestApp) => Promise<Json>;
   routes: Route[];
 }
 
@@ -445,33 +453,8 @@ function acceptsOf(route: Route): Record<string, string> {
 // ---------------------------------------------------------------------------------------------
 // Checking answers
 
-/** Every KV entry but rate limit counters, which legitimately change on refused requests. */
-async function snapshot(kv: Deno.Kv): Promise<Map<string, string>> {
-  const entries = new Map<string, string>();
-  for await (const e of kv.list({ prefix: [] })) {
-    if (e.key[0] === "rate_limits") continue;
-    entries.set(JSON.stringify(e.key, replacer), JSON.stringify(e.value, replacer));
-  }
-  return entries;
-}
-
-/** JSON for what KV can hold beyond plain JSON. */
-function replacer(_key: string, value: unknown): unknown {
-  if (typeof value === "bigint") return `${value}n`;
-  if (value instanceof Uint8Array) return { bytes: [...value] };
-  if (value instanceof Deno.KvU64) return `${value.value}u64`;
-  return value;
-}
-
-function changedKeys(before: Map<string, string>, after: Map<string, string>): string[] {
-  return [...new Set([...before.keys(), ...after.keys()])]
-    .filter((k) => before.get(k) !== after.get(k));
-}
-
-/** Cases would otherwise trip the login, contact and order lookup limits meant for people. */
-async function forgetRateLimits(kv: Deno.Kv): Promise<void> {
-  for await (const e of kv.list({ prefix: ["rate_limits"] })) await kv.delete(e.key);
-}
+/** Rate limit counters legitimately change on refused requests, so snapshots leave them out. */
+const UNCOUNTED = ["rate_limits"];
 
 /** Signs of internals: stack frames, source paths, raw error names. */
 const LEAK =
@@ -504,11 +487,12 @@ async function runRoute(ctx: GroupContext, route: Route): Promise<void> {
   const shared = route.fresh ? null : await route.base(ctx);
   for (const mutation of cases) {
     const base = shared ?? await route.base(ctx);
+    // Cases would otherwise trip the login, contact and order lookup limits meant for people.
     await forgetRateLimits(t.kv);
     const sent = mutation.build(route, base);
     const status = route.statuses?.[mutation.label] ?? mutation.status;
     const accepted = status === undefined ? accepts[mutation.label] : undefined;
-    const before = accepted ? null : await snapshot(t.kv);
+    const before = accepted ? null : await snapshot(t.kv, UNCOUNTED);
     const res = await t.request(sent.path, {
       method: route.method,
       body: sent.body,
@@ -536,7 +520,7 @@ async function runRoute(ctx: GroupContext, route: Route): Promise<void> {
       if (problem) fail(problem);
     }
     const writes = route.writes?.[mutation.label];
-    const changed = changedKeys(before!, await snapshot(t.kv))
+    const changed = changedKeys(before!, await snapshot(t.kv, UNCOUNTED))
       .filter((k) => !writes || !k.startsWith(`["${writes.prefix}"`));
     if (changed.length) fail(`changed the KV: ${changed.slice(0, 3).join(", ")}`);
   }
@@ -554,7 +538,7 @@ async function runGroup(group: Group, test: Deno.TestContext): Promise<void> {
 // ---------------------------------------------------------------------------------------------
 // Fixtures, made through the real API (the shared ones are in ../helpers/shop_fixtures.ts)
 
-async function embeddedIntent(t: T): Promise<string> {
+async function embeddedIntent(t: TestApp): Promise<string> {
   const res = await t.request("/api/orders/create", {
     method: "POST",
     body: {
@@ -568,16 +552,7 @@ async function embeddedIntent(t: T): Promise<string> {
   return res.json.paymentIntentId;
 }
 
-async function adminCookie(t: T): Promise<string> {
-  const res = await t.request("/api/admin/verify", {
-    method: "POST",
-    body: { password: TEST_ADMIN_PASSWORD },
-  });
-  assert.equal(res.status, 200, res.text);
-  return (res.headers.get("set-cookie") ?? "").split(";")[0];
-}
-
-async function shippedOrder(t: T, cookie: string): Promise<string> {
+async function shippedOrder(t: TestApp, cookie: string): Promise<string> {
   const { orderNumber } = await paidOrder(t);
   const headers = { Cookie: cookie };
   const tracked = await t.request(`/api/admin/orders/${orderNumber}/tracking`, {
@@ -592,18 +567,10 @@ async function shippedOrder(t: T, cookie: string): Promise<string> {
 }
 
 /** Stock for hundreds of checkouts, since every case of some routes starts one. */
-async function plentyOfStock(t: T): Promise<void> {
+async function plentyOfStock(t: TestApp): Promise<void> {
   for await (const e of t.kv.list<Json>({ prefix: ["stock"] })) {
     await t.kv.set(e.key, { ...e.value, stock: 100_000 });
   }
-}
-
-/** A stand-in for the built client, so paths that leave the API answer a page. */
-async function fakeDist(): Promise<string> {
-  const dir = await Deno.makeTempDir({ prefix: "hostile-dist-" });
-  await Deno.mkdir(`${dir}/assets`);
-  await Deno.writeTextFile(`${dir}/index.html`, '<title>%TITLE%</title><div id="root"></div>');
-  return dir;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -687,6 +654,7 @@ const withCookie = (ctx: GroupContext) => ({ Cookie: ctx.cookie as string });
 const GROUPS: Group[] = [
   {
     name: "catalogue, health and images",
+    // A stand-in for the built client, so paths that leave the API answer a page.
     options: { env: { DIST_DIR: await fakeDist() } },
     routes: [
       ...["/api/health", "/api/switches", "/api/products", "/api/payments/config"].map((

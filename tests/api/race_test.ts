@@ -1,13 +1,11 @@
 import assert from "node:assert/strict";
-import { createTestApp } from "../helpers/test_app.ts";
+import { createTestApp, type TestApp } from "../helpers/test_app.ts";
 import { keys } from "../../server/db/keys.ts";
 import { switchKey } from "../../shared/bom.ts";
 import type { StockRecord } from "../../server/db/stock.ts";
 import { newPackCart, STARTER } from "../helpers/shop_fixtures.ts";
 
-type T = Awaited<ReturnType<typeof createTestApp>>;
-
-async function stock(t: T, key: Parameters<typeof keys.stock>[0]): Promise<StockRecord> {
+async function stock(t: TestApp, key: Parameters<typeof keys.stock>[0]): Promise<StockRecord> {
   return (await t.kv.get<StockRecord>(keys.stock(key))).value!;
 }
 

@@ -4,7 +4,18 @@
  * public order view hides, and an error handler that never shows internals.
  */
 import assert from "node:assert/strict";
-import { createTestApp, TEST_ADMIN_PASSWORD } from "../helpers/test_app.ts";
+import {
+  adminCookie,
+  adminLogin,
+  bearer,
+  changedKeys,
+  createTestApp,
+  fakeDist,
+  forgetRateLimits,
+  snapshot,
+  TEST_ADMIN_PASSWORD,
+  type TestApp,
+} from "../helpers/test_app.ts";
 import { newPackCart, paidOrder, US_ADDRESS } from "../helpers/shop_fixtures.ts";
 import { ADMIN_ABSOLUTE_MS, ADMIN_IDLE_MS } from "../../server/db/admin_sessions.ts";
 import { newOrderNumber } from "../../server/db/orders.ts";
@@ -12,38 +23,19 @@ import { ORDER_MISS_LIMIT } from "../../server/routes/orders.ts";
 import { SWITCHES } from "../../shared/catalog/switches.ts";
 import { LOCAL_IMAGE_BASE, switchImageUrl } from "../../shared/images.ts";
 
-type T = Awaited<ReturnType<typeof createTestApp>>;
-
 // The public views must hide this street, apartment and email, so the tests spell them out here.
 const ADDRESS = { ...US_ADDRESS, street: "742 Evergreen Terrace", apartment: "Apt 9" };
 const EMAIL = "johnsmith@example.com";
 /** A buyer with a full email and street address, for paid orders whose details must stay hidden. */
 const JOHN = { email: EMAIL, name: "John Smith", address: ADDRESS };
 
-async function adminLogin(t: T) {
-  const res = await t.request("/api/admin/verify", {
-    method: "POST",
-    body: { password: TEST_ADMIN_PASSWORD },
-  });
-  assert.equal(res.status, 200, res.text);
-  const setCookie = res.headers.get("set-cookie") ?? "";
-  return { setCookie, cookie: setCookie.split(";")[0] };
-}
-
-async function shopperLogin(t: T, email: string): Promise<string> {
+async function shopperLogin(t: TestApp, email: string): Promise<string> {
   const account = { email, password: "Sw1tchesRule" };
   assert.equal((await t.request("/auth/register", { method: "POST", body: account })).status, 201);
   const res = await t.request("/auth/login", { method: "POST", body: account });
   assert.equal(res.status, 200, res.text);
   return res.json.token;
 }
-
-/** Wrong bearer passwords count toward the admin lock-out; the matrix must not trip it. */
-async function forgetRateLimits(kv: Deno.Kv): Promise<void> {
-  for await (const e of kv.list({ prefix: ["rate_limits"] })) await kv.delete(e.key);
-}
-
-const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
 
 // ---------------------------------------------------------------------------------------------
 // Authorization
@@ -83,9 +75,15 @@ Deno.test("admin matrix: only an admin session or the admin password opens /api/
   await using t = await createTestApp();
   const { orderNumber } = await paidOrder(t, JOHN);
   const shopper = await shopperLogin(t, "dana@example.com");
-  const stale = (await adminLogin(t)).cookie;
+  // Rate limit counters change on refused requests, as they should; nothing else may.
+  const uncounted = ["rate_limits"];
+  const beforeStale = await snapshot(t.kv, uncounted);
+  const stale = await adminCookie(t);
+  const staleSession = changedKeys(beforeStale, await snapshot(t.kv, uncounted))
+    .find((k) => k.startsWith('["admin_sessions",'));
+  assert.ok(staleSession, "the stale login stored its session");
   t.clock.advance(ADMIN_IDLE_MS + 1000);
-  const { cookie } = await adminLogin(t);
+  const cookie = await adminCookie(t);
   const sessionToken = cookie.split("=")[1];
   const refusals: [string, Record<string, string>][] = [
     ["no credentials", {}],
@@ -102,20 +100,41 @@ Deno.test("admin matrix: only an admin session or the admin password opens /api/
     ["admin session", { Cookie: cookie }],
     ["admin bearer", bearer(TEST_ADMIN_PASSWORD)],
   ];
-  for (const [method, template, body] of ADMIN_ROUTES) {
-    const path = template.replace(":orderNumber", orderNumber)
+  const pathOf = (template: string, order: string) =>
+    template.replace(":orderNumber", order)
       .replace(":id", String(SWITCHES[0].id)).replace(":name", "SMALL_BOX");
-    for (const [who, headers] of refusals) {
-      await forgetRateLimits(t.kv);
-      const res = await t.request(path, { method, body, headers });
-      assert.equal(res.status, 401, `${who}: ${method} ${path} ${res.text}`);
-      assert.equal(res.json.error, "Admin authentication required", `${who}: 401 is JSON`);
+  for (const [method, template, body] of ADMIN_ROUTES) {
+    const path = pathOf(template, orderNumber);
+    // An order that does not exist is refused alike: a refusal does not tell whether it does.
+    const refused = template.includes(":orderNumber")
+      ? [path, pathOf(template, "STNOSUCHORDER0000000")]
+      : [path];
+    for (const refusedPath of refused) {
+      for (const [who, headers] of refusals) {
+        // Wrong bearer passwords count toward the admin lock-out; the matrix must not trip it.
+        await forgetRateLimits(t.kv);
+        const before = await snapshot(t.kv, uncounted);
+        const res = await t.request(refusedPath, { method, body, headers });
+        const what = `${who}: ${method} ${refusedPath}`;
+        assert.equal(res.status, 401, `${what} ${res.text}`);
+        assert.equal(res.json.error, "Admin authentication required", `${what}: 401 is JSON`);
+        const after = await snapshot(t.kv, uncounted);
+        // Seeing the expired session is when the server deletes its record; that is all.
+        const changed: string[] = changedKeys(before, after)
+          .filter((k) => !(k === staleSession && who === "expired admin session" && !after.has(k)));
+        assert.deepEqual(changed, [], `${what} changed the KV`);
+      }
     }
+    // 409 is fine for an order change: cancelling first makes the later ones conflict.
+    const mayConflict = template.includes(":orderNumber");
     for (const [who, headers] of grants) {
       await forgetRateLimits(t.kv);
       const res = await t.request(path, { method, body, headers });
-      // 409 is fine: cancelling first makes the later order changes conflict.
-      assert.ok(res.status < 300 || res.status === 409, `${who}: ${method} ${path} ${res.text}`);
+      assert.ok(
+        res.status === 200 || (mayConflict && res.status === 409),
+        `${who}: ${method} ${path} ${res.text}`,
+      );
+      if (path === "/api/test/ping") assert.match(res.text, /pong/, `${who}: the ping answers`);
     }
   }
 });
@@ -143,7 +162,7 @@ Deno.test("admin paths written another way reach the same check", async () => {
 
 Deno.test("an admin session ends 12 hours after sign-in however often it is used", async () => {
   await using t = await createTestApp();
-  const { cookie } = await adminLogin(t);
+  const cookie = await adminCookie(t);
   const hours = Math.floor(ADMIN_ABSOLUTE_MS / 3_600_000);
   for (let h = 1; h < hours; h++) {
     t.clock.advance(3_600_000);
@@ -165,7 +184,7 @@ Deno.test("account matrix: /auth routes need the shopper's own live token", asyn
     (await t.request("/auth/logout", { method: "POST", headers: bearer(other) })).status,
     200,
   );
-  const { cookie } = await adminLogin(t);
+  const cookie = await adminCookie(t);
   const routes: [string, string][] = [
     ["GET", "/auth/orders"],
     ["GET", "/auth/me"],
@@ -217,18 +236,6 @@ Deno.test("a shopper's orders list holds only their own orders", async () => {
 // ---------------------------------------------------------------------------------------------
 // Headers and cookies
 
-/** A stand-in for the built client: a page and a hashed asset. */
-async function fakeDist(): Promise<string> {
-  const dir = await Deno.makeTempDir({ prefix: "security-dist-" });
-  await Deno.mkdir(`${dir}/assets`);
-  await Deno.writeTextFile(
-    `${dir}/index.html`,
-    '<title>%TITLE%</title><div id="root"></div><script src="/assets/main-TEST.js"></script>',
-  );
-  await Deno.writeTextFile(`${dir}/assets/main-TEST.js`, "console.log(1);");
-  return dir;
-}
-
 function csp(headers: Headers): Map<string, string[]> {
   const value = headers.get("content-security-policy") ?? "";
   return new Map(
@@ -267,6 +274,7 @@ function assertShopCsp(what: string, headers: Headers) {
 
 for (const production of [false, true]) {
   Deno.test(`security headers on API answers, pages and assets (${production ? "production" : "development"})`, async () => {
+    // A stand-in for the built client: a page and a hashed asset.
     const env: Record<string, string> = { DIST_DIR: await fakeDist() };
     if (production) env.DENO_ENV = "production";
     await using t = await createTestApp({ env });
@@ -296,7 +304,9 @@ for (const production of [false, true]) {
 
 Deno.test("the admin cookie in development: HttpOnly, SameSite=Strict, Path=/", async () => {
   await using t = await createTestApp();
-  const { setCookie, cookie } = await adminLogin(t);
+  const { res, setCookie, cookie } = await adminLogin(t);
+  assert.equal(res.status, 200, res.text);
+  assert.deepEqual(res.json, { ok: true });
   assert.match(setCookie, /^admin_session=[A-Za-z0-9_-]{43,};/, "a 256-bit token");
   assert.match(setCookie, /; HttpOnly/i);
   assert.match(setCookie, /; SameSite=Strict/i);
@@ -311,7 +321,8 @@ Deno.test("the admin cookie in development: HttpOnly, SameSite=Strict, Path=/", 
 
 Deno.test("the admin cookie in production: __Host- prefix and Secure; logout clears it", async () => {
   await using t = await createTestApp({ env: { DENO_ENV: "production" } });
-  const { setCookie, cookie } = await adminLogin(t);
+  const { res, setCookie, cookie } = await adminLogin(t);
+  assert.equal(res.status, 200, res.text);
   assert.match(setCookie, /^__Host-admin_session=[A-Za-z0-9_-]{43,};/);
   for (const flag of [/; HttpOnly/i, /; Secure/i, /; SameSite=Strict/i, /; Path=\/(;|$)/]) {
     assert.match(setCookie, flag);

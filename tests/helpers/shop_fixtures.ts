@@ -4,9 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { PACKS } from "../../shared/catalog/packs.ts";
-import type { createTestApp } from "./test_app.ts";
-
-type TestApp = Awaited<ReturnType<typeof createTestApp>>;
+import type { TestApp } from "./test_app.ts";
 
 /** The pack `newPackCart` adds; tests that reason about its switches or stock use this one. */
 export const STARTER = PACKS[0];

@@ -1,3 +1,4 @@
+import assert from "node:assert/strict";
 import { createApp } from "../../server/app.ts";
 import { type Config, loadConfig } from "../../server/config.ts";
 import type { Clock, LogEntry } from "../../server/deps.ts";
@@ -106,4 +107,95 @@ export async function createTestApp(options: TestAppOptions = {}) {
     writeStock,
     [Symbol.asyncDispose]: () => Promise.resolve(kv.close()),
   };
+}
+
+/** The app `createTestApp` makes, with its KV, clock, logs, mailer and request helper. */
+export type TestApp = Awaited<ReturnType<typeof createTestApp>>;
+
+/** An Authorization header carrying `token` as a bearer credential. */
+export function bearer(token: string): { Authorization: string } {
+  return { Authorization: `Bearer ${token}` };
+}
+
+/**
+ * Posts an admin password (the right one unless given) to the login route. The answer is not
+ * checked, since a refusal may be what the test is about; `cookie` is "name=token" to send back.
+ */
+export async function adminLogin(t: TestApp, password = TEST_ADMIN_PASSWORD) {
+  const res = await t.request("/api/admin/verify", { method: "POST", body: { password } });
+  const setCookie = res.headers.get("set-cookie") ?? "";
+  return { res, setCookie, cookie: setCookie.split(";")[0] };
+}
+
+/** Signs in as the admin and answers the session cookie to send back; the login must succeed. */
+export async function adminCookie(t: TestApp): Promise<string> {
+  const { res, cookie } = await adminLogin(t);
+  assert.equal(res.status, 200, res.text);
+  return cookie;
+}
+
+/**
+ * Sets one component's sellable stock through the shop's stock writer (so the stock version moves,
+ * as after a sale or an admin edit); its `used` count stays as it is.
+ */
+export async function setStock(t: TestApp, key: StockKey, stock: number): Promise<void> {
+  const current = (await t.kv.get<StockRecord>(keys.stock(key))).value;
+  await t.writeStock(key, { used: 0, ...current, stock });
+}
+
+/** Forgets every rate limit counter, so a test's many requests do not trip limits meant for people. */
+export async function forgetRateLimits(kv: Deno.Kv): Promise<void> {
+  for await (const e of kv.list({ prefix: ["rate_limits"] })) await kv.delete(e.key);
+}
+
+/**
+ * Every KV entry as key JSON to value JSON, to prove a request wrote nothing. Entries whose key
+ * starts with one of `skip` (say "rate_limits", which refused requests legitimately count) are
+ * left out.
+ */
+export async function snapshot(
+  kv: Deno.Kv,
+  skip: readonly string[] = [],
+): Promise<Map<string, string>> {
+  const entries = new Map<string, string>();
+  for await (const e of kv.list({ prefix: [] })) {
+    if (skip.includes(String(e.key[0]))) continue;
+    entries.set(JSON.stringify(e.key, kvJson), JSON.stringify(e.value, kvJson));
+  }
+  return entries;
+}
+
+/** JSON for what KV can hold beyond plain JSON. */
+function kvJson(_key: string, value: unknown): unknown {
+  if (typeof value === "bigint") return `${value}n`;
+  if (value instanceof Uint8Array) return { bytes: [...value] };
+  if (value instanceof Deno.KvU64) return `${value.value}u64`;
+  return value;
+}
+
+/** The keys (as JSON) whose entry differs between two snapshots: added, removed or changed. */
+export function changedKeys(before: Map<string, string>, after: Map<string, string>): string[] {
+  return [...new Set([...before.keys(), ...after.keys()])]
+    .filter((k) => before.get(k) !== after.get(k));
+}
+
+let dist: Promise<string> | null = null;
+
+/**
+ * A stand-in for the built client (index.html and one hashed asset, main-TEST.js) for apps whose
+ * tests reach the static files. Made once per test file and removed when the file's tests end.
+ */
+export function fakeDist(): Promise<string> {
+  dist ??= (async () => {
+    const dir = await Deno.makeTempDir({ prefix: "fake-dist-" });
+    globalThis.addEventListener("unload", () => Deno.removeSync(dir, { recursive: true }));
+    await Deno.mkdir(`${dir}/assets`);
+    await Deno.writeTextFile(
+      `${dir}/index.html`,
+      '<title>%TITLE%</title><div id="root"></div><script src="/assets/main-TEST.js"></script>',
+    );
+    await Deno.writeTextFile(`${dir}/assets/main-TEST.js`, "console.log(1);");
+    return dir;
+  })();
+  return dist;
 }
