@@ -4,6 +4,7 @@
  * system Chromium (CHROME_PATH); it is a measurement, not a test, so it never fails the suite.
  */
 import { startShop } from "../helpers/shop_process.ts";
+import { CHROMIUM_PATH } from "../e2e/helpers/browser.ts";
 
 const LIGHTHOUSE = "lighthouse@12.8.2";
 const PAGES = ["/", "/shop", "/testers/custom", "/cart"];
@@ -13,7 +14,12 @@ const TARGETS: Record<string, number> = {
   "best-practices": 95,
   seo: 95,
 };
-const chrome = Deno.env.get("CHROME_PATH") ?? "/usr/bin/chromium";
+// The browser tests' own discovery (CHROME_PATH, then chromium, chromium-browser, google-chrome).
+if (!CHROMIUM_PATH) {
+  console.error("No Chromium to audit with: `apt-get install -y chromium`, or set CHROME_PATH.");
+  Deno.exit(1);
+}
+const chrome = CHROMIUM_PATH;
 
 /** One Lighthouse run on a page, writing its JSON report to `out`. */
 function lighthouse(path: string, out: string): Promise<Deno.CommandOutput> {

@@ -1,17 +1,10 @@
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { e2eTest } from "./helpers/e2e.ts";
+import { waitForBadge } from "./helpers/browser.ts";
 import { PASSWORD_MESSAGE } from "../../shared/schemas.ts";
 
 const PASSWORD = "Switches4ever";
-
-/** Waits until the cart badge shows `count` (null: no badge at all). */
-async function waitForBadge(page: Page, count: number | null): Promise<void> {
-  await page.waitForFunction(
-    (n) => (document.querySelector('[data-testid="cart-badge"]')?.textContent ?? null) === n,
-    count === null ? null : String(count),
-  );
-}
 
 /** Fills the sign-in form and submits it. */
 async function signIn(page: Page, email: string, password: string): Promise<void> {

@@ -1,44 +1,18 @@
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { e2eTest } from "./helpers/e2e.ts";
+import { expectToast } from "./helpers/browser.ts";
 import { SWITCHES } from "../../shared/catalog/switches.ts";
 import { maskEmail, maskOrderNumber, maskTracking } from "../../shared/mask.ts";
 import { carrierTrackingUrl } from "../../shared/status.ts";
-import { postOk } from "./helpers/api.ts";
+import { paidOrder } from "./helpers/api.ts";
 
 const EMAIL = "shopper@example.com";
 const STREET = "1 Main Street";
 const TRACKING = "9400111899223344551234";
 
-/** Pays for a Starter Pack through the API (demo payments), as a shopper would. */
-async function paidOrder(base: string): Promise<string> {
-  function post(path: string, body?: unknown) {
-    return postOk(base, path, body);
-  }
-  const { id: cartId } = await post("/api/cart/add?itemId=384&quantity=1");
-  const { url } = await post(`/api/cart/${cartId}/checkout/us`);
-  const sessionId = String(url).slice(String(url).lastIndexOf("/") + 1);
-  const paid = await post(`/api/demo/checkout-sessions/${sessionId}/pay`, {
-    cardNumber: "4242424242424242",
-    email: EMAIL,
-    name: "Sam Shopper",
-    address: {
-      street: STREET,
-      apartment: "",
-      city: "Austin",
-      state: "TX",
-      zipCode: "73301",
-      country: "US",
-    },
-  });
-  assert.equal(paid.status, "PAYMENT_RECEIVED");
-  return paid.orderNumber as string;
-}
-
-/** Waits for a toast (react-hot-toast renders role=status) with the text. */
-async function toast(page: Page, text: string | RegExp): Promise<void> {
-  await page.getByRole("status").filter({ hasText: text }).first().waitFor();
-}
+/** The Starter Pack's id, the item the admin's order holds. */
+const STARTER_PACK_ID = 384;
 
 /** The shopper's tracking page shows the progress and, from PROCESSING on, the carrier link. */
 async function shopperSees(page: Page, orderNumber: string, percent: number): Promise<void> {
@@ -57,7 +31,18 @@ e2eTest(
   "the admin logs in, ships an order from tracking number to delivery, masks data and edits stock",
   async (e2e) => {
     const { shop } = e2e;
-    const orderNumber = await paidOrder(shop.url);
+    const orderNumber = await paidOrder(shop.url, {
+      email: EMAIL,
+      name: "Sam Shopper",
+      address: {
+        street: STREET,
+        apartment: "",
+        city: "Austin",
+        state: "TX",
+        zipCode: "73301",
+        country: "US",
+      },
+    }, STARTER_PACK_ID);
     const { page, context, problems } = await e2e.newPage({
       // Expected: the wrong password, the stale flag's session check, and a refused stock value.
       allow: [
@@ -80,10 +65,10 @@ e2eTest(
     assert.equal(await password.getAttribute("placeholder"), "Enter admin password");
     await password.fill("not-the-password");
     await page.getByRole("button", { name: "Access Admin Panel" }).click();
-    await toast(page, "Invalid password");
+    await expectToast(page, "Invalid password");
     await password.fill(shop.adminPassword);
     await password.press("Enter");
-    await toast(page, "Admin access granted");
+    await expectToast(page, "Admin access granted");
     await page.getByRole("heading", { name: "Admin Dashboard" }).waitFor();
     assert.equal(await page.evaluate(() => sessionStorage.getItem("adminAuth")), "true");
 
@@ -110,10 +95,10 @@ e2eTest(
 
     // Tracking: empty is refused, then a number is added (the order moves to PROCESSING).
     await row.getByRole("button", { name: "Add" }).click();
-    await toast(page, "Please enter a tracking number");
+    await expectToast(page, "Please enter a tracking number");
     await row.getByLabel(`Tracking number for ${orderNumber}`).fill(TRACKING);
     await row.getByRole("button", { name: "Add" }).click();
-    await toast(page, "Tracking number added successfully");
+    await expectToast(page, "Tracking number added successfully");
     await row.getByText("Processing", { exact: true }).waitFor();
     await shopperSees(shopper.page, orderNumber, 55);
 
@@ -132,7 +117,7 @@ e2eTest(
     const ship = page.getByRole("button", { name: "Ship Orders" });
     assert.equal(await ship.getAttribute("title"), "Mark all processed orders as shipped");
     await ship.click();
-    await toast(page, "1 orders marked as shipped");
+    await expectToast(page, "1 orders marked as shipped");
     const processed = page.getByTestId("processed-orders");
     const shipped = processed.locator(`[data-order="${orderNumber}"]`);
     await shipped.getByText("Shipped", { exact: true }).waitFor();
@@ -145,7 +130,7 @@ e2eTest(
 
     // Mark Delivered.
     await shipped.getByRole("button", { name: "Mark Delivered" }).click();
-    await toast(page, "Order marked as delivered");
+    await expectToast(page, "Order marked as delivered");
     await shipped.getByText("Delivered", { exact: true }).waitFor();
     assert.equal(await shipped.getByRole("button", { name: "Mark Delivered" }).count(), 0);
     await shopperSees(shopper.page, orderNumber, 100);
@@ -191,10 +176,10 @@ e2eTest(
     const stock = page.getByLabel(`Stock of ${name}`, { exact: true });
     await stock.fill("1.5");
     await page.getByRole("button", { name: `Save stock of ${name}` }).click();
-    await toast(page, "Stock must be a whole number");
+    await expectToast(page, "Stock must be a whole number");
     await stock.fill("77");
     await page.getByRole("button", { name: `Save stock of ${name}` }).click();
-    await toast(page, `Stock of ${name} set to 77`);
+    await expectToast(page, `Stock of ${name} set to 77`);
     await page.reload();
     await page.getByRole("tab", { name: "Inventory" }).click();
     await page.getByLabel("Search switches and components").fill(name);
@@ -211,7 +196,7 @@ e2eTest(
     await page.getByRole("tab", { name: "Test" }).click();
     await page.getByRole("heading", { name: "Test Endpoints" }).waitFor();
     await page.getByRole("button", { name: "Test Ping" }).click();
-    await toast(page, /^pong: the server is up/);
+    await expectToast(page, /^pong: the server is up/);
 
     // Log out: the form is back and the server session is gone.
     await page.getByRole("button", { name: "Log out" }).click();
@@ -236,7 +221,7 @@ e2eTest("the admin form says so after too many wrong passwords", async (e2e) => 
   }
   await password.fill(e2e.shop.adminPassword);
   await page.getByRole("button", { name: "Access Admin Panel" }).click();
-  await toast(page, /^Too many wrong passwords/);
+  await expectToast(page, /^Too many wrong passwords/);
   assert.equal(await page.getByRole("heading", { name: "Admin Access" }).count(), 1);
   assert.equal(await page.evaluate(() => sessionStorage.getItem("adminAuth")), null);
   assert.deepEqual(problems.errors, []);

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { e2eTest } from "./helpers/e2e.ts";
+import { postOk } from "./helpers/api.ts";
 import { SWITCHES } from "../../shared/catalog/switches.ts";
 import { customTesterCents, formatCents, packCents } from "../../shared/pricing.ts";
 
@@ -8,15 +9,7 @@ e2eTest(
   async (e2e) => {
     const { shop } = e2e;
     // Fill a cart through the API, as the storefront would.
-    const post = async (path: string, body?: unknown) => {
-      const res = await fetch(`${shop.url}${path}`, {
-        method: "POST",
-        headers: body ? { "Content-Type": "application/json" } : {},
-        body: body ? JSON.stringify(body) : undefined,
-      });
-      assert.equal(res.status, 200, `${path}: ${await res.clone().text()}`);
-      return await res.json();
-    };
+    const post = (path: string, body?: unknown) => postOk(shop.url, path, body);
     const first = await post("/api/cart/add?itemId=384&quantity=1");
     const cartId = first.id as string;
     await post(`/api/cart/add?itemId=1&quantity=2&cartId=${cartId}`);

@@ -6,6 +6,7 @@ import { computeTotals, TIMINGS } from "../../shared/policy.ts";
 import { customTesterCents, formatCents, packCents } from "../../shared/pricing.ts";
 import type { PublicOrderView } from "../../shared/order_view.ts";
 import { getOk, postOk } from "./helpers/api.ts";
+import { settle, waitForBadge } from "./helpers/browser.ts";
 
 /** A switch with only two units: a tester of quantity 2 holding it sells it out. */
 const SCARCE = SWITCHES.find((s) => s.name === "Halo Clear" && s.initialStock === 2)!;
@@ -42,15 +43,6 @@ async function pageWithCart(
   await opened.page.goto("/");
   await opened.page.evaluate((id) => localStorage.setItem("cartId", id), cartId);
   return opened;
-}
-
-async function waitForBadge(page: Page, count: number | null): Promise<void> {
-  await page.waitForFunction(
-    (n) =>
-      (document.querySelector('[data-testid="cart-badge"]')?.textContent ?? null) ===
-        (n === null ? null : String(n)),
-    count,
-  );
 }
 
 async function text(page: Page, testId: string): Promise<string | null> {
@@ -191,19 +183,26 @@ e2eTest("/checkout: promo LATEDELIVERY, terms, demo card, then the tracking page
   const subtotal = 2 * packCents(false) + 799;
 
   const { page, problems } = await pageWithCart(e2e, cartId);
+  await page.clock.install();
   await page.goto("/checkout");
   await page.getByRole("heading", { name: "Order Details" }).waitFor();
   assert.equal(await page.getByTestId("summary-line").count(), 2);
   assert.equal(await text(page, "summary-subtotal"), formatCents(subtotal));
   assert.equal(await text(page, "summary-shipping"), "Enter your ZIP code");
 
+  // The estimate waits TIMINGS.zipEstimateDelayMs after a complete ZIP. The page's clock stands
+  // still from before the ZIP is typed, so only runFor moves it, however slow the machine.
+  await page.clock.pauseAt(await page.evaluate(() => Date.now()) + 1000);
   await fillCheckoutForm(page);
-  // The estimate waits TIMINGS.zipEstimateDelayMs after a complete ZIP.
-  const typedAt = Date.now();
+  await page.clock.runFor(TIMINGS.zipEstimateDelayMs - 100);
+  await settle(page);
+  assert.equal(await text(page, "summary-shipping"), "Enter your ZIP code", "not before the delay");
+  await page.clock.runFor(200);
   await page.waitForFunction(() =>
     document.querySelector('[data-testid="summary-shipping"]')?.textContent === "$7.99"
   );
-  assert.ok(Date.now() - typedAt >= TIMINGS.zipEstimateDelayMs - 100, "estimate is delayed");
+  // From here on time flows again (the order is created after a short debounce).
+  await page.clock.resume();
   const payNow = page.getByRole("button", { name: "Pay now" });
   assert.ok(await payNow.isDisabled(), "Pay now waits for the terms");
 

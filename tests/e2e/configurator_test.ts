@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { e2eTest } from "./helpers/e2e.ts";
+import { expectToast } from "./helpers/browser.ts";
 import { SWITCHES } from "../../shared/catalog/switches.ts";
 import { allBrands, filterSwitches, sortAvailableFirst } from "../../shared/filter.ts";
 import { cubeCents, customTesterCents, formatCents } from "../../shared/pricing.ts";
@@ -22,10 +23,6 @@ async function toggle(page: Page, id: number, pressed: boolean): Promise<void> {
   const card = page.getByTestId(`switch-${id}`);
   await card.click();
   assert.equal(await card.getAttribute("aria-pressed"), String(pressed), `switch ${id} pressed`);
-}
-
-async function expectToast(page: Page, text: string): Promise<void> {
-  await page.getByRole("status").filter({ hasText: text }).first().waitFor();
 }
 
 async function expectCount(page: Page, text: string): Promise<void> {

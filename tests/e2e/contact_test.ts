@@ -1,11 +1,7 @@
 import assert from "node:assert/strict";
-import type { Page } from "playwright-core";
 import { e2eTest } from "./helpers/e2e.ts";
-import { postOk } from "./helpers/api.ts";
-
-async function toast(page: Page, text: string | RegExp): Promise<void> {
-  await page.getByRole("status").filter({ hasText: text }).first().waitFor();
-}
+import { paidOrder } from "./helpers/api.ts";
+import { expectToast } from "./helpers/browser.ts";
 
 e2eTest(
   "contact: a named and an anonymous message are sent and the form is cleared",
@@ -28,7 +24,7 @@ e2eTest(
     assert.equal(await counter.textContent(), `${800 - message.length} characters remaining`);
     assert.doesNotMatch(await counter.getAttribute("class") ?? "", /warn-text/);
     await page.getByRole("button", { name: "Send message" }).click();
-    await toast(page, "Message sent successfully!");
+    await expectToast(page, "Message sent successfully!");
     for (const label of ["Name", "Email", "Subject", "Message"]) {
       assert.equal(await page.getByLabel(label).inputValue(), "", `${label} is cleared`);
     }
@@ -49,7 +45,7 @@ e2eTest(
       userEmail: "",
       name: "",
     });
-    await toast(page, "Message sent successfully!");
+    await expectToast(page, "Message sent successfully!");
     assert.equal(await anonymous.isChecked(), false, "anonymous is unchecked after sending");
     assert.equal(await page.getByLabel("Subject").inputValue(), "");
     assert.deepEqual(problems.errors, []);
@@ -76,13 +72,8 @@ e2eTest(
   "names and addresses with markup show as text in the admin and tracking pages",
   async (e2e) => {
     const markup = '<img src=x onerror="window.__pwned=1">';
-    function post(path: string, body?: unknown) {
-      return postOk(e2e.shop.url, path, body);
-    }
-    const { id } = await post("/api/cart/add?itemId=1");
-    const { url, orderNumber } = await post(`/api/cart/${id}/checkout/us`);
-    await post(`/api/demo/checkout-sessions/${url.slice(url.lastIndexOf("/") + 1)}/pay`, {
-      cardNumber: "4242424242424242",
+    const layoutTesterId = 1;
+    const orderNumber = await paidOrder(e2e.shop.url, {
       email: "mal@example.com",
       name: `Mal ${markup}`,
       address: {
@@ -93,7 +84,7 @@ e2eTest(
         zipCode: "73301",
         country: "US",
       },
-    });
+    }, layoutTesterId);
 
     const { page, problems } = await e2e.newPage({ allow: [/\/x$/] });
     await page.goto("/admin");

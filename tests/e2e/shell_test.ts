@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { e2eTest } from "./helpers/e2e.ts";
 import { PAGES } from "../../shared/routes.ts";
-import { BANNER_TEXT, SHOP_NAME } from "../../shared/policy.ts";
+import { BANNER_TEXT, SHOP_NAME, TIMINGS } from "../../shared/policy.ts";
+import { settle } from "./helpers/browser.ts";
 
 const SAMPLE_PATHS = PAGES.map((p) => p.path.replace(/:\w+/, "abc"));
 
@@ -47,8 +48,17 @@ e2eTest("the header hides when scrolling down and shows when scrolling up", asyn
   await page.locator("h1").waitFor();
   const header = page.locator(".site-header");
   assert.equal(await header.getAttribute("data-visible"), "true");
+  // A small scroll: once it has ended and any render it caused is done, the header still shows.
+  type Scrolling = { scrollEnded?: Promise<number> };
+  await page.evaluate(() => {
+    (globalThis as Scrolling).scrollEnded = new Promise((resolve) =>
+      addEventListener("scrollend", () => resolve(scrollY), { once: true })
+    );
+  });
   await page.mouse.wheel(0, 30);
-  await page.waitForTimeout(150);
+  const scrolled = await page.evaluate(() => (globalThis as Scrolling).scrollEnded);
+  assert.ok(scrolled! > 0 && scrolled! <= TIMINGS.headerHideThresholdPx, `scrolled ${scrolled}`);
+  await settle(page);
   assert.equal(await header.getAttribute("data-visible"), "true", "still shown within 50 px");
   await page.mouse.wheel(0, 400);
   await page.waitForFunction(() =>

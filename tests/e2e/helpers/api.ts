@@ -21,3 +21,33 @@ export async function getOk<T>(base: string, path: string): Promise<T> {
   assert.equal(res.status, 200, `${path}: ${await res.clone().text()}`);
   return await res.json() as T;
 }
+
+/** Who pays in `paidOrder`, as the demo checkout page's form sends it. */
+export interface Buyer {
+  email: string;
+  name: string;
+  address: {
+    street: string;
+    apartment: string;
+    city: string;
+    state: string;
+    zipCode: string;
+    country: string;
+  };
+}
+
+/**
+ * Buys one of `itemId` over HTTP as a shopper would: a new cart, a US hosted checkout, and the
+ * demo provider's payment with the test card and `buyer`'s details. Answers the order's number.
+ */
+export async function paidOrder(base: string, buyer: Buyer, itemId: number): Promise<string> {
+  const { id: cartId } = await postOk(base, `/api/cart/add?itemId=${itemId}&quantity=1`);
+  const { url } = await postOk(base, `/api/cart/${cartId}/checkout/us`);
+  const sessionId = String(url).slice(String(url).lastIndexOf("/") + 1);
+  const paid = await postOk(base, `/api/demo/checkout-sessions/${sessionId}/pay`, {
+    cardNumber: "4242424242424242",
+    ...buyer,
+  });
+  assert.equal(paid.status, "PAYMENT_RECEIVED");
+  return paid.orderNumber as string;
+}

@@ -1,10 +1,13 @@
 import { type Browser, chromium, type Page } from "playwright-core";
 
+const NAMES = ["chromium", "chromium-browser", "google-chrome"];
+
+/** CHROME_PATH, then the usual names on PATH, then their usual place. */
 const CANDIDATES = [
   Deno.env.get("CHROME_PATH"),
-  "/usr/bin/chromium",
-  "/usr/bin/chromium-browser",
-  "/usr/bin/google-chrome",
+  ...(Deno.env.get("PATH") ?? "").split(":").filter(Boolean)
+    .flatMap((dir) => NAMES.map((name) => `${dir}/${name}`)),
+  ...NAMES.map((name) => `/usr/bin/${name}`),
 ].filter((p): p is string => !!p);
 
 function findChromium(): string | null {
@@ -74,4 +77,35 @@ export function watchProblems(page: Page, allow: RegExp[] = []): PageProblems {
     if (res.status() >= 400 && !allowed(text)) problems.errors.push(`http: ${text}`);
   });
   return problems;
+}
+
+/** Waits for a toast with the text (react-hot-toast renders them as role=status). */
+export async function expectToast(page: Page, text: string | RegExp): Promise<void> {
+  await page.getByRole("status").filter({ hasText: text }).first().waitFor();
+}
+
+/** Waits until the header's cart badge shows `count` (null: no badge at all). */
+export async function waitForBadge(page: Page, count: number | null): Promise<void> {
+  await page.waitForFunction(
+    (n) => (document.querySelector('[data-testid="cart-badge"]')?.textContent ?? null) === n,
+    count === null ? null : String(count),
+  );
+}
+
+/**
+ * Resolves once the page has run the tasks queued before it, such as the render React schedules
+ * after a state change (its scheduler posts a message; this posts one behind it). A check that
+ * something did not change is then made after any render already due, not before it.
+ */
+export async function settle(page: Page): Promise<void> {
+  await page.evaluate(() =>
+    new Promise<void>((resolve) => {
+      const channel = new MessageChannel();
+      channel.port1.onmessage = () => {
+        channel.port1.close();
+        resolve();
+      };
+      channel.port2.postMessage(null);
+    })
+  );
 }

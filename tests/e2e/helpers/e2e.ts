@@ -1,3 +1,4 @@
+import process from "node:process";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { type ShopOptions, type ShopProcess, startShop } from "../../helpers/shop_process.ts";
 import { browserMissing, launchBrowser, type PageProblems, watchProblems } from "./browser.ts";
@@ -13,6 +14,40 @@ export interface E2E {
 }
 
 /**
+ * The module's Chromium, launched by its first browser test and shared by the rest (each test
+ * still gets its own shop and fresh contexts). Launching one costs about a second.
+ */
+let sharedBrowser: Promise<Browser> | null = null;
+/** Browser tests of this module that have not finished; the last one closes the browser. */
+let unfinished = 0;
+
+function browser(): Promise<Browser> {
+  if (!sharedBrowser) {
+    const launching = launchBrowser();
+    sharedBrowser = launching;
+    const forget = () => {
+      if (sharedBrowser === launching) sharedBrowser = null;
+    };
+    // A browser that failed to start or crashed is launched afresh by the next test.
+    launching.then((b) => b.on("disconnected", forget), forget);
+  }
+  return sharedBrowser;
+}
+
+async function closeBrowser(): Promise<void> {
+  const closing = sharedBrowser;
+  sharedBrowser = null;
+  await (await closing?.catch(() => null))?.close().catch(() => {});
+}
+
+// When --filter leaves tests out, the count never reaches 0 and the browser is still open when
+// the module ends. Playwright kills the browsers it launched on Node's process "exit", which Deno
+// does not emit when a test module ends, so emit it then (the module's isolate is going away).
+globalThis.addEventListener("unload", () => {
+  if (sharedBrowser) process.emit("exit", 0);
+});
+
+/**
  * Declares a browser test against its own shop process. Without Chromium it is reported as
  * ignored, loudly (see browser.ts); with REQUIRE_BROWSER=1 a missing browser fails the run.
  */
@@ -21,22 +56,25 @@ export function e2eTest(
   fn: (e2e: E2E, t: Deno.TestContext) => Promise<void>,
   options: ShopOptions = {},
 ): void {
+  if (!browserMissing) unfinished++;
   Deno.test({
     name,
     ignore: browserMissing,
     sanitizeOps: false,
     sanitizeResources: false,
     async fn(t) {
-      const shop = await startShop(options);
-      const browser = await launchBrowser();
       const contexts: BrowserContext[] = [];
+      let shop: ShopProcess | null = null;
       try {
+        shop = await startShop(options);
+        const shared = await browser();
+        const url = shop.url;
         await fn({
           shop,
-          browser,
+          browser: shared,
           async newPage(pageOptions = {}) {
-            const context = await browser.newContext({
-              baseURL: shop.url,
+            const context = await shared.newContext({
+              baseURL: url,
               viewport: pageOptions.viewport ?? { width: 1280, height: 900 },
               acceptDownloads: true,
             });
@@ -47,14 +85,15 @@ export function e2eTest(
           },
         }, t);
       } catch (err) {
+        if (!shop) throw err;
         const tail = shop.output.slice(-30).join("\n");
         throw new Error(`${(err as Error).message}\n--- shop output (last lines) ---\n${tail}`, {
           cause: err,
         });
       } finally {
         for (const context of contexts) await context.close().catch(() => {});
-        await browser.close().catch(() => {});
-        await shop.stop();
+        if (--unfinished === 0) await closeBrowser();
+        await shop?.stop();
       }
     },
   });
