@@ -28,7 +28,7 @@ async function main(): Promise<void> {
   const mailer = config.smtpUrl
     ? smtpMailer(config.smtpUrl, config.mailFrom)
     : logMailer(jsonLogger);
-  const payments = config.stripe ? stripePayments(config.stripe) : demoPayments(kv, systemClock);
+  const payments = config.stripe ? stripePayments(config.stripe) : demoPayments(kv);
   const deps = { kv, config, clock: systemClock, logger: jsonLogger, mailer, payments };
   const app = createApp(deps);
   await sweepExpiredReservations(kv, systemClock, (order) => stopPayment(payments, order));

@@ -1,4 +1,3 @@
-import type { Clock } from "../deps.ts";
 import { keys } from "../db/keys.ts";
 import { randomId } from "../crypto.ts";
 import type {
@@ -41,7 +40,7 @@ export async function saveDemoPayment(kv: Deno.Kv, payment: DemoPayment): Promis
  * The built-in provider used when no Stripe keys are set: it behaves like Stripe test mode, with
  * its pages and card checks inside the shop (DESIGN.md section 4 'Demo provider contract').
  */
-export function demoPayments(kv: Deno.Kv, _clock: Clock): PaymentProvider {
+export function demoPayments(kv: Deno.Kv): PaymentProvider {
   return {
     name: "demo",
     publishableKey: null,

@@ -226,8 +226,8 @@ Deno.test("a refund the provider cannot make now is queued and retried, not lost
   let failRefunds = true;
   const refunded: string[] = [];
   await using t = await createTestApp({
-    payments: (kv, clock) => {
-      const demo = demoPayments(kv, clock);
+    payments: (kv) => {
+      const demo = demoPayments(kv);
       return {
         ...demo,
         refund(ref, amount) {

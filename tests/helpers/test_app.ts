@@ -60,7 +60,7 @@ export async function createTestApp(options: TestAppOptions = {}) {
   if (options.seed !== false) await seedKv(kv);
   const mailer = memoryMailer();
   const logger = (entry: LogEntry) => logs.push(entry);
-  const payments = options.payments?.(kv, clock) ?? demoPayments(kv, clock);
+  const payments = options.payments?.(kv, clock) ?? demoPayments(kv);
   const app = createApp({ kv, config, clock, logger, mailer, payments });
   /** Delivers queued emails now, as the queue worker would. */
   const deliverEmails = () => deliverPending(kv, mailer, clock, logger);
