@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { requestId } from "hono/request-id";
 import type { AppDeps } from "./deps.ts";
-import { HttpError } from "./errors.ts";
+import { DomainError } from "./errors.ts";
 import { createErrorHandler } from "./middleware/error_handler.ts";
 import { requestLog } from "./middleware/request_log.ts";
 import { securityHeaders } from "./middleware/security.ts";
@@ -37,7 +37,10 @@ export function createApp(deps: AppDeps): Hono {
     bodyLimit({
       maxSize: MAX_BODY_BYTES,
       onError: () => {
-        throw new HttpError(413, `The request body is larger than ${MAX_BODY_BYTES / 1024} KB`);
+        throw new DomainError(
+          "too_large",
+          `The request body is larger than ${MAX_BODY_BYTES / 1024} KB`,
+        );
       },
     }),
   );

@@ -19,6 +19,8 @@ export interface Config {
   imageBaseUrl: string | undefined;
   /** Minutes a checkout holds its stock before the reservation lapses. */
   reservationMinutes: number;
+  /** Unpaid checkouts one client may hold stock with at once. */
+  maxHoldsPerClient: number;
   /** Where the built client lives. */
   distDir: string;
   /** One JSON line per API request (LOG_REQUESTS=0 turns them off, e.g. under load tests). */
@@ -46,6 +48,8 @@ const envSchema = z.object({
   SHOP_EMAIL: z.email().optional(),
   IMAGE_BASE_URL: optionalUrl,
   RESERVATION_MINUTES: z.coerce.number().positive().max(24 * 60).default(30),
+  MAX_HOLDS_PER_CLIENT: z.coerce.number().int("must be a whole number").min(1).max(1_000_000)
+    .default(3),
   DIST_DIR: optionalText,
   LOG_REQUESTS: z.enum(["0", "1"], { error: "must be 0 or 1" }).default("1"),
 });
@@ -101,6 +105,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     shopEmail: e.SHOP_EMAIL ?? "owner@localhost",
     imageBaseUrl: e.IMAGE_BASE_URL?.replace(/\/+$/, ""),
     reservationMinutes: e.RESERVATION_MINUTES,
+    maxHoldsPerClient: e.MAX_HOLDS_PER_CLIENT,
     distDir: e.DIST_DIR ?? new URL("../dist", import.meta.url).pathname,
     logRequests: e.LOG_REQUESTS === "1",
   };

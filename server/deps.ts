@@ -21,6 +21,12 @@ export interface AppDeps {
   logger: Logger;
   mailer: Mailer;
   payments: PaymentProvider;
+  /**
+   * Called after each named step of the order workflows (`server/orders/steps.ts`). The shop
+   * passes none; the crash tests throw here to stop a workflow at a step boundary, as a process
+   * that dies there would.
+   */
+  onStep?: (step: string) => void | Promise<void>;
 }
 
 /** The real clock. */

@@ -1,46 +1,76 @@
-/** Errors that carry an HTTP status and a message meant for the person reading it. */
-export class HttpError extends Error {
+/**
+ * Domain errors: what went wrong, in a sentence for the person reading it, and which kind of
+ * failure it is. The domain never speaks HTTP; the one error handler
+ * (`middleware/error_handler.ts`) maps each kind to a status.
+ */
+export type ErrorKind =
+  | "invalid"
+  | "unauthorized"
+  | "declined"
+  | "not_found"
+  | "conflict"
+  | "too_large"
+  | "unsupported_type"
+  | "limited"
+  | "unavailable";
+
+/** A failure the shop expects and explains; `extra` fields join the JSON body. */
+export class DomainError extends Error {
   constructor(
-    readonly status: 400 | 401 | 402 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 502 | 503,
+    readonly kind: ErrorKind,
     message: string,
-    /** Extra fields merged into the JSON body, e.g. `insufficientStock`. */
+    /** Extra fields for the answer, e.g. `insufficientStock`. */
     readonly extra: Record<string, unknown> = {},
   ) {
     super(message);
   }
 }
 
-/** 400: the request itself is wrong. */
-export class BadRequest extends HttpError {
+/** The input itself is wrong. */
+export class InvalidInput extends DomainError {
   constructor(message: string, extra?: Record<string, unknown>) {
-    super(400, message, extra);
+    super("invalid", message, extra);
   }
 }
 
-/** 401: credentials are missing or wrong. */
-export class Unauthorized extends HttpError {
+/** Credentials are missing or wrong. */
+export class Unauthorized extends DomainError {
   constructor(message = "Authentication required") {
-    super(401, message);
+    super("unauthorized", message);
   }
 }
 
-/** 404: the thing asked for does not exist. */
-export class NotFound extends HttpError {
+/** A payment was refused (a declined or invalid card). */
+export class PaymentDeclined extends DomainError {
   constructor(message: string) {
-    super(404, message);
+    super("declined", message);
   }
 }
 
-/** 409: the request conflicts with the current state (stock, order status). */
-export class Conflict extends HttpError {
+/** The thing asked for does not exist. */
+export class NotFound extends DomainError {
+  constructor(message: string) {
+    super("not_found", message);
+  }
+}
+
+/** The request conflicts with the current state (stock, order status). */
+export class Conflict extends DomainError {
   constructor(message: string, extra?: Record<string, unknown>) {
-    super(409, message, extra);
+    super("conflict", message, extra);
   }
 }
 
-/** 429: too many attempts; the client should wait. */
-export class TooManyRequests extends HttpError {
+/** A per-client limit was reached; the client should wait or finish what it started. */
+export class LimitReached extends DomainError {
   constructor(message = "Too many attempts. Please wait a minute and try again.") {
-    super(429, message);
+    super("limited", message);
+  }
+}
+
+/** Something the shop depends on (storage under contention, the payment service) failed. */
+export class Unavailable extends DomainError {
+  constructor(message: string) {
+    super("unavailable", message);
   }
 }

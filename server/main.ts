@@ -5,11 +5,9 @@ import { openKv } from "./kv.ts";
 import { seedKv } from "./db/seed.ts";
 import { logMailer } from "./email/mailer.ts";
 import { smtpMailer } from "./email/smtp_mailer.ts";
-import { sweepExpiredReservations } from "./db/orders.ts";
 import { startQueueWorker } from "./queue.ts";
 import { demoPayments } from "./payments/demo.ts";
 import { stripePayments } from "./payments/stripe.ts";
-import { stopPayment } from "./payments/stop_payment.ts";
 
 /** Starts the shop: validated config, KV, seed data, then the HTTP server. */
 async function main(): Promise<void> {
@@ -31,7 +29,6 @@ async function main(): Promise<void> {
   const payments = config.stripe ? stripePayments(config.stripe) : demoPayments(kv);
   const deps = { kv, config, clock: systemClock, logger: jsonLogger, mailer, payments };
   const app = createApp(deps);
-  await sweepExpiredReservations(kv, systemClock, (order) => stopPayment(payments, order));
   startQueueWorker(deps).catch((err) =>
     jsonLogger({ msg: "queue worker stopped", level: "error", error: String(err) })
   );

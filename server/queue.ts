@@ -1,36 +1,57 @@
 import type { AppDeps } from "./deps.ts";
 import { deliverEmail, deliverPending, type EmailJob } from "./email/outbox.ts";
-import { expireIfLapsed } from "./db/orders.ts";
-import { type RefundJob, retryRefund } from "./payments/refunds.ts";
-import { stopPayment } from "./payments/stop_payment.ts";
+import type { PaymentEventJob } from "./db/payment_inbox.ts";
+import { expireIfLapsed, EXPIRY_RETRY_MS, type ExpiryJob } from "./orders/expiry.ts";
+import { handleRecordedEvent } from "./orders/payment.ts";
+import { recoverOrders } from "./orders/recovery.ts";
+import { REFUND_RETRY_MS, type RefundJob, settleRefund } from "./orders/refunds.ts";
 
 /** Jobs put on the KV queue. Handlers are idempotent: delivery is at least once. */
-export type QueueJob =
-  | EmailJob
-  | RefundJob
-  | { type: "reservation-expiry"; orderNumber: string };
+export type QueueJob = EmailJob | RefundJob | ExpiryJob | PaymentEventJob;
+
+/** How long a recorded payment event waits before another try after a failure. */
+const EVENT_RETRY_MS = 5_000;
 
 /**
- * Starts the one KV queue listener of the process (KV allows one per handle) and sweeps what a
- * crash may have left: pending emails. Returns when the listener stops.
+ * Handles one queue job. A job that fails for a reason outside the shop (the payment provider
+ * is unreachable) is put back with a delay of its own rather than left to the queue's few quick
+ * retries, so it is tried until it succeeds.
+ */
+export async function runJob(deps: AppDeps, raw: unknown): Promise<void> {
+  const { kv, mailer, clock, logger } = deps;
+  const job = raw as QueueJob;
+  const retryLater = async (delay: number, err: unknown) => {
+    logger({ msg: "queue job failed; retrying later", level: "warn", job, error: String(err) });
+    await kv.enqueue(job, { delay });
+  };
+  switch (job?.type) {
+    case "email":
+      return await deliverEmail(kv, mailer, clock, logger, job.id);
+    case "refund":
+      return await settleRefund(deps, job.orderNumber)
+        .catch((err) => retryLater(REFUND_RETRY_MS, err));
+    case "reservation-expiry":
+      await expireIfLapsed(deps, job.orderNumber)
+        .catch((err) => retryLater(EXPIRY_RETRY_MS, err));
+      return;
+    case "payment-event":
+      return await handleRecordedEvent(deps, job.eventId)
+        .catch((err) => retryLater(EVENT_RETRY_MS, err));
+    default:
+      logger({ msg: "unknown queue job", level: "warn", job });
+  }
+}
+
+/**
+ * Starts the one KV queue listener of the process (KV allows one per handle) after finishing
+ * what a crash may have left: pending emails, payment events, lapsed holds and owed refunds.
+ * Returns when the listener stops.
  */
 export async function startQueueWorker(deps: AppDeps): Promise<void> {
-  const { kv, mailer, clock, logger, payments } = deps;
+  const { kv, mailer, clock, logger } = deps;
+  const listening = kv.listenQueue((raw) => runJob(deps, raw));
   await deliverPending(kv, mailer, clock, logger);
-  await kv.listenQueue(async (raw) => {
-    const job = raw as QueueJob;
-    if (job?.type === "email") {
-      await deliverEmail(kv, mailer, clock, logger, job.id);
-      return;
-    }
-    if (job?.type === "refund") {
-      await retryRefund(deps, job);
-      return;
-    }
-    if (job?.type === "reservation-expiry") {
-      await stopPayment(payments, await expireIfLapsed(kv, clock, job.orderNumber));
-      return;
-    }
-    logger({ msg: "unknown queue job", level: "warn", job });
-  });
+  const recovered = await recoverOrders(deps);
+  logger({ msg: "recovered at start", ...recovered });
+  await listening;
 }

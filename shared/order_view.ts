@@ -44,4 +44,8 @@ export interface PublicOrderView {
   createdAt: string;
   /** Whether a payment can still be made (unpaid and the reservation holds). */
   awaitingPayment: boolean;
+  /** Seconds left (server clock) on the stock hold of an order awaiting payment, else null. */
+  holdSecondsLeft: number | null;
+  /** A refund owed (pending) or paid back (refunded) for this order, else null. */
+  refund: "pending" | "refunded" | null;
 }

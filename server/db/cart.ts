@@ -6,7 +6,7 @@ import {
   type TesterKeycaps,
   type TesterSize,
 } from "../../shared/pricing.ts";
-import { BadRequest, Conflict, NotFound } from "../errors.ts";
+import { Conflict, InvalidInput, NotFound } from "../errors.ts";
 import type { Clock } from "../deps.ts";
 import { getProduct, getSwitches, type ProductRecord, type SwitchRecord } from "./catalog.ts";
 import { keys } from "./keys.ts";
@@ -126,10 +126,10 @@ async function validateSpec(
   const expected = spec.kind === "custom" ? spec.size : CUBE_SIZE;
   const what = spec.kind === "custom" ? "a Custom Switch Tester" : "the Fidget Cube";
   if (new Set(spec.switchIds).size !== spec.switchIds.length) {
-    throw new BadRequest("Each switch can be chosen only once");
+    throw new InvalidInput("Each switch can be chosen only once");
   }
   if (spec.switchIds.length !== expected) {
-    throw new BadRequest(
+    throw new InvalidInput(
       `Please select ${expected} switches for ${what}. You've selected ${spec.switchIds.length}.`,
     );
   }
@@ -179,14 +179,14 @@ export async function addToCart(kv: Deno.Kv, clock: Clock, input: AddInput): Pro
       const existing = cart.lines.find((l) => l.lineId === lineId);
       const quantity = (existing?.quantity ?? 0) + input.quantity;
       if (quantity > MAX_LINE_QUANTITY) {
-        throw new BadRequest(
+        throw new InvalidInput(
           `You can have at most ${MAX_LINE_QUANTITY} of one item in the cart (it already has ${
             existing?.quantity ?? 0
           })`,
         );
       }
       if (!existing && cart.lines.length >= MAX_CART_LINES) {
-        throw new BadRequest(`A cart holds at most ${MAX_CART_LINES} different items`);
+        throw new InvalidInput(`A cart holds at most ${MAX_CART_LINES} different items`);
       }
       await ensureStock(kv, bom, quantity);
       const lines = existing
@@ -215,7 +215,7 @@ export async function setLineQuantity(
   quantity: number,
 ): Promise<CartRecord> {
   if (quantity > MAX_LINE_QUANTITY) {
-    throw new BadRequest(`You can have at most ${MAX_LINE_QUANTITY} of one item in the cart`);
+    throw new InvalidInput(`You can have at most ${MAX_LINE_QUANTITY} of one item in the cart`);
   }
   return await updateCart(kv, clock, cartId, async (cart) => {
     const line = cart.lines.find((l) => l.lineId === lineId);
@@ -244,13 +244,16 @@ export async function removeLine(
   });
 }
 
-/** Empties a cart (after a paid order); a cart that is gone already is as good as empty. */
-export async function emptyCart(kv: Deno.Kv, clock: Clock, cartId: string): Promise<void> {
-  try {
-    await updateCart(kv, clock, cartId, () => Promise.resolve([]));
-  } catch (err) {
-    if (!(err instanceof NotFound)) throw err;
-  }
+/** Adds emptying a cart (its order was paid) to `op`, checked against the entry read. */
+export function emptyCartInto(
+  op: Deno.AtomicOperation,
+  entry: Deno.KvEntryMaybe<CartRecord>,
+  now: number,
+): void {
+  if (!entry.value) return;
+  op.check(entry).set(entry.key, { ...entry.value, lines: [], updatedAt: now }, {
+    expireIn: CART_TTL_MS,
+  });
 }
 
 async function updateCart(

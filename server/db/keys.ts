@@ -26,11 +26,18 @@ export const keys = {
   pendingCheckout: (cartId: string) => ["pending_checkout", cartId] as const,
   /** Payment events already handled (idempotency). */
   paymentEvent: (eventId: string) => ["payment_events", eventId] as const,
+  /** Payment events recorded but not yet handled (handled from the queue until they are). */
+  paymentInbox: (eventId: string) => ["payment_inbox", eventId] as const,
+  paymentInboxAll: () => ["payment_inbox"] as const,
+  /** The unpaid checkouts one client holds stock with (at most MAX_HOLDS_PER_CLIENT). */
+  holds: (client: string) => ["holds", client] as const,
   /** Demo payment provider state. */
   demoSession: (id: string) => ["demo", "session", id] as const,
   demoIntent: (id: string) => ["demo", "intent", id] as const,
   /** Promo codes. */
   promo: (code: string) => ["promo_codes", code] as const,
+  /** Data migrations already applied. */
+  migration: (name: string) => ["meta", "migration", name] as const,
   /** Email outbox. */
   outbox: (id: string) => ["outbox", id] as const,
   outboxAll: () => ["outbox"] as const,

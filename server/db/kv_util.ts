@@ -1,4 +1,4 @@
-import { HttpError } from "../errors.ts";
+import { Unavailable } from "../errors.ts";
 import { commitStockChange } from "./stock_version.ts";
 
 /** Small helpers over Deno KV's limits (10 keys per getMany, 1000 mutations per atomic). */
@@ -63,8 +63,7 @@ export async function withRetries<T>(
       // Back off with jitter, so writers in other processes spread out.
       await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(100, 2 ** i)));
     }
-    throw new HttpError(
-      503,
+    throw new Unavailable(
       `The shop is very busy and could not ${what}. Nothing was changed; please try again.`,
     );
   };

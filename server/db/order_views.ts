@@ -3,7 +3,7 @@ import { maskAddress, maskEmail } from "../../shared/mask.ts";
 import type { PublicOrderView } from "../../shared/order_view.ts";
 import { toDollars } from "../../shared/pricing.ts";
 import { carrierTrackingUrl, progressPercent, trackingText } from "../../shared/status.ts";
-import type { Order, OrderItem } from "./orders.ts";
+import { isHolding, type Order, type OrderItem } from "../orders/order.ts";
 
 /** The image URL of an order item. */
 export function orderItemImageUrl(item: OrderItem, base: string): string {
@@ -59,7 +59,10 @@ export function publicOrderView(order: Order, imageBase: string, now: number): P
     paymentError: order.paymentError,
     cancelReason: order.cancelReason,
     createdAt: new Date(order.createdAt).toISOString(),
-    awaitingPayment: order.status === "STARTED" && order.reservation.state === "held" &&
-      order.reservation.expiresAt > now,
+    awaitingPayment: isHolding(order, now),
+    holdSecondsLeft: isHolding(order, now)
+      ? Math.floor((order.reservation.expiresAt - now) / 1000)
+      : null,
+    refund: order.refund?.state ?? null,
   };
 }

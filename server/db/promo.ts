@@ -1,5 +1,5 @@
 import { BANNER_PROMO_CODE, BANNER_PROMO_PERCENT } from "../../shared/policy.ts";
-import { BadRequest } from "../errors.ts";
+import { InvalidInput } from "../errors.ts";
 import { setMissing } from "./kv_util.ts";
 import { keys } from "./keys.ts";
 
@@ -25,12 +25,12 @@ export function normalizePromoCode(input: string): string {
   return input.replace(/\s+/g, "").toUpperCase();
 }
 
-/** The active promo code for this input; throws BadRequest naming what was typed. */
+/** The active promo code for this input; throws InvalidInput naming what was typed. */
 export async function getPromo(kv: Deno.Kv, input: string): Promise<PromoRecord> {
   const code = normalizePromoCode(input);
   const promo = code && code.length <= 40
     ? (await kv.get<PromoRecord>(keys.promo(code))).value
     : null;
-  if (!promo?.active) throw new BadRequest(`The promo code ${input.trim()} is not valid`);
+  if (!promo?.active) throw new InvalidInput(`The promo code ${input.trim()} is not valid`);
   return promo;
 }

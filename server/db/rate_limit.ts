@@ -1,5 +1,5 @@
 import type { Clock } from "../deps.ts";
-import { TooManyRequests } from "../errors.ts";
+import { LimitReached } from "../errors.ts";
 import { keys } from "./keys.ts";
 import { CONFLICT, withRetries } from "./kv_util.ts";
 
@@ -11,7 +11,7 @@ export interface RateLimit {
 }
 
 /**
- * Counts a hit and throws TooManyRequests past the limit. Counters live in KV (not in memory) so
+ * Counts a hit and throws LimitReached past the limit. Counters live in KV (not in memory) so
  * the limit holds across processes and restarts.
  */
 export async function hitRateLimit(
@@ -22,7 +22,7 @@ export async function hitRateLimit(
   message?: string,
 ): Promise<void> {
   const count = await countHit(kv, clock, limit, client);
-  if (count > limit.max) throw new TooManyRequests(message);
+  if (count > limit.max) throw new LimitReached(message);
 }
 
 /** Counts a hit and returns the count in the current window. */

@@ -6,9 +6,13 @@ import { CONFLICT, getManyBatched, setMissing, withRetries } from "./kv_util.ts"
 import { commitStockChange, perStockVersion } from "./stock_version.ts";
 import { NotFound } from "../errors.ts";
 
-/** Stock of one component: what can still be sold, and what paid orders consumed. */
+/**
+ * Stock of one component (the words are defined in `server/orders/stock_moves.ts`): units on the
+ * shelf not yet sold, units held by unpaid checkouts, units sold.
+ */
 export interface StockRecord {
   stock: number;
+  reserved: number;
   used: number;
 }
 
@@ -17,11 +21,11 @@ export async function seedStock(kv: Deno.Kv): Promise<number> {
   const entries: [Deno.KvKey, StockRecord][] = [
     ...SWITCHES.map((s): [Deno.KvKey, StockRecord] => [
       keys.stock(switchKey(s.id)),
-      { stock: s.initialStock, used: 0 },
+      { stock: s.initialStock, reserved: 0, used: 0 },
     ]),
     ...COMPONENTS.map((c): [Deno.KvKey, StockRecord] => [
       keys.stock(c),
-      { stock: INITIAL_COMPONENT_STOCK[c], used: 0 },
+      { stock: INITIAL_COMPONENT_STOCK[c], reserved: 0, used: 0 },
     ]),
   ];
   const written = await setMissing(kv, entries, { stockVersion: true });
@@ -30,6 +34,11 @@ export async function seedStock(kv: Deno.Kv): Promise<number> {
   const absent = kv.atomic().check({ key: keys.stockVersion(), versionstamp: null });
   await commitStockChange(kv, absent, Date.now());
   return written;
+}
+
+/** A stored record as the current shape (records written before `reserved` existed count 0). */
+export function stockRecordOf(value: Partial<StockRecord> | null): StockRecord {
+  return { stock: value?.stock ?? 0, reserved: value?.reserved ?? 0, used: value?.used ?? 0 };
 }
 
 /** Stock entries (with versionstamps, for check-and-set) for these keys; absent counts as 0. */
@@ -41,55 +50,35 @@ export async function getStockEntries(
   return new Map(stockKeys.map((k, i) => [k, entries[i]]));
 }
 
-/**
- * Adds checked stock writes to `op` for each item, from entries already read: stock += stockSign ×
- * n, used += usedSign × n (never below zero). Returns false and leaves `op` untouched when some
- * stock would go below zero, so the caller can still commit something else with it.
- */
-export function addStockTo(
-  op: Deno.AtomicOperation,
+/** The records of entries read by `getStockEntries`. */
+export function recordsOf(
   entries: Map<StockKey, Deno.KvEntryMaybe<StockRecord>>,
-  items: readonly (readonly [StockKey, number])[],
-  stockSign: number,
-  usedSign: number,
-): boolean {
-  const writes = items.map(([key, amount]) => {
-    const entry = entries.get(key)!;
-    const current = entry.value ?? { stock: 0, used: 0 };
-    const next: StockRecord = {
-      stock: current.stock + stockSign * amount,
-      used: Math.max(0, current.used + usedSign * amount),
-    };
-    return { key, entry, next };
-  });
-  if (writes.some((w) => w.next.stock < 0)) return false;
-  for (const { key, entry, next } of writes) op.check(entry).set(keys.stock(key), next);
-  return true;
+): Map<StockKey, StockRecord> {
+  return new Map([...entries].map(([k, e]) => [k, stockRecordOf(e.value)]));
 }
 
-/** addStockTo, reading the entries first. */
-export async function addStock(
-  kv: Deno.Kv,
+/** Adds checked writes of new records to `op`, each against the entry it was computed from. */
+export function writeStockTo(
   op: Deno.AtomicOperation,
-  items: readonly (readonly [StockKey, number])[],
-  stockSign: number,
-  usedSign: number,
-): Promise<boolean> {
-  const entries = await getStockEntries(kv, items.map(([k]) => k));
-  return addStockTo(op, entries, items, stockSign, usedSign);
+  entries: Map<StockKey, Deno.KvEntryMaybe<StockRecord>>,
+  next: ReadonlyMap<StockKey, StockRecord>,
+): void {
+  for (const [key, record] of next) {
+    op.check(entries.get(key)!).set(keys.stock(key), record);
+  }
 }
 
 /** Every stock record. */
 export async function listStock(kv: Deno.Kv): Promise<Map<StockKey, StockRecord>> {
   const all = new Map<StockKey, StockRecord>();
   for await (const entry of kv.list<StockRecord>({ prefix: keys.stocks() })) {
-    all.set(entry.key[1] as StockKey, entry.value);
+    all.set(entry.key[1] as StockKey, stockRecordOf(entry.value));
   }
   return all;
 }
 
-/** Sets what can be sold of one component (the owner's correction); `used` is kept. */
-export async function setStockCount(
+/** Sets the shelf count of one component (the owner's count); reserved and used are kept. */
+export async function setShelfCount(
   kv: Deno.Kv,
   key: StockKey,
   stock: number,
@@ -99,7 +88,7 @@ export async function setStockCount(
     async () => {
       const entry = await kv.get<StockRecord>(keys.stock(key));
       if (!entry.value) throw new NotFound(`No stock record for ${key}`);
-      const next = { ...entry.value, stock };
+      const next = { ...stockRecordOf(entry.value), stock };
       const op = kv.atomic().check(entry).set(keys.stock(key), next);
       return await commitStockChange(kv, op, now) ? next : CONFLICT;
     },
@@ -109,14 +98,14 @@ export async function setStockCount(
 }
 
 /**
- * Every stock count as of the stock version (see stock_version.ts), listed once per version and
- * shared by concurrent callers, so a burst of cart adds costs no stock reads at all instead of a
- * batch each. Advisory reads only: checkout's reservation checks each entry's versionstamp itself.
+ * Units a checkout could reserve now, per component, as of the stock version (see
+ * stock_version.ts), listed once per version and shared by concurrent callers, so a burst of
+ * cart adds costs no stock reads at all. Advisory reads only: a reservation checks each entry's
+ * versionstamp itself.
  */
 export const stockSnapshot: (kv: Deno.Kv) => Promise<Map<StockKey, number>> = perStockVersion(
-  async (kv) => countsOf(await listStock(kv)),
+  async (kv) => {
+    const all = await listStock(kv);
+    return new Map([...all].map(([key, r]) => [key, Math.max(0, r.stock - r.reserved)]));
+  },
 );
-
-function countsOf(all: Map<StockKey, StockRecord>): Map<StockKey, number> {
-  return new Map([...all].map(([key, record]) => [key, record.stock]));
-}

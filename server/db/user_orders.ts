@@ -1,6 +1,6 @@
 import { keys } from "./keys.ts";
 import { getManyBatched } from "./kv_util.ts";
-import type { Order } from "./orders.ts";
+import type { Order } from "../orders/order.ts";
 
 /** A shopper's orders, newest first; unpaid checkouts that lapsed are left out. */
 export async function listOrdersOfUser(kv: Deno.Kv, userId: string): Promise<Order[]> {

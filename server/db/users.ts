@@ -1,5 +1,5 @@
 import type { Clock } from "../deps.ts";
-import { BadRequest } from "../errors.ts";
+import { InvalidInput } from "../errors.ts";
 import { randomId, secretsEqual } from "../crypto.ts";
 import { keys } from "./keys.ts";
 import { createSession, deleteSession, type SessionKind, touchSession } from "./sessions.ts";
@@ -71,7 +71,7 @@ export async function registerUser(
     .set(keys.userByEmail(email), userId)
     .set(keys.user(userId), user)
     .commit();
-  if (!result.ok) throw new BadRequest("An account with this email already exists");
+  if (!result.ok) throw new InvalidInput("An account with this email already exists");
   return user;
 }
 

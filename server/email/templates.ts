@@ -2,7 +2,7 @@ import { escapeHtml } from "../../shared/html.ts";
 import { formatCents } from "../../shared/pricing.ts";
 import { SHOP_NAME } from "../../shared/policy.ts";
 import { carrierTrackingUrl } from "../../shared/status.ts";
-import type { Order } from "../db/orders.ts";
+import type { Order } from "../orders/order.ts";
 import type { Email } from "./mailer.ts";
 
 function itemLines(order: Order): string[] {

@@ -5,7 +5,7 @@ import { Unauthorized } from "../errors.ts";
 import { secretsEqual } from "../crypto.ts";
 import { touchAdminSession } from "../db/admin_sessions.ts";
 import { countHit, isLimited, type RateLimit } from "../db/rate_limit.ts";
-import { TooManyRequests } from "../errors.ts";
+import { LimitReached } from "../errors.ts";
 import { clientKey } from "./client_key.ts";
 
 /** Five wrong passwords a minute per client, then 429 (DESIGN.md section 5). */
@@ -34,7 +34,7 @@ export function clearAdminCookie(c: Context, production: boolean): void {
 /** Refuses a client that failed too often, before any password is even compared. */
 export async function ensureNotLocked(deps: AppDeps, c: Context): Promise<void> {
   if (await isLimited(deps.kv, deps.clock, ADMIN_LOGIN_LIMIT, clientKey(c))) {
-    throw new TooManyRequests("Too many wrong passwords. Please wait a minute and try again.");
+    throw new LimitReached("Too many wrong passwords. Please wait a minute and try again.");
   }
 }
 

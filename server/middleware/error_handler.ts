@@ -1,17 +1,31 @@
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { HttpError } from "../errors.ts";
+import { DomainError, type ErrorKind } from "../errors.ts";
 import type { Logger } from "../deps.ts";
 
+/** The one place where the domain's kinds of failure become HTTP statuses. */
+const STATUS_OF: Record<ErrorKind, ContentfulStatusCode> = {
+  invalid: 400,
+  unauthorized: 401,
+  declined: 402,
+  not_found: 404,
+  conflict: 409,
+  too_large: 413,
+  unsupported_type: 415,
+  limited: 429,
+  unavailable: 503,
+};
+
 /**
- * Maps every thrown error to a JSON `{ error }` body. Known errors keep their status and message;
- * anything else is logged with the request id and answered 500 without internals.
+ * Maps every thrown error to a JSON `{ error }` body. Domain errors keep their message and get
+ * the status of their kind; anything else is logged with the request id and answered 500
+ * without internals.
  */
 export function createErrorHandler(logger: Logger) {
   return function onError(err: Error, c: Context): Response {
-    if (err instanceof HttpError) {
-      return c.json({ error: err.message, ...err.extra }, err.status);
+    if (err instanceof DomainError) {
+      return c.json({ error: err.message, ...err.extra }, STATUS_OF[err.kind]);
     }
     if (err instanceof HTTPException) {
       const status = err.status as ContentfulStatusCode;

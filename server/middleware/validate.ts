@@ -1,6 +1,6 @@
 import { validator } from "hono/validator";
 import type { z } from "zod";
-import { BadRequest, HttpError } from "../errors.ts";
+import { DomainError, InvalidInput } from "../errors.ts";
 
 const JSON_TYPE = /^application\/([\w.-]+\+)?json$/i;
 
@@ -16,12 +16,12 @@ function describe(error: z.ZodError): { message: string; issues: unknown[] } {
   };
 }
 
-/** Parses a value with a schema, throwing BadRequest with a readable message. */
+/** Parses a value with a schema, throwing InvalidInput with a readable message. */
 export function parseWith<T extends z.ZodType>(schema: T, value: unknown): z.infer<T> {
   const parsed = schema.safeParse(value);
   if (!parsed.success) {
     const { message, issues } = describe(parsed.error);
-    throw new BadRequest(message, { issues });
+    throw new InvalidInput(message, { issues });
   }
   return parsed.data;
 }
@@ -30,7 +30,10 @@ export function parseWith<T extends z.ZodType>(schema: T, value: unknown): z.inf
 function requireJsonType(req: { header(name: string): string | undefined }): void {
   const type = (req.header("Content-Type") ?? "").split(";")[0].trim();
   if (!JSON_TYPE.test(type)) {
-    throw new HttpError(415, "Send the request body as JSON (Content-Type: application/json)");
+    throw new DomainError(
+      "unsupported_type",
+      "Send the request body as JSON (Content-Type: application/json)",
+    );
   }
 }
 
@@ -42,7 +45,7 @@ export function validateJson<T extends z.ZodType>(schema: T) {
     try {
       body = JSON.parse(await c.req.text());
     } catch {
-      throw new BadRequest("The request body is not valid JSON");
+      throw new InvalidInput("The request body is not valid JSON");
     }
     return parseWith(schema, body) as z.infer<T>;
   });
@@ -68,6 +71,6 @@ export async function optionalJson(
   try {
     return JSON.parse(text);
   } catch {
-    throw new BadRequest("The request body is not valid JSON");
+    throw new InvalidInput("The request body is not valid JSON");
   }
 }

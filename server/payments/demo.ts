@@ -1,11 +1,28 @@
+/**
+ * The built-in provider used when no Stripe keys are set: it behaves like Stripe test mode, with
+ * its pages and card checks inside the shop (the demo provider contract in docs/ and DESIGN).
+ * Its payments live in the shop's KV, so it joins the shop's atomic writes (`inline`), and a
+ * successful charge records its payment event in the same write that takes the money, as a
+ * webhook delivery would: a crash right after the charge leaves the event to be handled.
+ */
+import { computeTotals, type Region } from "../../shared/policy.ts";
+import type { z } from "zod";
+import type { demoPaySchema } from "../../shared/schemas.ts";
+import type { Clock } from "../deps.ts";
+import { Conflict, InvalidInput, NotFound, PaymentDeclined } from "../errors.ts";
 import { keys } from "../db/keys.ts";
+import { recordEventInto } from "../db/payment_inbox.ts";
+import { getPromo } from "../db/promo.ts";
 import { randomId } from "../crypto.ts";
 import type {
   CheckoutSessionInput,
+  InlinePayments,
+  PaidDetails,
   PaymentEvent,
   PaymentIntentInput,
   PaymentProvider,
   PaymentRef,
+  PaymentTarget,
 } from "./provider.ts";
 
 /** A demo payment (a hosted session or an embedded intent), as the demo provider keeps it. */
@@ -14,86 +31,253 @@ export interface DemoPayment {
   kind: "checkout_session" | "payment_intent";
   orderNumber: string;
   status: "open" | "succeeded" | "canceled" | "refunded";
+  region: Region;
+  subtotalCents: number;
   amountCents: number;
   expiresAt: number | null;
   clientSecret: string | null;
   refundedCents: number;
 }
 
+/** Demo payments are kept this long (like Stripe's dashboard history, bounded). */
+const KEEP_MS = 180 * 86400_000;
+
 function key(ref: { kind: string; id: string }) {
   return ref.kind === "checkout_session" ? keys.demoSession(ref.id) : keys.demoIntent(ref.id);
 }
 
+/** The KV key of a demo payment id, or null for an id that is not one. */
+function keyOfId(id: string): Deno.KvKey | null {
+  if (!/^(cs|pi)_demo_[A-Za-z0-9_-]{8,64}$/.test(id)) return null;
+  return key({ kind: id.startsWith("cs_") ? "checkout_session" : "payment_intent", id });
+}
+
 /** Reads a demo payment by id; the id's prefix says which kind it is. */
 export async function getDemoPayment(kv: Deno.Kv, id: string): Promise<DemoPayment | null> {
-  if (!/^(cs|pi)_demo_[A-Za-z0-9_-]{8,64}$/.test(id)) return null;
-  const kind = id.startsWith("cs_") ? "checkout_session" : "payment_intent";
-  return (await kv.get<DemoPayment>(key({ kind, id }))).value;
-}
-
-/** Saves a demo payment's new state. */
-export async function saveDemoPayment(kv: Deno.Kv, payment: DemoPayment): Promise<void> {
-  await kv.set(key(payment), payment, { expireIn: 180 * 86400_000 });
-}
-
-/**
- * The built-in provider used when no Stripe keys are set: it behaves like Stripe test mode, with
- * its pages and card checks inside the shop (DESIGN.md section 4 'Demo provider contract').
- */
-export function demoPayments(kv: Deno.Kv): PaymentProvider {
-  return {
-    name: "demo",
-    publishableKey: null,
-    async createCheckoutSession(input: CheckoutSessionInput): Promise<PaymentRef> {
-      const id = `cs_demo_${randomId(18)}`;
-      await saveDemoPayment(kv, {
-        id,
-        kind: "checkout_session",
-        orderNumber: input.orderNumber,
-        status: "open",
-        amountCents: input.totalCents,
-        expiresAt: input.expiresAt,
-        clientSecret: null,
-        refundedCents: 0,
-      });
-      return { provider: "demo", kind: "checkout_session", id, url: `/demo-checkout/${id}` };
-    },
-    async createPaymentIntent(input: PaymentIntentInput): Promise<PaymentRef> {
-      const id = `pi_demo_${randomId(18)}`;
-      const clientSecret = `${id}_secret_${randomId(12)}`;
-      await saveDemoPayment(kv, {
-        id,
-        kind: "payment_intent",
-        orderNumber: input.orderNumber,
-        status: "open",
-        amountCents: input.amountCents,
-        expiresAt: null,
-        clientSecret,
-        refundedCents: 0,
-      });
-      return { provider: "demo", kind: "payment_intent", id, clientSecret };
-    },
-    async cancel(ref) {
-      const payment = await getDemoPayment(kv, ref.id);
-      if (payment?.status === "open") await saveDemoPayment(kv, { ...payment, status: "canceled" });
-    },
-    async refund(ref, amountCents) {
-      const payment = await getDemoPayment(kv, ref.id);
-      if (payment?.status === "succeeded") {
-        await saveDemoPayment(kv, { ...payment, status: "refunded", refundedCents: amountCents });
-      }
-    },
-    async poll(ref, orderNumber): Promise<PaymentEvent | null> {
-      const payment = await getDemoPayment(kv, ref.id);
-      if (payment?.status !== "succeeded") return null;
-      return { id: demoEventId(ref.id), type: "paid", orderNumber, paymentId: ref.id };
-    },
-  };
+  const k = keyOfId(id);
+  return k ? (await kv.get<DemoPayment>(k)).value : null;
 }
 
 /** The id of the event a demo payment's success produces; the same however often it is seen. */
 export function demoEventId(paymentId: string): string {
   return `evt_${paymentId}_succeeded`;
+}
+
+function paidEvent(payment: DemoPayment, details?: PaidDetails): PaymentEvent {
+  return {
+    id: demoEventId(payment.id),
+    type: "paid",
+    orderNumber: payment.orderNumber,
+    paymentId: payment.id,
+    paymentKind: payment.kind,
+    ...(details ? { details } : {}),
+  };
+}
+
+function newPayment(target: PaymentTarget): DemoPayment {
+  const intent = target.kind === "payment_intent";
+  const id = `${intent ? "pi" : "cs"}_demo_${randomId(18)}`;
+  return {
+    id,
+    kind: target.kind,
+    orderNumber: target.orderNumber,
+    status: "open",
+    region: target.region,
+    subtotalCents: target.subtotalCents,
+    amountCents: target.totalCents,
+    expiresAt: target.expiresAt,
+    clientSecret: intent ? `${id}_secret_${randomId(12)}` : null,
+    refundedCents: 0,
+  };
+}
+
+function refOf(payment: DemoPayment): PaymentRef {
+  return payment.kind === "checkout_session"
+    ? { provider: "demo", kind: payment.kind, id: payment.id, url: `/demo-checkout/${payment.id}` }
+    : { provider: "demo", kind: payment.kind, id: payment.id, clientSecret: payment.clientSecret! };
+}
+
+/** Cancels an open payment; answers the paid event when it was taken already. */
+async function stopDemoPayment(kv: Deno.Kv, ref: PaymentRef): Promise<PaymentEvent | null> {
+  for (;;) {
+    const entry = await kv.get<DemoPayment>(key(ref));
+    const payment = entry.value;
+    if (!payment) return null;
+    if (payment.status === "succeeded" || payment.status === "refunded") return paidEvent(payment);
+    if (payment.status !== "open") return null;
+    const ok = await kv.atomic().check(entry)
+      .set(key(ref), { ...payment, status: "canceled" }, { expireIn: KEEP_MS }).commit();
+    if (ok.ok) return null;
+  }
+}
+
+/** The demo provider over the shop's KV. */
+export function demoPayments(kv: Deno.Kv): PaymentProvider {
+  const inline: InlinePayments = {
+    create(target) {
+      const payment = newPayment(target);
+      return {
+        ref: refOf(payment),
+        write: (op) => op.set(key(payment), payment, { expireIn: KEEP_MS }),
+      };
+    },
+    key,
+    stopper(entry) {
+      const payment = entry.value as DemoPayment | null;
+      if (payment?.status === "succeeded" || payment?.status === "refunded") return null;
+      return (op) => {
+        op.check(entry);
+        if (payment?.status === "open") {
+          op.set(entry.key, { ...payment, status: "canceled" }, { expireIn: KEEP_MS });
+        }
+      };
+    },
+  };
+
+  async function create(target: PaymentTarget): Promise<PaymentRef> {
+    const { ref, write } = inline.create(target);
+    const op = kv.atomic();
+    write(op);
+    await op.commit();
+    return ref;
+  }
+
+  return {
+    name: "demo",
+    publishableKey: null,
+    inline,
+    createCheckoutSession: (input: CheckoutSessionInput) =>
+      create({
+        kind: "checkout_session",
+        orderNumber: input.orderNumber,
+        region: input.region,
+        subtotalCents: input.lines.reduce((n, l) => n + l.unitAmountCents * l.quantity, 0),
+        totalCents: input.totalCents,
+        expiresAt: input.expiresAt,
+      }),
+    createPaymentIntent: (input: PaymentIntentInput) =>
+      create({
+        kind: "payment_intent",
+        orderNumber: input.orderNumber,
+        region: "us",
+        subtotalCents: input.amountCents,
+        totalCents: input.amountCents,
+        expiresAt: Number.MAX_SAFE_INTEGER,
+      }),
+    stop: (ref) => stopDemoPayment(kv, ref),
+    async refund(ref, amountCents) {
+      for (;;) {
+        const entry = await kv.get<DemoPayment>(key(ref));
+        const payment = entry.value;
+        if (payment?.status !== "succeeded") return;
+        const ok = await kv.atomic().check(entry)
+          .set(key(ref), { ...payment, status: "refunded", refundedCents: amountCents }, {
+            expireIn: KEEP_MS,
+          }).commit();
+        if (ok.ok) return;
+      }
+    },
+    async poll(ref): Promise<PaymentEvent | null> {
+      const payment = (await kv.get<DemoPayment>(key(ref))).value;
+      return payment?.status === "succeeded" || payment?.status === "refunded"
+        ? paidEvent(payment)
+        : null;
+    },
+    parseWebhook() {
+      return Promise.reject(new NotFound("The demo payment provider sends no webhooks"));
+    },
+  };
+}
+
+/** What the demo payment pages send. */
+export type DemoPayInput = z.infer<typeof demoPaySchema>;
+
+/**
+ * Takes a demo payment, as Stripe's page would: checks the card, the address against the
+ * session's region and a promotion code, then in one write marks the payment taken and records
+ * its event. Answers the event to handle (also for a payment taken before: paying twice is
+ * harmless). Declines throw PaymentDeclined; a replaced or lapsed payment is a Conflict.
+ */
+export async function chargeDemoPayment(
+  kv: Deno.Kv,
+  clock: Clock,
+  id: string,
+  kind: DemoPayment["kind"],
+  body: DemoPayInput,
+): Promise<PaymentEvent> {
+  const k = keyOfId(id);
+  for (;;) {
+    const entry = k ? await kv.get<DemoPayment>(k) : null;
+    const payment = entry?.value;
+    if (!entry || !payment || payment.kind !== kind) {
+      throw new NotFound(
+        kind === "checkout_session" ? "Checkout session not found" : "Payment not found",
+      );
+    }
+    if (payment.status === "succeeded" || payment.status === "refunded") return paidEvent(payment);
+    const now = clock.now();
+    if (payment.status === "canceled" && (payment.expiresAt ?? Infinity) > now) {
+      throw new Conflict(
+        "This checkout was replaced or cancelled. Return to your cart to check out again.",
+      );
+    }
+    if (payment.status !== "open" || (payment.expiresAt ?? Infinity) <= now) {
+      throw new Conflict(
+        "This checkout has expired and its items were released. Return to your cart to check out again.",
+      );
+    }
+    const details = await detailsOf(kv, payment, body);
+    const card = checkDemoCard(body.cardNumber);
+    if (!card.ok) throw new PaymentDeclined(card.message);
+
+    const event = paidEvent(payment, details);
+    const amountCents = details.totals?.totalCents ?? payment.amountCents;
+    const op = kv.atomic().check(entry)
+      .set(entry.key, { ...payment, status: "succeeded", amountCents }, { expireIn: KEEP_MS });
+    recordEventInto(op, event, now);
+    if ((await op.commit()).ok) return event;
+  }
+}
+
+/** What the page collected, checked as Stripe's page checks it. */
+async function detailsOf(
+  kv: Deno.Kv,
+  payment: DemoPayment,
+  body: DemoPayInput,
+): Promise<PaidDetails> {
+  if (body.businessPurchase && !body.taxId) {
+    throw new InvalidInput("Enter your VAT or Tax ID to purchase as a business");
+  }
+  const country = body.address?.country;
+  if (country && payment.region === "us" && country !== "US") {
+    throw new InvalidInput(
+      "This checkout ships to the United States only. For another country, return to your cart and choose International checkout.",
+    );
+  }
+  if (country && payment.region === "international" && country === "US") {
+    throw new InvalidInput(
+      "This checkout ships outside the United States. For a US address, return to your cart and choose US checkout.",
+    );
+  }
+  const details: PaidDetails = {
+    email: body.email ?? null,
+    customerName: body.name ?? null,
+    address: body.address ?? null,
+    taxId: body.businessPurchase && body.taxId
+      ? { type: "vat_or_tax_id", value: body.taxId }
+      : null,
+  };
+  if (body.promoCode?.trim()) {
+    const promo = await getPromo(kv, body.promoCode);
+    // An intent's amount was fixed when it was made (its order already took its code).
+    if (payment.kind === "payment_intent") return details;
+    const totals = computeTotals(payment.subtotalCents, payment.region, promo.percentOff);
+    details.promoCode = promo.code;
+    details.totals = totals;
+    details.amountTotalCents = totals.totalCents;
+    details.amountDiscountCents = totals.discountCents;
+  }
+  return details;
 }
 
 /** Card checks of the demo provider, as Stripe test mode answers them. */

@@ -1,5 +1,5 @@
 /** The payment provider seam: Stripe in production, the built-in demo provider by default. */
-import type { Region } from "../../shared/policy.ts";
+import type { Region, Totals } from "../../shared/policy.ts";
 import type { Address } from "../../shared/api_types.ts";
 
 /** A line as the payment page shows it. */
@@ -41,6 +41,18 @@ export interface PaymentRef {
   clientSecret?: string;
 }
 
+/** What a payment is for, in the terms every provider needs. */
+export interface PaymentTarget {
+  kind: "checkout_session" | "payment_intent";
+  orderNumber: string;
+  region: Region;
+  /** Goods before discount, shipping and tax: what a promotion code discounts. */
+  subtotalCents: number;
+  totalCents: number;
+  /** Unix ms when the stock hold lapses; the payment cannot be taken after it. */
+  expiresAt: number;
+}
+
 /** Details a provider learned while taking the payment (hosted checkout collects them). */
 export interface PaidDetails {
   email?: string | null;
@@ -50,6 +62,8 @@ export interface PaidDetails {
   /** What the provider actually charged, when it computed totals itself (promotion codes). */
   amountTotalCents?: number | null;
   amountDiscountCents?: number | null;
+  /** The whole breakdown, when the provider computed it the shop's way (the demo provider). */
+  totals?: Totals | null;
   promoCode?: string | null;
 }
 
@@ -60,8 +74,26 @@ export interface PaymentEvent {
   type: "paid" | "failed" | "expired";
   orderNumber: string;
   paymentId: string;
+  paymentKind: PaymentRef["kind"];
   details?: PaidDetails;
   failureMessage?: string;
+}
+
+/**
+ * Payments kept in the shop's own KV (the demo provider) join the shop's atomic writes: a
+ * checkout creates its payment in the same write that reserves the stock, and replacing a
+ * checkout stops the old payment in the same write that releases the old order.
+ */
+export interface InlinePayments {
+  /** A new payment: its reference, and the write that creates it (no reads needed). */
+  create(target: PaymentTarget): { ref: PaymentRef; write(op: Deno.AtomicOperation): void };
+  /** Where a payment is kept, to read it before `stopper`. */
+  key(ref: PaymentRef): Deno.KvKey;
+  /**
+   * The write that stops a payment, checked against the entry read, or null when the payment
+   * was taken already (it cannot be stopped: it will be paid).
+   */
+  stopper(entry: Deno.KvEntryMaybe<unknown>): ((op: Deno.AtomicOperation) => void) | null;
 }
 
 /** One payment provider. */
@@ -71,10 +103,21 @@ export interface PaymentProvider {
   readonly publishableKey: string | null;
   createCheckoutSession(input: CheckoutSessionInput): Promise<PaymentRef>;
   createPaymentIntent(input: PaymentIntentInput): Promise<PaymentRef>;
-  /** Stops a payment from being taken (the reservation lapsed or was cancelled). Best effort. */
-  cancel(ref: PaymentRef): Promise<void>;
-  /** Refunds a taken payment in full. */
-  refund(ref: PaymentRef, amountCents: number): Promise<void>;
+  /**
+   * Stops a payment so it can no longer be taken. When it was taken already, answers its paid
+   * event instead, so nothing expires with money in. Throws when the provider cannot be reached:
+   * the caller must not treat the payment as stopped.
+   */
+  stop(ref: PaymentRef, orderNumber: string): Promise<PaymentEvent | null>;
+  /** Refunds a taken payment in full; the same key never refunds twice. */
+  refund(ref: PaymentRef, amountCents: number, idempotencyKey: string): Promise<void>;
   /** Asks the provider whether a payment completed (for redirects that beat the webhook). */
   poll(ref: PaymentRef, orderNumber: string): Promise<PaymentEvent | null>;
+  /**
+   * A webhook call as the shop's event: null for events the shop does not act on. Throws
+   * InvalidInput when the call cannot be verified as the provider's own.
+   */
+  parseWebhook(body: string, headers: Headers): Promise<PaymentEvent | null>;
+  /** Present when the provider keeps its payments in the shop's KV. */
+  readonly inline?: InlinePayments;
 }

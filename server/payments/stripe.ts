@@ -1,5 +1,6 @@
 import Stripe from "stripe";
 import type { Clock } from "../deps.ts";
+import { InvalidInput } from "../errors.ts";
 import type {
   CheckoutSessionInput,
   PaidDetails,
@@ -48,7 +49,7 @@ export function stripePayments(settings: StripeSettings): PaymentProvider {
   const stripe = stripeClient(settings);
   const clock = settings.clock ?? { now: () => Date.now() };
 
-  return {
+  const provider: PaymentProvider = {
     name: "stripe",
     publishableKey: settings.publishableKey,
 
@@ -125,17 +126,19 @@ export function stripePayments(settings: StripeSettings): PaymentProvider {
       };
     },
 
-    async cancel(ref: PaymentRef): Promise<void> {
+    async stop(ref: PaymentRef, orderNumber: string): Promise<PaymentEvent | null> {
       try {
         if (ref.kind === "checkout_session") await stripe.checkout.sessions.expire(ref.id);
         else await stripe.paymentIntents.cancel(ref.id);
+        return null;
       } catch (err) {
-        // Already expired, completed or cancelled: there is nothing left to stop.
+        // Already expired, completed or cancelled: ask which, so a taken payment is not lost.
         if (!isInvalidState(err)) throw err;
+        return await provider.poll(ref, orderNumber);
       }
     },
 
-    async refund(ref: PaymentRef, _amountCents: number): Promise<void> {
+    async refund(ref: PaymentRef, _amountCents: number, idempotencyKey: string): Promise<void> {
       // No amount: a full refund of what Stripe charged, which a promotion code may have lowered.
       const paymentIntent = ref.kind === "payment_intent"
         ? ref.id
@@ -144,7 +147,7 @@ export function stripePayments(settings: StripeSettings): PaymentProvider {
       if (!paymentIntent) return;
       try {
         await stripe.refunds.create({ payment_intent: paymentIntent }, {
-          idempotencyKey: `refund-${ref.id}`,
+          idempotencyKey,
         });
       } catch (err) {
         if (!(err instanceof Stripe.errors.StripeError && err.code === "charge_already_refunded")) {
@@ -162,15 +165,45 @@ export function stripePayments(settings: StripeSettings): PaymentProvider {
           type: "paid",
           orderNumber,
           paymentId: ref.id,
+          paymentKind: "checkout_session",
           details: sessionDetails(session),
         };
       }
       const intent = await stripe.paymentIntents.retrieve(ref.id);
       if (intent.status !== "succeeded") return null;
-      return { id: `poll_${ref.id}_paid`, type: "paid", orderNumber, paymentId: ref.id };
+      return {
+        id: `poll_${ref.id}_paid`,
+        type: "paid",
+        orderNumber,
+        paymentId: ref.id,
+        paymentKind: "payment_intent",
+      };
+    },
+
+    async parseWebhook(body: string, headers: Headers): Promise<PaymentEvent | null> {
+      const signature = headers.get("stripe-signature");
+      if (!signature) throw new InvalidInput("Invalid signature");
+      let event: Stripe.Event;
+      try {
+        // The signature covers the exact bytes Stripe sent, so the body is read as text.
+        event = await Stripe.webhooks.constructEventAsync(
+          body,
+          signature,
+          settings.webhookSecret,
+          undefined,
+          cryptoProvider,
+        );
+      } catch {
+        throw new InvalidInput("Invalid signature");
+      }
+      return stripeEventToPaymentEvent(event);
     },
   };
+  return provider;
 }
+
+/** Web Crypto: the SDK's synchronous Node crypto does not exist in Deno's worker build. */
+const cryptoProvider = Stripe.createSubtleCryptoProvider();
 
 /** A Stripe client for the settings; `apiUrl` moves it off api.stripe.com (tests). */
 function stripeClient(settings: StripeSettings): Stripe {
@@ -282,6 +315,7 @@ export function stripeEventToPaymentEvent(event: Stripe.Event): PaymentEvent | n
         type: "paid",
         orderNumber: sessionOrderNumber(session),
         paymentId: session.id,
+        paymentKind: "checkout_session",
         details: sessionDetails(session),
       };
     }
@@ -292,6 +326,7 @@ export function stripeEventToPaymentEvent(event: Stripe.Event): PaymentEvent | n
         type: "failed",
         orderNumber: sessionOrderNumber(session),
         paymentId: session.id,
+        paymentKind: "checkout_session",
         failureMessage: "The payment failed",
       };
     }
@@ -302,6 +337,7 @@ export function stripeEventToPaymentEvent(event: Stripe.Event): PaymentEvent | n
         type: "expired",
         orderNumber: sessionOrderNumber(session),
         paymentId: session.id,
+        paymentKind: "checkout_session",
       };
     }
     case "payment_intent.succeeded": {
@@ -313,6 +349,7 @@ export function stripeEventToPaymentEvent(event: Stripe.Event): PaymentEvent | n
         type: "paid",
         orderNumber: intent.metadata?.orderNumber ?? "",
         paymentId: intent.id,
+        paymentKind: "payment_intent",
         details: { email: intent.receipt_email ?? null },
       };
     }
@@ -325,6 +362,7 @@ export function stripeEventToPaymentEvent(event: Stripe.Event): PaymentEvent | n
         type: "failed",
         orderNumber: intent.metadata?.orderNumber ?? "",
         paymentId: intent.id,
+        paymentKind: "payment_intent",
         failureMessage: intent.last_payment_error?.message ?? "The payment failed",
       };
     }

@@ -20,17 +20,17 @@ import {
   cancelOrder,
   markDelivered,
   shipProcessedOrders,
-} from "../db/admin_orders.ts";
+} from "../orders/fulfilment.ts";
 import { getSwitches, listSwitches } from "../db/catalog.ts";
-import { listOrders, type Order } from "../db/orders.ts";
+import { listOrders } from "../db/orders.ts";
+import type { Order } from "../orders/order.ts";
 import { orderItemImageUrl } from "../db/order_views.ts";
 import { resetRateLimit } from "../db/rate_limit.ts";
-import { listStock, setStockCount } from "../db/stock.ts";
+import { listStock, setShelfCount, type StockRecord } from "../db/stock.ts";
+import { availableOf } from "../orders/stock_moves.ts";
 import { queueEmail } from "../email/outbox.ts";
-import { orderConfirmationEmail, orderShippedEmail } from "../email/templates.ts";
+import { orderConfirmationEmail } from "../email/templates.ts";
 import { toCsv } from "../csv.ts";
-import { refundOrder } from "../payments/refunds.ts";
-import { stopPayment } from "../payments/stop_payment.ts";
 import {
   ADMIN_LOGIN_LIMIT,
   adminCookieName,
@@ -72,9 +72,16 @@ function adminOrderView(order: Order, imageBase: string) {
     tax: toDollars(order.taxCents),
     total: toDollars(order.totalCents),
     cancelReason: order.cancelReason,
+    refund: order.refund?.state ?? null,
     createdAt: new Date(order.createdAt).toISOString(),
     updatedAt: new Date(order.updatedAt).toISOString(),
   };
+}
+
+/** A stock record as the inventory shows it (the words are defined in orders/stock_moves.ts). */
+function countsOf(record: StockRecord | undefined) {
+  const r = record ?? { stock: 0, reserved: 0, used: 0 };
+  return { stock: r.stock, reserved: r.reserved, available: availableOf(r), used: r.used };
 }
 
 /** One CSV row per new order. */
@@ -181,12 +188,7 @@ export function adminRoutes(deps: Deps): Hono {
   app.post(
     "/orders/ship-processed",
     async (c) => {
-      const origin = originOf(c, config.publicUrl);
-      const shippedCount = await shipProcessedOrders(
-        kv,
-        clock,
-        (o) => orderShippedEmail(o, origin),
-      );
+      const shippedCount = await shipProcessedOrders(deps, originOf(c, config.publicUrl));
       return c.json({ shippedCount });
     },
   );
@@ -197,8 +199,7 @@ export function adminRoutes(deps: Deps): Hono {
     validateJson(trackingSchema),
     async (c) => {
       const order = await addTrackingNumber(
-        kv,
-        clock,
+        deps,
         c.req.valid("param").orderNumber,
         c.req.valid("json").trackingNumber,
       );
@@ -207,21 +208,16 @@ export function adminRoutes(deps: Deps): Hono {
   );
 
   app.post("/orders/:orderNumber/delivered", validateParams(orderParam), async (c) => {
-    const order = await markDelivered(kv, clock, c.req.valid("param").orderNumber);
+    const order = await markDelivered(deps, c.req.valid("param").orderNumber);
     return c.json(adminOrderView(order, imageBase));
   });
 
   app.post("/orders/:orderNumber/cancel", validateParams(orderParam), async (c) => {
-    const { order, refund } = await cancelOrder(
-      kv,
-      clock,
+    const order = await cancelOrder(
+      deps,
       c.req.valid("param").orderNumber,
       "Cancelled by the shop; refunded in full",
     );
-    if (order.payment) {
-      if (refund) await refundOrder(deps, order);
-      else await stopPayment(deps.payments, order);
-    }
     return c.json(adminOrderView(order, imageBase));
   });
 
@@ -231,14 +227,9 @@ export function adminRoutes(deps: Deps): Hono {
       switches: switches.map((s) => ({
         id: s.id,
         name: `${s.brand} ${s.name}`,
-        stock: stock.get(switchKey(s.id))?.stock ?? 0,
-        used: stock.get(switchKey(s.id))?.used ?? 0,
+        ...countsOf(stock.get(switchKey(s.id))),
       })),
-      inventory: COMPONENTS.map((name) => ({
-        name,
-        stock: stock.get(name)?.stock ?? 0,
-        used: stock.get(name)?.used ?? 0,
-      })),
+      inventory: COMPONENTS.map((name) => ({ name, ...countsOf(stock.get(name)) })),
     });
   });
 
@@ -249,8 +240,8 @@ export function adminRoutes(deps: Deps): Hono {
     async (c) => {
       const { id } = c.req.valid("param");
       await getSwitches(kv, [id]);
-      const record = await setStockCount(kv, switchKey(id), c.req.valid("json").stock, clock.now());
-      return c.json({ id, ...record });
+      const record = await setShelfCount(kv, switchKey(id), c.req.valid("json").stock, clock.now());
+      return c.json({ id, ...countsOf(record) });
     },
   );
 
@@ -263,13 +254,13 @@ export function adminRoutes(deps: Deps): Hono {
       if (!COMPONENTS.includes(name as Component) || switchIdOf(name as Component) !== null) {
         throw new NotFound(`No component called ${name}; use one of ${COMPONENTS.join(", ")}`);
       }
-      const record = await setStockCount(
+      const record = await setShelfCount(
         kv,
         name as Component,
         c.req.valid("json").stock,
         clock.now(),
       );
-      return c.json({ name, ...record });
+      return c.json({ name, ...countsOf(record) });
     },
   );
   return app;

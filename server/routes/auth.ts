@@ -12,12 +12,12 @@ import {
   deleteUserSession,
   registerUser,
 } from "../db/users.ts";
-import { startCheckout } from "../payments/checkout.ts";
+import { startCheckout } from "../orders/checkout.ts";
 import { bearerToken, requireUser } from "../middleware/user_auth.ts";
 import { clientKey } from "../middleware/client_key.ts";
 import { optionalJson, parseWith, validateJson } from "../middleware/validate.ts";
 import { originOf } from "./orders.ts";
-import { TooManyRequests } from "../errors.ts";
+import { LimitReached } from "../errors.ts";
 
 type Deps = AppDeps & { imageBase: string };
 
@@ -59,7 +59,7 @@ export function authRoutes(deps: Deps): Hono {
       "Too many sign-in attempts. Please wait a few minutes.",
     );
     if (await isLimited(kv, clock, LOGIN_ACCOUNT_LIMIT, email)) {
-      throw new TooManyRequests(
+      throw new LimitReached(
         "Too many wrong passwords for this account. Please wait 15 minutes.",
       );
     }
@@ -106,6 +106,7 @@ export function authRoutes(deps: Deps): Hono {
       region: "us",
       mode: "embedded",
       origin: originOf(c, config.publicUrl),
+      client: clientKey(c),
       email: body.email,
       customerName: body.name,
       address: {

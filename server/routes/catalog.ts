@@ -9,7 +9,7 @@ import { idSchema } from "../../shared/schemas.ts";
 import type { AppDeps } from "../deps.ts";
 import { NotFound } from "../errors.ts";
 import { findSwitches, listProducts, listSwitches, productSnapshot } from "../db/catalog.ts";
-import { listStock, stockSnapshot } from "../db/stock.ts";
+import { stockSnapshot } from "../db/stock.ts";
 import { perStockVersion } from "../db/stock_version.ts";
 import { validateParams } from "../middleware/validate.ts";
 
@@ -111,7 +111,7 @@ export function catalogRoutes({ kv, imageBase }: AppDeps & { imageBase: string }
   app.get(
     "/switches",
     versionedJson(kv, async () => {
-      const [switches, stock] = await Promise.all([listSwitches(kv), listStock(kv)]);
+      const [switches, stock] = await Promise.all([listSwitches(kv), stockSnapshot(kv)]);
       return switches.map((s) => ({
         id: s.id,
         name: s.name,
@@ -119,7 +119,7 @@ export function catalogRoutes({ kv, imageBase }: AppDeps & { imageBase: string }
         type: s.type,
         force: s.force,
         image: s.image,
-        available: (stock.get(switchKey(s.id))?.stock ?? 0) > 0,
+        available: (stock.get(switchKey(s.id)) ?? 0) > 0,
         extraPrice: toDollars(s.extraPriceCents),
         referralLink: s.referralLink,
       } satisfies SwitchView));
@@ -129,7 +129,7 @@ export function catalogRoutes({ kv, imageBase }: AppDeps & { imageBase: string }
   app.get(
     "/products",
     versionedJson(kv, async () => {
-      const [products, stock] = await Promise.all([listProducts(kv), listStock(kv)]);
+      const [products, stock] = await Promise.all([listProducts(kv), stockSnapshot(kv)]);
       return products.sort((a, b) => a.id - b.id).map((p) => ({
         id: p.id,
         name: p.name,
@@ -140,7 +140,7 @@ export function catalogRoutes({ kv, imageBase }: AppDeps & { imageBase: string }
         path: p.path,
         packSlug: p.packSlug,
         withKeycaps: p.withKeycaps,
-        available: unitsAvailable(bomOf(p.bom), (k) => stock.get(k)?.stock ?? 0) > 0,
+        available: unitsAvailable(bomOf(p.bom), (k) => stock.get(k) ?? 0) > 0,
       }));
     }),
   );

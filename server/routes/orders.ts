@@ -5,15 +5,15 @@ import { orderCreateSchema, promoValidateSchema } from "../../shared/schemas.ts"
 import { discountCents } from "../../shared/policy.ts";
 import { toDollars } from "../../shared/pricing.ts";
 import type { AppDeps } from "../deps.ts";
-import { NotFound, TooManyRequests } from "../errors.ts";
+import { LimitReached, NotFound } from "../errors.ts";
 import { findCart } from "../db/cart.ts";
 import { priceLines, subtotalOf } from "../db/cart_view.ts";
 import { findOrder, findOrderByPaymentId } from "../db/orders.ts";
 import { publicOrderView } from "../db/order_views.ts";
 import { getPromo } from "../db/promo.ts";
 import { countHit, isLimited } from "../db/rate_limit.ts";
-import { handlePaymentEvent } from "../payments/events.ts";
-import { startCheckout } from "../payments/checkout.ts";
+import { receivePaymentEvent } from "../orders/payment.ts";
+import { startCheckout } from "../orders/checkout.ts";
 import { clientKey } from "../middleware/client_key.ts";
 import { optionalUser } from "../middleware/user_auth.ts";
 import { validateJson, validateParams } from "../middleware/validate.ts";
@@ -43,6 +43,7 @@ export function checkoutRoutes(deps: Deps): Hono {
       region,
       mode: "hosted",
       origin: originOf(c, deps.config.publicUrl),
+      client: clientKey(c),
     });
     return c.json({ url: payment.url, orderNumber: order.orderNumber });
   });
@@ -60,6 +61,7 @@ export function orderRoutes(deps: Deps): Hono {
       region: "us",
       mode: "embedded",
       origin: originOf(c, config.publicUrl),
+      client: clientKey(c),
       email: body.email,
       customerName: body.customerName,
       address: body.shippingAddress,
@@ -104,7 +106,7 @@ export function orderRoutes(deps: Deps): Hono {
       // The redirect can beat the webhook: ask the provider, then record through the same handler.
       const event = await deps.payments.poll(order.payment, order.orderNumber).catch(() => null);
       if (event) {
-        order = await handlePaymentEvent(deps, event, originOf(c, config.publicUrl)) ?? order;
+        order = await receivePaymentEvent(deps, event) ?? order;
       }
     }
     return c.json({ orderNumber: order.orderNumber, status: order.status });
@@ -114,7 +116,7 @@ export function orderRoutes(deps: Deps): Hono {
   app.get("/orders/:orderNumber", validateParams(orderParam), async (c) => {
     const client = clientKey(c);
     if (await isLimited(kv, clock, ORDER_MISS_LIMIT, client)) {
-      throw new TooManyRequests("Too many order lookups. Please wait a few minutes and try again.");
+      throw new LimitReached("Too many order lookups. Please wait a few minutes and try again.");
     }
     const order = await findOrder(kv, c.req.valid("param").orderNumber);
     if (!order) {

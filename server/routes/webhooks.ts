@@ -1,61 +1,44 @@
 import { Hono } from "hono";
-import Stripe from "stripe";
+import { z } from "zod";
 import type { AppDeps } from "../deps.ts";
+import { NotFound } from "../errors.ts";
 import { findOrderByPaymentId } from "../db/orders.ts";
-import { handlePaymentEvent } from "../payments/events.ts";
-import { stripeEventToPaymentEvent } from "../payments/stripe.ts";
-import { originOf } from "./orders.ts";
+import { handlePaymentEvent, recordPaymentEvent } from "../orders/payment.ts";
+import { validateParams } from "../middleware/validate.ts";
 
-type Deps = AppDeps & { imageBase: string };
-
-/** Web Crypto: the SDK's synchronous Node crypto does not exist in Deno's worker build. */
-const cryptoProvider = Stripe.createSubtleCryptoProvider();
+const providerParam = z.object({ provider: z.string().min(1).max(20) });
 
 /**
- * POST /api/webhooks/stripe (DESIGN.md section 4): verifies Stripe's signature on the raw body,
- * then feeds the event to the one idempotent payment handler. Anything verified is answered 200,
- * even for an unknown order, because Stripe retries every other answer for days.
+ * POST /api/webhooks/:provider: the configured provider verifies and reads its own call, and the
+ * event is recorded, then handled. Anything verified is answered 200, even for an unknown order,
+ * because providers retry every other answer for days; a recorded event that fails to be handled
+ * now is handled from the queue.
  */
-export function webhookRoutes(deps: Deps): Hono {
-  const { config, logger } = deps;
-  return new Hono().post("/stripe", async (c) => {
-    const stripe = config.stripe;
-    if (deps.payments.name !== "stripe" || !stripe) {
-      return c.json({ error: "Stripe webhooks are off: the shop uses demo payments" }, 404);
-    }
-    // The signature covers the exact bytes Stripe sent, so the body is read as text, never parsed.
-    const body = await c.req.text();
-    const signature = c.req.header("stripe-signature");
-    let stripeEvent: Stripe.Event;
-    try {
-      if (!signature) throw new Error("No stripe-signature header");
-      stripeEvent = await Stripe.webhooks.constructEventAsync(
-        body,
-        signature,
-        stripe.webhookSecret,
-        undefined,
-        cryptoProvider,
+export function webhookRoutes(deps: AppDeps): Hono {
+  const { logger, payments } = deps;
+  return new Hono().post("/:provider", validateParams(providerParam), async (c) => {
+    const name = c.req.valid("param").provider;
+    if (name !== payments.name) {
+      throw new NotFound(
+        `Webhooks for ${name.slice(0, 20)} are off: the shop uses ${payments.name}`,
       );
-    } catch (err) {
-      logger({ msg: "stripe webhook rejected", level: "warn", error: String(err) });
-      return c.json({ error: "Invalid signature" }, 400);
     }
-
-    const event = stripeEventToPaymentEvent(stripeEvent);
+    const event = await payments.parseWebhook(await c.req.text(), c.req.raw.headers);
     if (!event) return c.json({ received: true, ignored: true });
     if (!event.orderNumber) {
       // Objects created outside this code path lack metadata; the payment id still finds them.
       const order = await findOrderByPaymentId(deps.kv, event.paymentId);
       if (order) event.orderNumber = order.orderNumber;
     }
-    const order = await handlePaymentEvent(deps, event, originOf(c, config.publicUrl));
-    logger({
-      msg: "stripe webhook",
-      event: stripeEvent.id,
-      type: stripeEvent.type,
-      order: event.orderNumber || null,
-      status: order?.status ?? "unknown order",
-    });
+    // Recorded before the answer: a failure here is a 5xx, which the provider retries.
+    await recordPaymentEvent(deps, event);
+    let status = "recorded";
+    try {
+      status = (await handlePaymentEvent(deps, event))?.status ?? "unknown order";
+    } catch (err) {
+      logger({ msg: "webhook event left to the queue", level: "warn", error: String(err) });
+    }
+    logger({ msg: "payment webhook", provider: name, event: event.id, type: event.type, status });
     return c.json({ received: true });
   });
 }

@@ -81,7 +81,7 @@ Deno.test("a stock write by another process (no shop writer here) shows within t
       .available;
   assert.equal(await available(), true);
   // What another isolate or process does: the same atomic write, but this process is not told.
-  await t.kv.atomic().set(keys.stock(switchKey(101)), { stock: 0, used: 0 })
+  await t.kv.atomic().set(keys.stock(switchKey(101)), { stock: 0, reserved: 0, used: 0 })
     .set(keys.stockVersion(), Date.now()).commit();
   await new Promise((resolve) => setTimeout(resolve, TRUST_MS + 50));
   assert.equal(await available(), false, "seen once the trusted read has aged out");

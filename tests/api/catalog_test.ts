@@ -246,15 +246,29 @@ Deno.test("seeding twice keeps an edited price and stock", async () => {
   const entry = await t.kv.get<SwitchRecord>(keys.switch(id));
   assert.ok(entry.value);
   await t.kv.set(keys.switch(id), { ...entry.value, extraPriceCents: 77 });
-  await t.kv.set(keys.stock(switchKey(id)), { stock: 3, used: 9 } satisfies StockRecord);
-  await t.kv.set(keys.stock("LARGE_BOX"), { stock: 1, used: 149 } satisfies StockRecord);
+  await t.kv.set(
+    keys.stock(switchKey(id)),
+    { stock: 3, reserved: 0, used: 9 } satisfies StockRecord,
+  );
+  await t.kv.set(
+    keys.stock("LARGE_BOX"),
+    { stock: 1, reserved: 0, used: 149 } satisfies StockRecord,
+  );
 
   await seedKv(t.kv);
   await seedKv(t.kv);
 
   assert.equal((await t.kv.get<SwitchRecord>(keys.switch(id))).value?.extraPriceCents, 77);
-  assert.deepEqual((await t.kv.get(keys.stock(switchKey(id)))).value, { stock: 3, used: 9 });
-  assert.deepEqual((await t.kv.get(keys.stock("LARGE_BOX"))).value, { stock: 1, used: 149 });
+  assert.deepEqual((await t.kv.get(keys.stock(switchKey(id)))).value, {
+    stock: 3,
+    reserved: 0,
+    used: 9,
+  });
+  assert.deepEqual((await t.kv.get(keys.stock("LARGE_BOX"))).value, {
+    stock: 1,
+    reserved: 0,
+    used: 149,
+  });
   const res = await t.request("/api/switches");
   assert.equal(res.json.find((s: { id: number }) => s.id === id).extraPrice, 0.77);
 });
@@ -265,7 +279,7 @@ Deno.test("seeding fills what is missing: a deleted record comes back", async ()
   assert.deepEqual(empty.json, []);
   await seedKv(t.kv);
   const stock = await t.kv.get<StockRecord>(keys.stock("SMALL_BOX"));
-  assert.deepEqual(stock.value, { stock: INITIAL_COMPONENT_STOCK.SMALL_BOX, used: 0 });
+  assert.deepEqual(stock.value, { stock: INITIAL_COMPONENT_STOCK.SMALL_BOX, reserved: 0, used: 0 });
   await t.kv.delete(keys.switch(SWITCHES[1].id));
   await seedKv(t.kv);
   const res = await t.request("/api/switches");

@@ -4,8 +4,9 @@ import { payDemo, sessionIdOf, STARTER, US_ADDRESS } from "../helpers/shop_fixtu
 import { keys } from "../../server/db/keys.ts";
 import { switchKey } from "../../shared/bom.ts";
 import type { StockRecord } from "../../server/db/stock.ts";
-import { expireIfLapsed, getOrder, sweepExpiredReservations } from "../../server/db/orders.ts";
-import { handlePaymentEvent } from "../../server/payments/events.ts";
+import { getOrder } from "../../server/db/orders.ts";
+import { expireIfLapsed, sweepExpiredReservations } from "../../server/orders/expiry.ts";
+import { handlePaymentEvent } from "../../server/orders/payment.ts";
 import { SWITCHES } from "../../shared/catalog/switches.ts";
 import { computeTotals } from "../../shared/policy.ts";
 import { listOutbox } from "../../server/email/outbox.ts";
@@ -22,8 +23,15 @@ async function stockOf(t: TestApp, key: Parameters<typeof keys.stock>[0]): Promi
   return (await t.kv.get<StockRecord>(keys.stock(key))).value!;
 }
 
-async function hosted(t: TestApp, cartId: string, region = "us") {
-  return await t.request(`/api/cart/${cartId}/checkout/${region}`, { method: "POST" });
+/** Units a checkout could still reserve: on the shelf and not held. */
+async function freeOf(t: TestApp, key: Parameters<typeof keys.stock>[0]): Promise<number> {
+  const record = await stockOf(t, key);
+  return record.stock - record.reserved;
+}
+
+/** A hosted checkout; `client` is the shopper's address (holds are counted per address). */
+async function hosted(t: TestApp, cartId: string, region = "us", client?: string) {
+  return await t.request(`/api/cart/${cartId}/checkout/${region}`, { method: "POST", client });
 }
 
 Deno.test("hosted US checkout: reserve, pay with 4242, order paid once with one email", async () => {
@@ -36,7 +44,8 @@ Deno.test("hosted US checkout: reserve, pay with 4242, order paid once with one 
   assert.equal(start.status, 200, start.text);
   assert.match(start.json.url, /^\/demo-checkout\/cs_demo_[A-Za-z0-9_-]+$/);
   assert.match(start.json.orderNumber, /^ST[0-9A-Z]{18}$/);
-  assert.equal((await stockOf(t, firstSwitch)).stock, before.stock - 1, "reserved at checkout");
+  assert.equal(await freeOf(t, firstSwitch), before.stock - 1, "reserved at checkout");
+  assert.equal((await stockOf(t, firstSwitch)).stock, before.stock, "still on the shelf");
 
   const sessionId = sessionIdOf(start.json.url);
   const summary = await t.request(`/api/demo/checkout-sessions/${sessionId}`);
@@ -58,8 +67,9 @@ Deno.test("hosted US checkout: reserve, pay with 4242, order paid once with one 
   assert.equal(order.email, "ann@example.com");
   assert.deepEqual(order.shippingAddress, US_ADDRESS);
   const after = await stockOf(t, firstSwitch);
-  assert.equal(after.stock, before.stock - 1, "paid stock stays out of stock");
-  assert.equal(after.used, before.used + 1, "and is counted as used");
+  assert.equal(after.stock, before.stock - 1, "paid units leave the shelf");
+  assert.equal(after.reserved, before.reserved, "and are no longer held");
+  assert.equal(after.used, before.used + 1, "and are counted as used");
 
   const bySession = await t.request(`/api/orders/session/${sessionId}`);
   assert.equal(bySession.json.orderNumber, order.orderNumber);
@@ -124,12 +134,12 @@ Deno.test("a lapsed reservation gives its stock back and cannot be paid", async 
   const before = await stockOf(t, key);
   const start = await hosted(t, cartId);
   t.clock.advance(29 * 60_000);
-  assert.equal(await expireIfLapsed(t.kv, t.clock, start.json.orderNumber), null, "not yet");
+  assert.equal(await expireIfLapsed(t, start.json.orderNumber), null, "not yet");
   t.clock.advance(2 * 60_000);
-  assert.deepEqual(await sweepExpiredReservations(t.kv, t.clock), [start.json.orderNumber]);
+  assert.deepEqual(await sweepExpiredReservations(t), [start.json.orderNumber]);
   assert.deepEqual(await stockOf(t, key), before, "stock returned exactly");
   assert.equal((await getOrder(t.kv, start.json.orderNumber)).status, "EXPIRED");
-  assert.deepEqual(await sweepExpiredReservations(t.kv, t.clock), [], "expiry is idempotent");
+  assert.deepEqual(await sweepExpiredReservations(t), [], "expiry is idempotent");
   assert.deepEqual(await stockOf(t, key), before, "and returns stock only once");
   const late = await payDemo(t, sessionIdOf(start.json.url), { cardNumber: "4242424242424242" });
   assert.equal(late.status, 409);
@@ -141,25 +151,27 @@ Deno.test("a paid event for a lapsed order takes stock again, or refunds when it
   const start = await hosted(t, await cartWith(t));
   const order = await getOrder(t.kv, start.json.orderNumber);
   t.clock.advance(31 * 60_000);
-  await sweepExpiredReservations(t.kv, t.clock);
+  await sweepExpiredReservations(t);
   const paid = await handlePaymentEvent(t, {
     id: "evt_late_1",
     type: "paid",
     orderNumber: order.orderNumber,
     paymentId: order.payment!.id,
-  }, "http://shop.test");
+    paymentKind: "checkout_session",
+  });
   assert.equal(paid?.status, "PAYMENT_RECEIVED", "stock was still there");
 
   const second = await hosted(t, await cartWith(t));
   t.clock.advance(31 * 60_000);
-  await sweepExpiredReservations(t.kv, t.clock);
+  await sweepExpiredReservations(t);
   await setStock(t, switchKey(STARTER.switchIds[0]), 0);
   const refunded = await handlePaymentEvent(t, {
     id: "evt_late_2",
     type: "paid",
     orderNumber: second.json.orderNumber,
     paymentId: (await getOrder(t.kv, second.json.orderNumber)).payment!.id,
-  }, "http://shop.test");
+    paymentKind: "checkout_session",
+  });
   assert.equal(refunded?.status, "CANCELLED");
   assert.match(refunded?.cancelReason ?? "", /refunded in full/);
   assert.equal((await stockOf(t, switchKey(STARTER.switchIds[0]))).stock, 0, "never negative");
@@ -172,7 +184,8 @@ Deno.test("a payment event for an unknown order is logged and changes nothing", 
     type: "paid",
     orderNumber: "STNOSUCHORDER000000",
     paymentId: "cs_demo_nothing",
-  }, "http://shop.test");
+    paymentKind: "checkout_session",
+  });
   assert.equal(result, null);
   assert.ok(t.logs.some((l) => /unknown order/.test(l.msg)));
 });
@@ -182,13 +195,14 @@ Deno.test("20 concurrent checkouts for the last 3 units give exactly 3 orders", 
   const carts = await Promise.all(Array.from({ length: 20 }, () => cartWith(t)));
   const key = switchKey(STARTER.switchIds[0]);
   await setStock(t, key, 3);
-  const results = await Promise.all(carts.map((id) => hosted(t, id)));
+  const results = await Promise.all(carts.map((id, i) => hosted(t, id, "us", `127.0.0.${i + 2}`)));
   const ok = results.filter((r) => r.status === 200);
   const refused = results.filter((r) => r.status === 409);
   assert.equal(ok.length, 3);
   assert.equal(refused.length, 17);
   for (const r of refused) assert.equal(r.json.insufficientStock["Starter Pack"], 0);
-  assert.equal((await stockOf(t, key)).stock, 0);
+  assert.equal(await freeOf(t, key), 0);
+  assert.deepEqual(await stockOf(t, key), { stock: 3, reserved: 3, used: 0 }, "held, not sold");
   assert.equal(new Set(ok.map((r) => r.json.orderNumber)).size, 3);
 });
 
@@ -199,7 +213,7 @@ Deno.test("checking out the same cart again releases the earlier reservation", a
   const before = await stockOf(t, key);
   const first = await hosted(t, cartId);
   const second = await hosted(t, cartId, "international");
-  assert.equal((await stockOf(t, key)).stock, before.stock - 1, "held once, not twice");
+  assert.equal(await freeOf(t, key), before.stock - 1, "held once, not twice");
   const old = await getOrder(t.kv, first.json.orderNumber);
   assert.equal(old.status, "CANCELLED");
   const stale = await payDemo(t, sessionIdOf(first.json.url), { cardNumber: "4242424242424242" });
@@ -351,7 +365,7 @@ Deno.test("a custom tester's switches are reserved one by one", async () => {
   const box = await stockOf(t, "LARGE_BOX");
   assert.equal((await hosted(t, add.json.id)).status, 200);
   const after = await Promise.all(picks.map((s) => stockOf(t, switchKey(s.id))));
-  after.forEach((a, i) => assert.equal(a.stock, before[i].stock - 1));
-  assert.equal((await stockOf(t, "TRANSPARENT_KEYCAP")).stock, caps.stock - 15);
-  assert.equal((await stockOf(t, "LARGE_BOX")).stock, box.stock - 1);
+  after.forEach((a, i) => assert.equal(a.reserved, before[i].reserved + 1));
+  assert.equal((await stockOf(t, "TRANSPARENT_KEYCAP")).reserved, caps.reserved + 15);
+  assert.equal((await stockOf(t, "LARGE_BOX")).reserved, box.reserved + 1);
 });

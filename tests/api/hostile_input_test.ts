@@ -617,7 +617,7 @@ const demoPayBody = {
   cardNumber: "4242 4242 4242 4242",
   email: "ann@example.com",
   name: "Ann Lee",
-  address: { ...US_ADDRESS, zipCode: "10115", country: "DE" },
+  address: US_ADDRESS,
   businessPurchase: true,
   taxId: "DE123456789",
   promoCode: "LATEDELIVERY",
@@ -862,6 +862,8 @@ const GROUPS: Group[] = [
   },
   {
     name: "demo payments",
+    // Every case starts a fresh checkout from one client: holds are not what this suite tests.
+    options: { env: { MAX_HOLDS_PER_CLIENT: "100000" } },
     setup: async (t) => {
       await plentyOfStock(t);
       return await startHostedCheckout(t);
@@ -997,8 +999,8 @@ const GROUPS: Group[] = [
     name: "Stripe webhook in demo mode (404 for everything)",
     routes: [{
       method: "POST",
-      path: "/api/webhooks/stripe",
-      base: () => ({}),
+      path: "/api/webhooks/:provider",
+      base: () => ({ params: { provider: "stripe" } }),
       body: { kind: "raw" },
     }],
   },
@@ -1022,8 +1024,8 @@ const GROUPS: Group[] = [
     },
     routes: [{
       method: "POST",
-      path: "/api/webhooks/stripe",
-      base: () => ({}),
+      path: "/api/webhooks/:provider",
+      base: () => ({ params: { provider: "stripe" } }),
       body: { kind: "raw" },
     }],
   },
@@ -1183,7 +1185,7 @@ Deno.test("markup in names and addresses: stored as typed, escaped in emails, te
     cardNumber: "4242424242424242",
     email: "ann@example.com",
     name: XSS,
-    address: { ...tagged, zipCode: "10115", country: "DE" },
+    address: { ...tagged, zipCode: "62701", country: "US" },
   });
   assert.equal(paid.status, 200, paid.text);
   const created = await t.request("/api/orders/create", {

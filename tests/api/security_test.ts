@@ -18,7 +18,7 @@ import {
 } from "../helpers/test_app.ts";
 import { newPackCart, paidOrder, US_ADDRESS } from "../helpers/shop_fixtures.ts";
 import { ADMIN_ABSOLUTE_MS, ADMIN_IDLE_MS } from "../../server/db/admin_sessions.ts";
-import { newOrderNumber } from "../../server/db/orders.ts";
+import { newOrderNumber } from "../../server/orders/order.ts";
 import { ORDER_MISS_LIMIT } from "../../server/routes/orders.ts";
 import { SWITCHES } from "../../shared/catalog/switches.ts";
 import { LOCAL_IMAGE_BASE, switchImageUrl } from "../../shared/images.ts";

@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
 import { computeTotals } from "../../shared/policy.ts";
 import { keys } from "../../server/db/keys.ts";
-import { findOrder, type Order, sweepExpiredReservations } from "../../server/db/orders.ts";
+import { findOrder } from "../../server/db/orders.ts";
+import type { Order } from "../../server/orders/order.ts";
+import { sweepExpiredReservations } from "../../server/orders/expiry.ts";
 import type { StockRecord } from "../../server/db/stock.ts";
 import { listOutbox } from "../../server/email/outbox.ts";
 import { INTERNATIONAL_COUNTRIES, stripePayments } from "../../server/payments/stripe.ts";
@@ -99,14 +101,15 @@ async function deliver(t: TestApp, fake: FakeStripe, type: string, object: Json,
 }
 
 /** Sellable stock and used counts over every component. */
-async function stockTotals(kv: Deno.Kv): Promise<{ stock: number; used: number }> {
-  let stock = 0;
+/** Units free to reserve (on the shelf, not held) and units sold, over every component. */
+async function stockTotals(kv: Deno.Kv): Promise<{ free: number; used: number }> {
+  let free = 0;
   let used = 0;
   for await (const e of kv.list<StockRecord>({ prefix: keys.stocks() })) {
-    stock += e.value.stock;
+    free += e.value.stock - e.value.reserved;
     used += e.value.used;
   }
-  return { stock, used };
+  return { free, used };
 }
 
 async function order(t: TestApp, orderNumber: string): Promise<Order> {
@@ -267,7 +270,7 @@ Deno.test("checkout.session.completed records the payment, address and tax ID on
   assert.deepEqual(paid.taxId, { type: "eu_vat", value: "DE123456789" });
   assert.equal(paid.totalCents, o.totalCents);
   const after = await stockTotals(t.kv);
-  assert.equal(after.stock, reserved.stock, "the reserved stock stays taken");
+  assert.equal(after.free, reserved.free, "the reserved stock stays taken");
   assert.equal(after.used, reserved.used + items, "and is counted as used");
 
   assert.equal(await t.deliverEmails(), 1);
@@ -395,7 +398,8 @@ Deno.test("a webhook for an unknown order answers 200, is logged and writes noth
   const { t, fake } = s;
   const { sessionId } = await hostedCheckout(t);
   const session = fake.markSessionPaid(sessionId);
-  const before = await snapshot(t.kv);
+  // Event ids are remembered as handled (a redelivery does nothing); nothing else may change.
+  const before = await snapshot(t.kv, ["payment_events"]);
   const strangers = [
     {
       ...session,
@@ -409,7 +413,7 @@ Deno.test("a webhook for an unknown order answers 200, is logged and writes noth
     const res = await deliver(t, fake, "checkout.session.completed", object);
     assert.deepEqual(res.json, { received: true });
   }
-  assert.deepEqual(changedKeys(before, await snapshot(t.kv)), []);
+  assert.deepEqual(changedKeys(before, await snapshot(t.kv, ["payment_events"])), []);
   const warnings = t.logs.filter((l) => l.msg === "payment event for an unknown order");
   assert.equal(warnings.length, 2);
 });
@@ -471,24 +475,39 @@ Deno.test("the /completion poll records a PaymentIntent paid without a webhook",
   assert.equal(t.mailer.sent[0].to, "ann@example.com");
 });
 
-Deno.test("a payment for a lapsed reservation whose stock sold meanwhile is refunded at Stripe", async () => {
+Deno.test("expiry asks Stripe first: a session paid without a webhook becomes a paid order", async () => {
   await using s = await stripeShop();
   const { t, fake } = s;
   const { order: o, sessionId } = await hostedCheckout(t);
+  fake.markSessionPaid(sessionId); // paid at Stripe; the webhook never came
   t.clock.advance(31 * 60_000);
-  assert.deepEqual(await sweepExpiredReservations(t.kv, t.clock), [o.orderNumber]);
-  for (const [key] of o.reservation.items) {
-    await t.writeStock(key, { stock: 0, used: 0 });
-  }
+  await sweepExpiredReservations(t);
+  const paid = await order(t, o.orderNumber);
+  assert.equal(paid.status, "PAYMENT_RECEIVED", "never EXPIRED with the money in");
+  assert.equal(paid.reservation.state, "committed");
+  assert.equal(fake.refunds.length, 0);
+});
+
+Deno.test("a payment the shelf can no longer fill is refunded at Stripe", async () => {
+  await using s = await stripeShop();
+  const { t, fake } = s;
+  const { order: o, sessionId } = await hostedCheckout(t);
+  // The owner counts the shelf and enters fewer units than this checkout holds.
+  const [key, n] = o.reservation.items[0];
+  const held = (await t.kv.get<StockRecord>(keys.stock(key))).value!;
+  await t.writeStock(key, { ...held, stock: 0 });
   const session = fake.markSessionPaid(sessionId);
   await deliver(t, fake, "checkout.session.completed", session);
   const cancelled = await order(t, o.orderNumber);
   assert.equal(cancelled.status, "CANCELLED");
+  assert.equal(cancelled.refund?.state, "refunded");
   assert.equal(fake.refunds.length, 1);
   assert.equal(fake.refunds[0].payment_intent, session.payment_intent);
   assert.equal(fake.refunds[0].amount, session.amount_total);
   const [refundReq] = fake.requestsTo("POST", "/v1/refunds");
-  assert.equal(refundReq.idempotencyKey, `refund-${sessionId}`);
+  assert.equal(refundReq.idempotencyKey, `refund-${o.orderNumber}`);
+  const after = (await t.kv.get<StockRecord>(keys.stock(key))).value!;
+  assert.deepEqual(after, { ...held, stock: 0, reserved: held.reserved - n }, "never negative");
 });
 
 Deno.test("a payment for a checkout replaced meanwhile is refunded, not kept", async () => {

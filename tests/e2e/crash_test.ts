@@ -1,15 +1,17 @@
 /**
- * Crash suite (process level): shoppers check out and pay while the server is killed with SIGKILL,
- * then it restarts on the same KV file. Whatever was answered 200 must still be there, paid orders
- * must be intact, unpaid reservations must come back to stock after their (short) expiry, and the
- * stock arithmetic must hold exactly, never below zero.
+ * Crash suite (process level): shoppers, each from its own loopback address, check out and pay
+ * while the server is killed with SIGKILL at a random moment of the burst, then it restarts on
+ * the same KV file. Whatever was answered 200 must still be there, every payment taken (answered
+ * or not) must end as a paid order or a refund, unpaid reservations must come back to stock after
+ * their (short) expiry, and the stock arithmetic must hold exactly, never below zero.
  */
 import assert from "node:assert/strict";
 import { type ShopProcess, startShop, tempDir } from "../helpers/shop_process.ts";
 import { STARTER } from "../helpers/shop_fixtures.ts";
-import type { Order } from "../../server/db/orders.ts";
+import type { Order } from "../../server/orders/order.ts";
 import { keys } from "../../server/db/keys.ts";
 import type { StockRecord } from "../../server/db/stock.ts";
+import type { DemoPayment } from "../../server/payments/demo.ts";
 import { switchKey } from "../../shared/bom.ts";
 
 const TRACKED = STARTER.switchIds[0];
@@ -36,22 +38,38 @@ interface Seen {
   answered: number;
   checkedOut: string[];
   paid: string[];
+  /** Orders whose payment was sent, answered or not. */
+  payAttempts: string[];
+}
+
+/**
+ * One HTTP client per shopper, each from its own loopback address (127.0.B.1 to 127.0.B.254):
+ * holds are limited per address, as for real shoppers.
+ */
+function shopperClients(block: number, count: number): Deno.HttpClient[] {
+  return Array.from(
+    { length: count },
+    (_, i) => Deno.createHttpClient({ localAddress: `127.0.${block}.${i + 1}` }),
+  );
 }
 
 async function call(
   shop: ShopProcess,
   path: string,
-  init: { method?: string; body?: unknown; admin?: boolean } = {},
+  init: { method?: string; body?: unknown; admin?: boolean; client?: Deno.HttpClient } = {},
   // deno-lint-ignore no-explicit-any
 ): Promise<{ status: number; json: any }> {
   const headers: Record<string, string> = {};
   if (init.body !== undefined) headers["Content-Type"] = "application/json";
   if (init.admin) headers.Authorization = `Bearer ${shop.adminPassword}`;
-  const res = await fetch(`${shop.url}${path}`, {
+  // Typed apart from the call: the DOM lib's fetch overload has no `client` for a literal to name.
+  const request: RequestInit & { client?: Deno.HttpClient } = {
     method: init.method ?? "GET",
     headers,
     body: init.body === undefined ? undefined : JSON.stringify(init.body),
-  });
+    client: init.client,
+  };
+  const res = await fetch(`${shop.url}${path}`, request);
   const text = await res.text();
   return { status: res.status, json: text ? JSON.parse(text) : {} };
 }
@@ -86,21 +104,32 @@ async function setStock(shop: ShopProcess): Promise<void> {
  * One shopper's round: add the Starter pack, check out, and pay on even rounds (half pay). Returns false
  * once the server stops answering (it was killed).
  */
-async function shopOnce(shop: ShopProcess, round: number, seen: Seen): Promise<boolean> {
+async function shopOnce(
+  shop: ShopProcess,
+  round: number,
+  seen: Seen,
+  client: Deno.HttpClient,
+): Promise<boolean> {
   try {
-    const add = await call(shop, `/api/cart/add?itemId=${STARTER.id}`, { method: "POST" });
+    const add = await call(shop, `/api/cart/add?itemId=${STARTER.id}`, { method: "POST", client });
     seen.answered++;
     // 409: sold out while reservations hold the rest; a correct answer under load.
     if (add.status !== 200) return true;
-    const checkout = await call(shop, `/api/cart/${add.json.id}/checkout/us`, { method: "POST" });
+    const checkout = await call(shop, `/api/cart/${add.json.id}/checkout/us`, {
+      method: "POST",
+      client,
+    });
+    // 409 sold out, 429 this shopper already holds three unpaid checkouts: correct answers.
     if (checkout.status !== 200) return true;
     const orderNumber = checkout.json.orderNumber;
     seen.checkedOut.push(orderNumber);
     if (round % 2 === 1) return true; // leaves without paying
     const sessionId = checkout.json.url.replace("/demo-checkout/", "");
+    seen.payAttempts.push(orderNumber);
     const pay = await call(shop, `/api/demo/checkout-sessions/${sessionId}/pay`, {
       method: "POST",
       body: { cardNumber: "4242424242424242" },
+      client,
     });
     if (pay.status === 200) seen.paid.push(orderNumber);
     return true;
@@ -109,14 +138,27 @@ async function shopOnce(shop: ShopProcess, round: number, seen: Seen): Promise<b
   }
 }
 
-/** Runs SHOPPERS concurrent shoppers until `stop()` says so or the round budget is spent. */
-async function load(shop: ShopProcess, seen: Seen, stop: () => boolean): Promise<void> {
+/**
+ * Runs SHOPPERS concurrent shoppers, each from its own address in block `block`, until `stop()`
+ * says so or the round budget is spent.
+ */
+async function load(
+  shop: ShopProcess,
+  seen: Seen,
+  block: number,
+  stop: () => boolean,
+): Promise<void> {
   let round = 0;
-  await Promise.all(Array.from({ length: SHOPPERS }, async () => {
-    while (!stop() && round < MAX_ROUNDS) {
-      if (!await shopOnce(shop, round++, seen)) return;
-    }
-  }));
+  const clients = shopperClients(block, SHOPPERS);
+  try {
+    await Promise.all(clients.map(async (client) => {
+      while (!stop() && round < MAX_ROUNDS) {
+        if (!await shopOnce(shop, round++, seen, client)) return;
+      }
+    }));
+  } finally {
+    for (const client of clients) client.close();
+  }
 }
 
 async function waitFor<T>(
@@ -143,14 +185,14 @@ Deno.test({
     await using kvDir = await tempDir("shop-crash-kv-");
     const kvPath = `${kvDir.path}/shop.kv`;
     let shop = await startShop({ env, kvPath });
-    const seen: Seen = { answered: 0, checkedOut: [], paid: [] };
+    const seen: Seen = { answered: 0, checkedOut: [], paid: [], payAttempts: [] };
     try {
       await setStock(shop);
 
       // Phase 1: load, and SIGKILL in the middle of it.
       let killed = false;
       const first = shop;
-      const loading = load(first, seen, () => killed);
+      const loading = load(first, seen, 1, () => killed);
       await waitFor(
         "checkouts and payments before the kill",
         20_000,
@@ -162,6 +204,8 @@ Deno.test({
               : null,
           ),
       );
+      // A random moment of the burst, so runs stop the server at different steps.
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 300));
       await first.kill("SIGKILL");
       killed = true;
       await loading;
@@ -171,7 +215,7 @@ Deno.test({
       shop = await startShop({ env, kvPath });
       const answeredBefore = seen.answered;
       let rounds = 0;
-      await load(shop, seen, () => rounds++ >= SHOPPERS * 2);
+      await load(shop, seen, 2, () => rounds++ >= SHOPPERS * 2);
       assert.ok(seen.answered > answeredBefore, "the restarted server answers shoppers");
 
       // Everything answered 200 is there, and every answered payment is recorded.
@@ -197,12 +241,14 @@ Deno.test({
 
       // The stock that came back sells again.
       const paidBefore = seen.paid.length;
-      assert.ok(await shopOnce(shop, 0, seen));
+      const [lastShopper] = shopperClients(3, 1);
+      assert.ok(await shopOnce(shop, 0, seen, lastShopper));
+      lastShopper.close();
       assert.equal(seen.paid.length, paidBefore + 1, "a shopper buys from the released stock");
       const orders = await listOrders(shop);
       for (const o of orders) {
         assert.ok(
-          ["PAYMENT_RECEIVED", "EXPIRED"].includes(o.status),
+          ["PAYMENT_RECEIVED", "EXPIRED", "CANCELLED"].includes(o.status),
           `order ${o.orderNumber} ended ${o.status}`,
         );
       }
@@ -213,26 +259,19 @@ Deno.test({
       const paidUnits = orders.filter((o) => o.status === "PAYMENT_RECEIVED").length;
       assert.ok(paidUnits <= TRACKED_STOCK, "never sold more than there was");
       const inventory = await call(shop, "/api/admin/inventory", { admin: true });
-      const switches = inventory.json.switches as {
-        id: number;
-        stock: number;
-        used: number;
-      }[];
-      const components = inventory.json.inventory as {
-        name: string;
-        stock: number;
-        used: number;
-      }[];
+      type Counts = { stock: number; reserved: number; used: number };
+      const switches = inventory.json.switches as (Counts & { id: number })[];
+      const components = inventory.json.inventory as (Counts & { name: string })[];
       const tracked = switches.find((s) => s.id === TRACKED)!;
       const box = components.find((c) => c.name === "SMALL_BOX")!;
       assert.deepEqual(
-        { stock: tracked.stock, used: tracked.used },
-        { stock: TRACKED_STOCK - paidUnits, used: paidUnits },
+        { stock: tracked.stock, reserved: tracked.reserved, used: tracked.used },
+        { stock: TRACKED_STOCK - paidUnits, reserved: 0, used: paidUnits },
         "tracked switch",
       );
       assert.deepEqual(
-        { stock: box.stock, used: box.used },
-        { stock: BOX_STOCK - paidUnits, used: paidUnits },
+        { stock: box.stock, reserved: box.reserved, used: box.used },
+        { stock: BOX_STOCK - paidUnits, reserved: 0, used: paidUnits },
         "SMALL_BOX",
       );
       for (const s of switches) assert.ok(s.stock >= 0 && s.used >= 0, `switch ${s.id}`);
@@ -241,18 +280,39 @@ Deno.test({
       await shop.stop();
     }
 
-    // With the server stopped, the file itself: no reservation is left held, and every order's
-    // reservation matches its status.
+    // With the server stopped, the file itself: no reservation is left held, every order's
+    // reservation matches its status, and every payment the provider took (whether or not its
+    // answer reached the shopper) ended as a paid order or a refund.
     const kv = await Deno.openKv(kvPath);
     try {
       let paid = 0;
+      const orders = new Map<string, Order>();
       for await (const { value: order } of kv.list<Order>({ prefix: keys.orders() })) {
+        orders.set(order.orderNumber, order);
         const expected = order.status === "PAYMENT_RECEIVED" ? "committed" : "released";
         assert.equal(order.reservation.state, expected, `${order.orderNumber} ${order.status}`);
         if (order.status === "PAYMENT_RECEIVED") paid++;
+        if (order.status === "CANCELLED") {
+          assert.equal(order.refund?.state, "refunded", `${order.orderNumber} refunded`);
+        }
       }
+      let taken = 0;
+      for await (const { value: payment } of kv.list<DemoPayment>({ prefix: ["demo"] })) {
+        const order = orders.get(payment.orderNumber)!;
+        if (payment.status === "succeeded") {
+          taken++;
+          assert.equal(order.status, "PAYMENT_RECEIVED", `charged ${payment.id}: a paid order`);
+        } else if (payment.status === "refunded") {
+          taken++;
+          assert.equal(order.status, "CANCELLED", `refunded ${payment.id}: a cancelled order`);
+        } else {
+          assert.notEqual(order.status, "PAYMENT_RECEIVED", `${payment.id} paid without a charge`);
+        }
+      }
+      assert.ok(taken >= seen.paid.length, "every answered payment was taken");
+      for (const orderNumber of seen.payAttempts) assert.ok(orders.has(orderNumber), orderNumber);
       const tracked = (await kv.get<StockRecord>(keys.stock(switchKey(TRACKED)))).value!;
-      assert.deepEqual(tracked, { stock: TRACKED_STOCK - paid, used: paid });
+      assert.deepEqual(tracked, { stock: TRACKED_STOCK - paid, reserved: 0, used: paid });
     } finally {
       kv.close();
     }

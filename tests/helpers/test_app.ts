@@ -44,6 +44,8 @@ export interface TestAppOptions {
   seed?: boolean;
   /** A payment provider other than the demo one (the Stripe tests). */
   payments?: (kv: Deno.Kv, clock: Clock) => PaymentProvider;
+  /** Called after each named step of the order workflows (the crash tests throw here). */
+  onStep?: (step: string) => void | Promise<void>;
 }
 
 /** An app on an in-memory KV with a fixed clock and captured logs. */
@@ -61,14 +63,20 @@ export async function createTestApp(options: TestAppOptions = {}) {
   const mailer = memoryMailer();
   const logger = (entry: LogEntry) => logs.push(entry);
   const payments = options.payments?.(kv, clock) ?? demoPayments(kv);
-  const app = createApp({ kv, config, clock, logger, mailer, payments });
+  const app = createApp({ kv, config, clock, logger, mailer, payments, onStep: options.onStep });
   /** Delivers queued emails now, as the queue worker would. */
   const deliverEmails = () => deliverPending(kv, mailer, clock, logger);
 
   /** Sends a request to the app; `body` objects are sent as JSON. */
   async function request(
     path: string,
-    init: { method?: string; body?: unknown; headers?: Record<string, string> } = {},
+    init: {
+      method?: string;
+      body?: unknown;
+      headers?: Record<string, string>;
+      /** The caller's address, as a real connection has one; limits count per address. */
+      client?: string;
+    } = {},
   ) {
     const headers: Record<string, string> = { ...init.headers };
     let body: BodyInit | undefined;
@@ -77,7 +85,10 @@ export async function createTestApp(options: TestAppOptions = {}) {
       body = JSON.stringify(init.body);
       headers["Content-Type"] ??= "application/json";
     }
-    const res = await app.request(path, { method: init.method ?? "GET", headers, body });
+    const env = init.client
+      ? { remoteAddr: { hostname: init.client, port: 40000, transport: "tcp" } }
+      : undefined;
+    const res = await app.request(path, { method: init.method ?? "GET", headers, body }, env);
     const text = await res.text();
     let json: unknown = undefined;
     try {
@@ -140,7 +151,7 @@ export async function adminCookie(t: TestApp): Promise<string> {
  */
 export async function setStock(t: TestApp, key: StockKey, stock: number): Promise<void> {
   const current = (await t.kv.get<StockRecord>(keys.stock(key))).value;
-  await t.writeStock(key, { used: 0, ...current, stock });
+  await t.writeStock(key, { used: 0, reserved: 0, ...current, stock });
 }
 
 /** Forgets every rate limit counter, so a test's many requests do not trip limits meant for people. */

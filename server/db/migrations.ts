@@ -1,0 +1,55 @@
+/**
+ * Changes to the shape of stored data, numbered and applied once each, at start before the shop
+ * serves (a marker key per migration records it). A migration must be safe to run again after
+ * a crash in its middle: each writes with checks and skips what is already in the new shape.
+ */
+import type { Order } from "../orders/order.ts";
+import { keys } from "./keys.ts";
+import type { StockRecord } from "./stock.ts";
+import { commitStockChange } from "./stock_version.ts";
+
+interface Migration {
+  id: number;
+  name: string;
+  run(kv: Deno.Kv): Promise<void>;
+}
+
+const MIGRATIONS: Migration[] = [
+  {
+    id: 1,
+    name: "stock-reserved",
+    // Stock records were { stock, used } with held units taken out of `stock`. Now `stock` is the
+    // shelf (held units included) and `reserved` counts the held ones: put every held unit back
+    // on the shelf and count it as reserved.
+    async run(kv) {
+      const held = new Map<string, number>();
+      for await (const { value: order } of kv.list<Order>({ prefix: keys.orders() })) {
+        if (order.reservation?.state !== "held") continue;
+        for (const [key, n] of order.reservation.items) held.set(key, (held.get(key) ?? 0) + n);
+      }
+      for await (const entry of kv.list<Partial<StockRecord>>({ prefix: keys.stocks() })) {
+        if (typeof entry.value.reserved === "number") continue;
+        const n = held.get(entry.key[1] as string) ?? 0;
+        const next: StockRecord = {
+          stock: (entry.value.stock ?? 0) + n,
+          reserved: n,
+          used: entry.value.used ?? 0,
+        };
+        await commitStockChange(kv, kv.atomic().check(entry).set(entry.key, next), Date.now());
+      }
+    },
+  },
+];
+
+/** Applies every migration not applied yet, in order. */
+export async function migrate(kv: Deno.Kv): Promise<number[]> {
+  const applied: number[] = [];
+  for (const migration of MIGRATIONS) {
+    const marker = keys.migration(`${migration.id}-${migration.name}`);
+    if ((await kv.get(marker)).versionstamp) continue;
+    await migration.run(kv);
+    await kv.set(marker, { at: Date.now() });
+    applied.push(migration.id);
+  }
+  return applied;
+}

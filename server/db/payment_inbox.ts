@@ -1,0 +1,55 @@
+/**
+ * Payment events are recorded before they are handled, as Stripe delivers webhooks: an event in
+ * the inbox is handled from the queue until the write that handles it also removes it, so a
+ * process that dies at any moment after a payment leaves it to be handled, never lost.
+ */
+import type { PaymentEvent } from "../payments/provider.ts";
+import { keys } from "./keys.ts";
+import { listValues } from "./kv_util.ts";
+
+/** The queue job that handles one recorded event. */
+export interface PaymentEventJob {
+  type: "payment-event";
+  eventId: string;
+}
+
+/** An event waiting to be handled. */
+export interface InboxEntry {
+  event: PaymentEvent;
+  recordedAt: number;
+}
+
+/** How long an event id is remembered as handled, so a late redelivery does nothing. */
+const HANDLED_MS = 90 * 86400_000;
+
+/**
+ * Adds the recording of an event to `op`, with its queue job. An event handled already is not
+ * recorded again (the check makes the whole write fail, which the caller treats as done).
+ */
+export function recordEventInto(op: Deno.AtomicOperation, event: PaymentEvent, now: number): void {
+  op.check({ key: keys.paymentEvent(event.id), versionstamp: null })
+    .set(keys.paymentInbox(event.id), { event, recordedAt: now } satisfies InboxEntry)
+    .enqueue({ type: "payment-event", eventId: event.id } satisfies PaymentEventJob);
+}
+
+/** Adds "this event is handled" to `op`: remembered as handled, gone from the inbox. */
+export function finishEventInto(op: Deno.AtomicOperation, eventId: string, now: number): void {
+  op.check({ key: keys.paymentEvent(eventId), versionstamp: null })
+    .set(keys.paymentEvent(eventId), { at: now }, { expireIn: HANDLED_MS })
+    .delete(keys.paymentInbox(eventId));
+}
+
+/** A recorded event still waiting, or null. */
+export async function inboxEvent(kv: Deno.Kv, eventId: string): Promise<PaymentEvent | null> {
+  return (await kv.get<InboxEntry>(keys.paymentInbox(eventId))).value?.event ?? null;
+}
+
+/** Whether an event id was handled already. */
+export async function wasHandled(kv: Deno.Kv, eventId: string): Promise<boolean> {
+  return (await kv.get(keys.paymentEvent(eventId))).versionstamp !== null;
+}
+
+/** Every event still waiting (the start-up sweep). */
+export async function listInbox(kv: Deno.Kv): Promise<PaymentEvent[]> {
+  return (await listValues<InboxEntry>(kv, keys.paymentInboxAll())).map((e) => e.event);
+}

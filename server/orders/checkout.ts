@@ -1,0 +1,375 @@
+/**
+ * Checkout: from a cart to an order holding its stock with a payment to take. The steps:
+ *   1. load cart      the cart, its promo code, priced on the server from the catalogue;
+ *   2. reserve        in one atomic write (through the stock batch): the order in STARTED, its
+ *                     stock reserved, the cart's previous unpaid checkout released (one live
+ *                     checkout per cart), the client's hold counted (no hoarding), the expiry
+ *                     job queued, and, for a provider kept in KV (demo), its payment created;
+ *   3. create payment a provider elsewhere (Stripe) creates its session or intent;
+ *   4. attach payment the order remembers it.
+ * A crash after any step leaves nothing half-written: an order without a payment expires with
+ * its hold, and a payment taken for it is still recorded or refunded (payment.ts).
+ */
+import type { StockKey } from "../../shared/bom.ts";
+import { computeTotals, type Region } from "../../shared/policy.ts";
+import type { Address } from "../../shared/api_types.ts";
+import { unitsAvailable } from "../../shared/bom.ts";
+import { Conflict, LimitReached, NotFound, Unavailable } from "../errors.ts";
+import { getCart } from "../db/cart.ts";
+import { type PricedLine, priceLines, subtotalOf } from "../db/cart_view.ts";
+import { type HoldsEntry, liveHolds, writeHoldsTo } from "../db/holds.ts";
+import { keys } from "../db/keys.ts";
+import { findOrderEntry, updateOrder, writeOrderTo } from "../db/orders.ts";
+import { getPromo } from "../db/promo.ts";
+import type { StockRecord } from "../db/stock.ts";
+import type { PaymentRef, PaymentTarget } from "../payments/provider.ts";
+import { freeHoldInto } from "../db/holds.ts";
+import {
+  MAX_ORDER_COMPONENTS,
+  needOf,
+  newOrderNumber,
+  type Order,
+  orderItemsOf,
+  withStatus,
+} from "./order.ts";
+import { releaseOrder } from "./release.ts";
+import { receivePaymentEvent } from "./payment.ts";
+import { type JobPlan, runStockJob, type StockJob } from "./stock_batch.ts";
+import { applyMove, availableOf } from "./stock_moves.ts";
+import { type OrderDeps, step } from "./steps.ts";
+import { InvalidInput } from "../errors.ts";
+
+/** What a checkout starts from. */
+export interface CheckoutInput {
+  cartId: string;
+  region: Region;
+  /** Hosted: the provider's page collects the rest; embedded: the /checkout page's form. */
+  mode: "hosted" | "embedded";
+  origin: string;
+  /** Who is checking out (the rate-limit client key): holds are counted per client. */
+  client: string;
+  email?: string | null;
+  customerName?: string | null;
+  address?: Address | null;
+  promoCode?: string | null;
+  userId?: string | null;
+}
+
+/** Dependencies of a checkout. */
+export type CheckoutDeps = OrderDeps & { imageBase: string };
+
+/** Starts a payment for a cart (the steps above); answers the order and its payment. */
+export async function startCheckout(
+  deps: CheckoutDeps,
+  input: CheckoutInput,
+): Promise<{ order: Order; payment: PaymentRef }> {
+  const priced = await step(deps, "load cart", () => loadCart(deps, input));
+  const reserved = await step(
+    deps,
+    "reserve",
+    () => runStockJob(deps.kv, deps.clock, reservationJob(deps, input, priced)),
+  );
+  const { order, replaced } = reserved;
+  if (replaced?.payment && !deps.payments.inline) {
+    await stopReplaced(deps, replaced.orderNumber, replaced.payment);
+  }
+  if (order.payment) return { order, payment: order.payment };
+
+  const payment = await step(deps, "create payment", () => createPayment(deps, input, order));
+  const attached = await step(
+    deps,
+    "attach payment",
+    () =>
+      updateOrder(deps.kv, order.orderNumber, (current) => ({
+        ...current,
+        payment,
+        updatedAt: deps.clock.now(),
+      })),
+  );
+  return { order: attached, payment };
+}
+
+interface PricedCart {
+  lines: PricedLine[];
+  userId: string | null;
+  percentOff: number;
+  promoCode: string | null;
+}
+
+async function loadCart(deps: CheckoutDeps, input: CheckoutInput): Promise<PricedCart> {
+  const { kv, clock } = deps;
+  const cart = await getCart(kv, clock, input.cartId);
+  const [lines, promo] = await Promise.all([
+    priceLines(kv, cart.lines, deps.imageBase),
+    input.promoCode?.trim() ? getPromo(kv, input.promoCode) : null,
+  ]);
+  if (lines.length === 0) throw new NotFound("Your cart is empty");
+  const need = needOf(lines);
+  if (need.size > MAX_ORDER_COMPONENTS) {
+    throw new InvalidInput(
+      `This order has ${need.size} different switches and parts; one order can hold at most ${MAX_ORDER_COMPONENTS}. Please split it into two orders.`,
+    );
+  }
+  return {
+    lines,
+    userId: input.userId ?? cart.userId ?? null,
+    percentOff: promo?.percentOff ?? 0,
+    promoCode: promo?.code ?? null,
+  };
+}
+
+/** What the reservation did: the new order, and the previous checkout it replaced. */
+interface Reserved {
+  order: Order;
+  replaced: Order | null;
+}
+
+/** The previous unpaid checkout of the cart, as read for replacing it. */
+interface Previous {
+  entry: Deno.KvEntry<Order>;
+  payment: Deno.KvEntryMaybe<unknown> | null;
+  holds: HoldsEntry | null;
+}
+
+function reservationJob(
+  deps: CheckoutDeps,
+  input: CheckoutInput,
+  cart: PricedCart,
+): StockJob<Reserved> {
+  const { kv, config, payments } = deps;
+  const need = needOf(cart.lines);
+  const reservationMs = config.reservationMinutes * 60_000;
+  let pending: Deno.KvEntryMaybe<string>;
+  let holds: HoldsEntry;
+  let previous: Previous | null;
+  return {
+    async prepare(): Promise<StockKey[]> {
+      [pending, holds] = await kv.getMany<[string, never]>([
+        keys.pendingCheckout(input.cartId),
+        keys.holds(input.client),
+      ]) as [Deno.KvEntryMaybe<string>, HoldsEntry];
+      previous = pending.value ? await readPrevious(deps, pending.value, input.client) : null;
+      const previousKeys = previous?.entry.value.reservation.items.map(([k]) => k) ?? [];
+      return [...new Set([...need.keys(), ...previousKeys])];
+    },
+    plan(stock, now): JobPlan<Reserved> {
+      const prior = previous && previous.entry.value.status === "STARTED" &&
+          previous.entry.value.reservation.state === "held"
+        ? previous
+        : null;
+      const stopPrior = prior?.payment ? payments.inline!.stopper(prior.payment) : null;
+      // A previous checkout whose payment was taken already will be paid: leave it be.
+      const replacing = prior && (!prior.payment || stopPrior) ? prior : null;
+
+      const others = liveHolds(holds, now)
+        .filter((h) => h.orderNumber !== replacing?.entry.value.orderNumber);
+      if (others.length >= config.maxHoldsPerClient) {
+        throw new LimitReached(holdLimitMessage(others.length, config.reservationMinutes));
+      }
+
+      const afterRelease = new Map(stock);
+      const released = replacing
+        ? applyMove(stock, replacing.entry.value.reservation.items, "release")
+        : null;
+      if (released?.ok) { for (const [k, r] of released.next) afterRelease.set(k, r); }
+      const reservation = applyMove(afterRelease, [...need], "reserve");
+      if (!reservation.ok) {
+        throw new Conflict("Some items are no longer in stock", {
+          insufficientStock: insufficientStockOf(cart.lines, afterRelease),
+        });
+      }
+
+      const order = newOrder(deps, input, cart, now, now + reservationMs);
+      const target: PaymentTarget = {
+        kind: input.mode === "hosted" ? "checkout_session" : "payment_intent",
+        orderNumber: order.orderNumber,
+        region: input.region,
+        subtotalCents: order.subtotalCents,
+        totalCents: order.totalCents,
+        expiresAt: order.reservation.expiresAt,
+      };
+      const inlinePayment = payments.inline?.create(target) ?? null;
+      if (inlinePayment) order.payment = inlinePayment.ref;
+      const replaced = replacing
+        ? {
+          ...withStatus(replacing.entry.value, "CANCELLED", now),
+          reservation: { ...replacing.entry.value.reservation, state: "released" as const },
+          cancelReason: "Replaced by a new checkout",
+        }
+        : null;
+
+      return {
+        stock: new Map([...(released?.ok ? released.next : []), ...reservation.next]),
+        exclusive: [
+          `cart:${input.cartId}`,
+          `holds:${input.client}`,
+          ...(replacing
+            ? [
+              `order:${replacing.entry.value.orderNumber}`,
+              `holds:${replacing.entry.value.holdClient}`,
+            ]
+            : []),
+        ],
+        checks: 6,
+        mutations: 12,
+        result: { order, replaced },
+        write(op) {
+          writeOrderTo(op, order, null);
+          inlinePayment?.write(op);
+          op.check(pending).set(keys.pendingCheckout(input.cartId), order.orderNumber, {
+            expireIn: reservationMs * 2,
+          });
+          writeHoldsTo(op, input.client, holds, [...others, {
+            orderNumber: order.orderNumber,
+            expiresAt: order.reservation.expiresAt,
+          }], now);
+          op.enqueue({ type: "reservation-expiry", orderNumber: order.orderNumber }, {
+            delay: reservationMs,
+          });
+          if (replaced && replacing) {
+            writeOrderTo(op, replaced, replacing.entry.versionstamp);
+            stopPrior?.(op);
+            if (replacing.holds) {
+              freeHoldInto(op, replaced.holdClient, replacing.holds, replaced.orderNumber, now);
+            }
+          }
+        },
+      };
+    },
+  };
+}
+
+/** Reads the cart's previous checkout, with its payment and its client's holds when needed. */
+async function readPrevious(
+  deps: CheckoutDeps,
+  orderNumber: string,
+  client: string,
+): Promise<Previous | null> {
+  const entry = await findOrderEntry(deps.kv, orderNumber);
+  if (!entry || entry.value.status !== "STARTED") return null;
+  const order = entry.value;
+  const inline = deps.payments.inline;
+  const otherClient = order.holdClient && order.holdClient !== client ? order.holdClient : null;
+  const [payment, holds] = await Promise.all([
+    inline && order.payment ? deps.kv.get(inline.key(order.payment)) : null,
+    otherClient ? deps.kv.get<never>(keys.holds(otherClient)) as Promise<HoldsEntry> : null,
+  ]);
+  return { entry, payment, holds };
+}
+
+function newOrder(
+  deps: CheckoutDeps,
+  input: CheckoutInput,
+  cart: PricedCart,
+  now: number,
+  expiresAt: number,
+): Order {
+  const totals = computeTotals(subtotalOf(cart.lines), input.region, cart.percentOff);
+  return {
+    ...totals,
+    orderNumber: newOrderNumber(),
+    status: "STARTED",
+    region: input.region,
+    cartId: input.cartId,
+    userId: cart.userId,
+    origin: deps.config.publicUrl ?? input.origin,
+    holdClient: input.client,
+    email: input.email ?? null,
+    customerName: input.customerName ?? null,
+    shippingAddress: input.address ?? null,
+    items: orderItemsOf(cart.lines),
+    promoCode: cart.promoCode,
+    taxId: null,
+    reservation: { items: [...needOf(cart.lines)], expiresAt, state: "held" },
+    payment: null,
+    paymentError: null,
+    refund: null,
+    trackingNumber: null,
+    cancelReason: null,
+    createdAt: now,
+    updatedAt: now,
+    history: [{ status: "STARTED", at: now }],
+  };
+}
+
+/** The 429 a shopper reads when their holds are used up. */
+function holdLimitMessage(count: number, minutes: number): string {
+  return `You have ${count} checkouts waiting for payment. Pay for one of them, or return to that cart and check out again (which replaces it), or wait until one is released (holds last ${minutes} minutes), then try again.`;
+}
+
+/**
+ * Names every cart line that touches a short component (lines can share a switch or a box, so
+ * each may fit alone and still not together), with how many of it the free stock could make.
+ */
+function insufficientStockOf(
+  lines: readonly PricedLine[],
+  stock: ReadonlyMap<StockKey, StockRecord>,
+): Record<string, number> {
+  const free = (k: StockKey) => {
+    const record = stock.get(k);
+    return record ? availableOf(record) : 0;
+  };
+  const need = needOf(lines);
+  const short = new Set([...need].filter(([k, n]) => free(k) < n).map(([k]) => k));
+  const result: Record<string, number> = {};
+  for (const line of lines) {
+    if (![...line.bom.keys()].some((k) => short.has(k))) continue;
+    let name = line.item.name;
+    for (let i = 2; name in result; i++) name = `${line.item.name} (${i})`;
+    result[name] = unitsAvailable(line.bom, free);
+  }
+  return result;
+}
+
+async function createPayment(
+  deps: CheckoutDeps,
+  input: CheckoutInput,
+  order: Order,
+): Promise<PaymentRef> {
+  try {
+    return input.mode === "hosted"
+      ? await deps.payments.createCheckoutSession({
+        orderNumber: order.orderNumber,
+        region: input.region,
+        lines: order.items.map((i) => ({
+          name: i.name,
+          unitAmountCents: i.priceCents,
+          quantity: i.quantity,
+        })),
+        shippingCents: order.shippingCents,
+        taxCents: order.taxCents,
+        totalCents: order.totalCents,
+        successUrl: `${input.origin}/order-success?session_id={CHECKOUT_SESSION_ID}`,
+        cancelUrl: `${input.origin}/cart`,
+        expiresAt: order.reservation.expiresAt,
+      })
+      : await deps.payments.createPaymentIntent({
+        orderNumber: order.orderNumber,
+        amountCents: order.totalCents,
+        email: input.email ?? "",
+      });
+  } catch (err) {
+    deps.logger({ msg: "payment creation failed", level: "error", error: String(err) });
+    await releaseOrder(deps, order.orderNumber, "CANCELLED", "The payment could not start");
+    throw new Unavailable(
+      "The payment service is not answering right now. Nothing was charged; please try again.",
+    );
+  }
+}
+
+/**
+ * Stops a replaced checkout's payment at the provider. Best effort: a payment that was taken
+ * meanwhile is recorded, finds its order cancelled, and is refunded.
+ */
+async function stopReplaced(
+  deps: CheckoutDeps,
+  orderNumber: string,
+  payment: PaymentRef,
+): Promise<void> {
+  try {
+    const taken = await deps.payments.stop(payment, orderNumber);
+    if (taken) await receivePaymentEvent(deps, taken);
+  } catch (err) {
+    deps.logger({ msg: "could not stop a replaced payment", level: "warn", error: String(err) });
+  }
+}

@@ -1,0 +1,140 @@
+/** What an order is, and the pure rules of its status history. */
+import type { Bom, StockKey } from "../../shared/bom.ts";
+import { addBom } from "../../shared/bom.ts";
+import type { Address } from "../../shared/api_types.ts";
+import type { OrderStatus } from "../../shared/status.ts";
+import { canTransition } from "../../shared/status.ts";
+import type { Region, Totals } from "../../shared/policy.ts";
+import { Conflict } from "../errors.ts";
+import type { PaymentRef } from "../payments/provider.ts";
+import type { PricedLine } from "../db/cart_view.ts";
+
+export type { Address };
+
+/** A line of an order, frozen at the price charged. */
+export interface OrderItem {
+  lineId: string;
+  kind: "product" | "custom" | "cube";
+  productId: number | null;
+  name: string;
+  priceCents: number;
+  quantity: number;
+  image: string;
+  size: number | null;
+  keycaps: string | null;
+  bodyColor: string | null;
+  switches: { id: number; brand: string; name: string; image: string }[];
+}
+
+/** What an order holds in stock until it is paid or lapses. */
+export interface Reservation {
+  items: [StockKey, number][];
+  expiresAt: number;
+  /** held: counted in `reserved`; committed: sold (in `used`); released: given back. */
+  state: "held" | "committed" | "released";
+}
+
+/** Money that must go back to the customer: queued with the change that owes it. */
+export interface RefundState {
+  state: "pending" | "refunded";
+  amountCents: number;
+  reason: string;
+}
+
+/** An order. */
+export interface Order extends Totals {
+  orderNumber: string;
+  status: OrderStatus;
+  region: Region;
+  cartId: string;
+  userId: string | null;
+  /** The shop's address the checkout came from, for links in emails sent later. */
+  origin: string;
+  /** Who started the checkout (the rate-limit client key): their holds are counted together. */
+  holdClient: string | null;
+  email: string | null;
+  customerName: string | null;
+  shippingAddress: Address | null;
+  items: OrderItem[];
+  promoCode: string | null;
+  taxId: { type: string; value: string } | null;
+  reservation: Reservation;
+  payment: PaymentRef | null;
+  paymentError: string | null;
+  refund: RefundState | null;
+  trackingNumber: string | null;
+  cancelReason: string | null;
+  createdAt: number;
+  updatedAt: number;
+  history: { status: OrderStatus; at: number }[];
+}
+
+/** Most distinct stock components one order may reserve: one KV atomic allows 100 checks. */
+export const MAX_ORDER_COMPONENTS = 90;
+
+/**
+ * A new order number: "ST" and 18 characters of Crockford base32, 90 random bits, so tracking URLs
+ * (a guest's only key) cannot be guessed.
+ */
+export function newOrderNumber(): string {
+  const alphabet = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+  const bytes = crypto.getRandomValues(new Uint8Array(18));
+  return "ST" + [...bytes].map((b) => alphabet[b & 31]).join("");
+}
+
+/** Order items from priced cart lines. */
+export function orderItemsOf(lines: readonly PricedLine[]): OrderItem[] {
+  return lines.map(({ item, quantity }) => ({
+    lineId: item.id,
+    kind: item.kind,
+    productId: item.productId,
+    name: item.name,
+    priceCents: item.priceCents,
+    quantity,
+    image: item.image,
+    size: item.size,
+    keycaps: item.keycaps,
+    bodyColor: item.bodyColor,
+    switches: item.switches.map((s) => ({
+      id: s.id,
+      brand: s.brand,
+      name: s.name,
+      image: s.image,
+    })),
+  }));
+}
+
+/** Every component the lines consume, summed over lines and quantities. */
+export function needOf(lines: readonly PricedLine[]): Bom {
+  const need: Bom = new Map();
+  for (const line of lines) addBom(need, line.bom, line.quantity);
+  return need;
+}
+
+/** Adds a status step to an order, if the transition table allows it. */
+export function withStatus(order: Order, status: OrderStatus, now: number): Order {
+  if (!canTransition(order.status, status)) {
+    throw new Conflict(`Cannot move an order from ${order.status} to ${status}`);
+  }
+  return appendStatus(order, status, now);
+}
+
+/**
+ * Adds a status step without consulting the transition table: for the payment path, where a
+ * payment decides the status (an EXPIRED order can still be paid, or cancelled for a refund), moves
+ * the admin may not make.
+ */
+export function appendStatus(order: Order, status: OrderStatus, now: number): Order {
+  return { ...order, status, updatedAt: now, history: [...order.history, { status, at: now }] };
+}
+
+/** Whether the order ever took money (a cancelled order may or may not have). */
+export function wasPaid(order: Order): boolean {
+  return order.history.some((h) => h.status === "PAYMENT_RECEIVED");
+}
+
+/** Whether the order still holds stock for a payment that may come. */
+export function isHolding(order: Order, now: number): boolean {
+  return order.status === "STARTED" && order.reservation.state === "held" &&
+    order.reservation.expiresAt > now;
+}

@@ -1,0 +1,298 @@
+/**
+ * Payments arriving for orders: every provider signal (a webhook, a demo charge, a redirect's
+ * poll, the expiry's question to the provider) becomes a payment event, which is
+ *   1. recorded (inbox + queue job, in one write), then
+ *   2. handled: a paid order, a refund, a failure note or an expiry, in one write that also
+ *      marks the event handled and removes it from the inbox.
+ * An event id is handled once. A crash between the two steps leaves the queue (and the start-up
+ * sweep) to handle it, so a charge always ends as a paid order or a refund.
+ */
+import type { StockKey } from "../../shared/bom.ts";
+import { NotFound } from "../errors.ts";
+import type { Email } from "../email/mailer.ts";
+import { queueEmailInto } from "../email/outbox.ts";
+import { orderConfirmationEmail } from "../email/templates.ts";
+import { type CartRecord, emptyCartInto } from "../db/cart.ts";
+import { freeHoldInto, type HoldsEntry } from "../db/holds.ts";
+import { keys } from "../db/keys.ts";
+import type { StockRecord } from "../db/stock.ts";
+import { findOrderEntry, updateOrder, writeOrderTo } from "../db/orders.ts";
+import { finishEventInto, inboxEvent, recordEventInto, wasHandled } from "../db/payment_inbox.ts";
+import type { PaidDetails, PaymentEvent } from "../payments/provider.ts";
+import { appendStatus, type Order, wasPaid } from "./order.ts";
+import { owingRefund, queueRefundInto, refundSoon } from "./refunds.ts";
+import { releaseOrder } from "./release.ts";
+import { type JobPlan, runStockJob, type StockJob } from "./stock_batch.ts";
+import { applyMove } from "./stock_moves.ts";
+import { type OrderDeps, step } from "./steps.ts";
+
+/**
+ * Records an event (step 1) and handles it at once (step 2), answering the order as it ends.
+ * For events a provider delivers over HTTP: the answer to the provider can be given as soon as
+ * the event is recorded.
+ */
+export async function receivePaymentEvent(
+  deps: OrderDeps,
+  event: PaymentEvent,
+): Promise<Order | null> {
+  await recordPaymentEvent(deps, event);
+  return await handlePaymentEvent(deps, event);
+}
+
+/** Step 1 alone: the event is recorded with its queue job (a no-op for one handled before). */
+export async function recordPaymentEvent(deps: OrderDeps, event: PaymentEvent): Promise<void> {
+  await step(deps, "record payment event", async () => {
+    const op = deps.kv.atomic();
+    recordEventInto(op, event, deps.clock.now());
+    // A failed check means the event was handled before: nothing to record.
+    await op.commit();
+  });
+}
+
+/** The queue job of a recorded event: handles it if it is still waiting. */
+export async function handleRecordedEvent(deps: OrderDeps, eventId: string): Promise<void> {
+  const event = await inboxEvent(deps.kv, eventId);
+  if (event) await handlePaymentEvent(deps, event);
+}
+
+/**
+ * Handles one event, once per event id; answers the order (null for an unknown order, whose
+ * event is logged and set aside).
+ */
+export async function handlePaymentEvent(
+  deps: OrderDeps,
+  event: PaymentEvent,
+): Promise<Order | null> {
+  const { kv, clock, logger } = deps;
+  const entry = await findOrderEntry(kv, event.orderNumber);
+  if (!entry || (entry.value.payment && entry.value.payment.id !== event.paymentId)) {
+    logger({ msg: "payment event for an unknown order", level: "warn", event });
+    await finishEvent(kv, event.id, clock.now());
+    return entry?.value ?? null;
+  }
+  switch (event.type) {
+    case "paid": {
+      const outcome = await step(deps, "record payment", () => recordPayment(deps, event));
+      if (outcome.order.refund?.state === "pending") {
+        await step(deps, "refund", () => refundSoon(deps, outcome.order.orderNumber));
+      }
+      return outcome.order;
+    }
+    case "failed": {
+      const order = await notePaymentFailure(
+        deps,
+        event.orderNumber,
+        event.failureMessage ?? "The payment failed",
+      );
+      await finishEvent(kv, event.id, clock.now());
+      return order;
+    }
+    case "expired": {
+      const order = await releaseOrder(deps, event.orderNumber, "EXPIRED", "The payment expired");
+      await finishEvent(kv, event.id, clock.now());
+      return order;
+    }
+  }
+}
+
+/**
+ * Notes a failed attempt on an unpaid order, for the shopper to read; the hold stands until it
+ * lapses, so another card can be tried.
+ */
+export async function notePaymentFailure(
+  deps: OrderDeps,
+  orderNumber: string,
+  message: string,
+): Promise<Order> {
+  return await updateOrder(
+    deps.kv,
+    orderNumber,
+    (order) =>
+      order.status === "STARTED"
+        ? { ...order, paymentError: message, updatedAt: deps.clock.now() }
+        : order,
+  );
+}
+
+/** Marks an event handled on its own (when handling it wrote nothing else). */
+async function finishEvent(kv: Deno.Kv, eventId: string, now: number): Promise<void> {
+  if (await wasHandled(kv, eventId)) {
+    await kv.delete(keys.paymentInbox(eventId));
+    return;
+  }
+  const op = kv.atomic();
+  finishEventInto(op, eventId, now);
+  await op.commit();
+}
+
+/** What recording a payment did to its order. */
+export interface PaidOutcome {
+  kind: "recorded" | "already" | "refund";
+  order: Order;
+}
+
+/** Records a paid event through the stock batch (its stock moves from held to sold). */
+function recordPayment(deps: OrderDeps, event: PaymentEvent): Promise<PaidOutcome> {
+  return runStockJob(deps.kv, deps.clock, paidJob(deps, event));
+}
+
+/**
+ * The stock job of a payment. Exactly once per order: a STARTED order becomes PAYMENT_RECEIVED,
+ * its held stock becomes sold, the confirmation email is queued, its cart is emptied and its
+ * client's hold is freed, all with the event marked handled. A payment for an order whose hold
+ * lapsed takes the stock again if it is free; a payment the shelf cannot fill, or for an order
+ * cancelled before any payment, is owed back (a refund queued in the same write).
+ */
+function paidJob(deps: OrderDeps, event: PaymentEvent): StockJob<PaidOutcome> {
+  const { kv } = deps;
+  let entry: Deno.KvEntry<Order>;
+  let handled: Deno.KvEntryMaybe<unknown>;
+  let cart: Deno.KvEntryMaybe<CartRecord>;
+  let pending: Deno.KvEntryMaybe<string>;
+  let holds: HoldsEntry;
+  return {
+    async prepare(): Promise<StockKey[]> {
+      const found = await findOrderEntry(kv, event.orderNumber);
+      if (!found) throw new NotFound("Order not found");
+      entry = found;
+      const order = found.value;
+      [handled, cart, pending, holds] = await kv.getMany<[unknown, CartRecord, string, never]>([
+        keys.paymentEvent(event.id),
+        keys.cart(order.cartId),
+        keys.pendingCheckout(order.cartId),
+        keys.holds(order.holdClient ?? ""),
+      ]) as [typeof handled, typeof cart, typeof pending, HoldsEntry];
+      return order.reservation.items.map(([k]) => k);
+    },
+    plan(stock, now): JobPlan<PaidOutcome> {
+      const order = entry.value;
+      const exclusive = [
+        `order:${order.orderNumber}`,
+        `cart:${order.cartId}`,
+        `holds:${order.holdClient}`,
+        `event:${event.id}`,
+      ];
+      const done = (
+        kind: PaidOutcome["kind"],
+        next: Order,
+        write: (op: Deno.AtomicOperation) => void = () => {},
+        moved: ReadonlyMap<StockKey, StockRecord> = new Map(),
+      ): JobPlan<PaidOutcome> => ({
+        stock: moved,
+        exclusive,
+        checks: 8,
+        mutations: 12,
+        result: { kind, order: next },
+        write(op) {
+          if (handled.versionstamp) {
+            op.delete(keys.paymentInbox(event.id));
+            return;
+          }
+          finishEventInto(op, event.id, now);
+          write(op);
+        },
+      });
+      if (handled.versionstamp) return done("already", order);
+
+      if (order.status !== "STARTED" && order.status !== "EXPIRED") {
+        // Cancelled before any payment (a replaced checkout whose payment could not be stopped
+        // in time): this money has no order to pay for and goes back.
+        if (order.status === "CANCELLED" && !wasPaid(order) && !order.refund) {
+          const owed = owingRefund(
+            withPayment(order, event, now, deps.payments.name),
+            "cancelled before payment",
+          );
+          return done("refund", owed, (op) => {
+            writeOrderTo(op, owed, entry.versionstamp);
+            queueRefundInto(op, owed.orderNumber);
+          });
+        }
+        // Paid before (another event, redirect or poll won): only the event is marked.
+        return done("already", order);
+      }
+
+      const held = order.reservation.state === "held";
+      const sold = applyMove(stock, order.reservation.items, held ? "commit" : "sell");
+      if (!sold.ok) {
+        // The shelf cannot fill it: the hold lapsed and the units sold meanwhile, or the owner's
+        // count fell below what was held. The payment goes back in full.
+        const released = held ? applyMove(stock, order.reservation.items, "release") : null;
+        const cancelled: Order = owingRefund({
+          ...appendStatus(withPayment(order, event, now, deps.payments.name), "CANCELLED", now),
+          reservation: { ...order.reservation, state: "released" },
+          cancelReason: held
+            ? "We could not fill this order from our shelf after all; your payment is refunded in full."
+            : "Your reservation expired before the payment arrived and the items sold out meanwhile; your payment is refunded in full.",
+        }, "could not be filled");
+        return done("refund", cancelled, (op) => {
+          writeOrderTo(op, cancelled, entry.versionstamp);
+          queueRefundInto(op, cancelled.orderNumber);
+          freeHoldInto(op, order.holdClient, holds, order.orderNumber, now);
+        }, released?.ok ? released.next : new Map());
+      }
+
+      const paid: Order = {
+        ...appendStatus(
+          withPayment(order, event, now, deps.payments.name),
+          "PAYMENT_RECEIVED",
+          now,
+        ),
+        reservation: { ...order.reservation, state: "committed" },
+        paymentError: null,
+      };
+      return done("recorded", paid, (op) => {
+        writeOrderTo(op, paid, entry.versionstamp);
+        if (pending.value === order.orderNumber) op.check(pending).delete(pending.key);
+        emptyCartInto(op, cart, now);
+        freeHoldInto(op, order.holdClient, holds, order.orderNumber, now);
+        // Hosted checkouts that collected no email have no one to confirm to; the page says it.
+        if (paid.email) {
+          queueEmailInto(
+            op,
+            confirmationOf(deps, paid),
+            now,
+            `order-confirmation:${paid.orderNumber}`,
+          );
+        }
+      }, sold.next);
+    },
+  };
+}
+
+function confirmationOf(deps: OrderDeps, order: Order): Email {
+  return orderConfirmationEmail(order, deps.config.publicUrl ?? order.origin ?? "");
+}
+
+/** The order with what the provider learned, and the payment it was taken through. */
+function withPayment(
+  order: Order,
+  event: PaymentEvent,
+  now: number,
+  provider: "demo" | "stripe",
+): Order {
+  const next = applyPaidDetails(order, event.details ?? {}, now);
+  // A crash between the reservation and attaching its payment leaves no reference: the event's.
+  next.payment ??= { provider, kind: event.paymentKind, id: event.paymentId };
+  return next;
+}
+
+function applyPaidDetails(order: Order, details: PaidDetails, now: number): Order {
+  const next: Order = { ...order, updatedAt: now };
+  if (details.email && !order.email) next.email = details.email;
+  if (details.customerName && !order.customerName) next.customerName = details.customerName;
+  if (details.address) next.shippingAddress = details.address;
+  if (details.taxId) next.taxId = details.taxId;
+  if (details.promoCode) next.promoCode = details.promoCode;
+  if (details.totals) return { ...next, ...details.totals };
+  if (typeof details.amountTotalCents === "number") {
+    const discount = details.amountDiscountCents ?? order.discountCents;
+    next.discountCents = discount;
+    next.totalCents = details.amountTotalCents;
+    // The provider discounted the tax line too; keep the breakdown adding up to what was charged.
+    next.taxCents = Math.max(
+      0,
+      details.amountTotalCents - (order.subtotalCents - discount) - order.shippingCents,
+    );
+  }
+  return next;
+}

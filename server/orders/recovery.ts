@@ -1,0 +1,37 @@
+/**
+ * What a crash or an outage may have left unfinished, finished at start: recorded payment events
+ * not yet handled, holds that lapsed while no process ran their expiry, refunds owed and not yet
+ * paid back. Every step is idempotent, so running it while the queue also works is harmless.
+ */
+import { listInbox } from "../db/payment_inbox.ts";
+import { listOrders } from "../db/orders.ts";
+import { sweepExpiredReservations } from "./expiry.ts";
+import { handlePaymentEvent } from "./payment.ts";
+import { queueRefundInto } from "./refunds.ts";
+import type { OrderDeps } from "./steps.ts";
+
+/** Finishes what was left unfinished; answers what it did, for the start-up log. */
+export async function recoverOrders(
+  deps: OrderDeps,
+): Promise<{ events: number; expired: number; refunds: number }> {
+  let events = 0;
+  for (const event of await listInbox(deps.kv)) {
+    try {
+      await handlePaymentEvent(deps, event);
+      events++;
+    } catch (err) {
+      // Its queue job is still there and retries it.
+      deps.logger({ msg: "payment event left to the queue", level: "warn", error: String(err) });
+    }
+  }
+  const expired = (await sweepExpiredReservations(deps)).length;
+  let refunds = 0;
+  for (const order of await listOrders(deps.kv)) {
+    if (order.refund?.state !== "pending") continue;
+    const op = deps.kv.atomic();
+    queueRefundInto(op, order.orderNumber);
+    await op.commit();
+    refunds++;
+  }
+  return { events, expired, refunds };
+}

@@ -1,0 +1,301 @@
+/**
+ * The order lifecycle's rules that money and stock depend on: one live checkout per cart, holds
+ * nobody can hoard, inventory counts the owner can trust, demo sessions that keep to their
+ * region, and exactly-once payments when a workflow stops at any step boundary.
+ */
+import assert from "node:assert/strict";
+import { adminCookie, createTestApp, type TestApp } from "../helpers/test_app.ts";
+import {
+  newPackCart,
+  payDemo,
+  sessionIdOf,
+  STARTER,
+  US_ADDRESS,
+} from "../helpers/shop_fixtures.ts";
+import { keys } from "../../server/db/keys.ts";
+import type { StockRecord } from "../../server/db/stock.ts";
+import { getOrder, listOrders } from "../../server/db/orders.ts";
+import { recoverOrders } from "../../server/orders/recovery.ts";
+import { settleRefund } from "../../server/orders/refunds.ts";
+import { sweepExpiredReservations } from "../../server/orders/expiry.ts";
+import type { DemoPayment } from "../../server/payments/demo.ts";
+import { switchKey } from "../../shared/bom.ts";
+
+const GOOD_CARD = "4242424242424242";
+const KEY = switchKey(STARTER.switchIds[0]);
+
+async function stockOf(t: TestApp, key = KEY): Promise<StockRecord> {
+  return (await t.kv.get<StockRecord>(keys.stock(key))).value!;
+}
+
+function checkout(t: TestApp, cartId: string, client = "127.0.0.2", region = "us") {
+  return t.request(`/api/cart/${cartId}/checkout/${region}`, { method: "POST", client });
+}
+
+/** Every demo payment in the store. */
+async function demoPayments(t: TestApp): Promise<DemoPayment[]> {
+  const all: DemoPayment[] = [];
+  for await (const e of t.kv.list<DemoPayment>({ prefix: ["demo"] })) all.push(e.value);
+  return all;
+}
+
+/**
+ * The money invariant, for every payment: taken means a paid order (or later), or an order
+ * cancelled with its refund paid back; not taken means no paid order.
+ */
+async function assertEveryChargeEndsRight(t: TestApp): Promise<void> {
+  for (const payment of await demoPayments(t)) {
+    const order = await getOrder(t.kv, payment.orderNumber);
+    const paidStates = ["PAYMENT_RECEIVED", "PROCESSING", "SHIPPED", "DELIVERED"];
+    if (payment.status === "succeeded") {
+      assert.ok(
+        paidStates.includes(order.status),
+        `${payment.id} was charged but its order is ${order.status}`,
+      );
+    } else if (payment.status === "refunded") {
+      assert.equal(order.status, "CANCELLED", `${payment.id} refunded`);
+      assert.equal(order.refund?.state, "refunded");
+    } else {
+      assert.ok(!paidStates.includes(order.status), `${payment.id} not charged, order paid`);
+    }
+  }
+  for (const order of await listOrders(t.kv)) {
+    const record = order.reservation.state;
+    const expected = order.status === "STARTED" ? "held" : order.status === "CANCELLED" ||
+        order.status === "EXPIRED"
+      ? "released"
+      : "committed";
+    assert.equal(record, expected, `${order.orderNumber} ${order.status}`);
+  }
+}
+
+/** Stock adds up: reserved is what held orders hold, used is what paid orders took. */
+async function assertStockAddsUp(t: TestApp): Promise<void> {
+  const held = new Map<string, number>();
+  for (const order of await listOrders(t.kv)) {
+    if (order.reservation.state !== "held") continue;
+    for (const [k, n] of order.reservation.items) held.set(k, (held.get(k) ?? 0) + n);
+  }
+  for await (const e of t.kv.list<StockRecord>({ prefix: keys.stocks() })) {
+    const key = String(e.key[1]);
+    assert.equal(e.value.reserved, held.get(key) ?? 0, `reserved units of ${key}`);
+    assert.ok(e.value.stock >= 0 && e.value.reserved >= 0 && e.value.used >= 0, key);
+  }
+}
+
+Deno.test("five concurrent checkouts of one cart leave one payable order holding stock once", async () => {
+  await using t = await createTestApp();
+  const cartId = await newPackCart(t);
+  const before = await stockOf(t);
+  const results = await Promise.all(Array.from({ length: 5 }, () => checkout(t, cartId)));
+  assert.deepEqual(results.map((r) => r.status), [200, 200, 200, 200, 200]);
+  const orders = await listOrders(t.kv);
+  assert.equal(orders.filter((o) => o.status === "STARTED").length, 1, "one live checkout");
+  assert.equal(orders.filter((o) => o.status === "CANCELLED").length, 4);
+  assert.equal((await stockOf(t)).reserved, before.reserved + 1, "held once");
+  await assertStockAddsUp(t);
+
+  const live = orders.find((o) => o.status === "STARTED")!;
+  for (const r of results) {
+    const pay = await payDemo(t, sessionIdOf(r.json.url), { cardNumber: GOOD_CARD });
+    if (r.json.orderNumber === live.orderNumber) assert.equal(pay.status, 200, pay.text);
+    else {
+      assert.equal(pay.status, 409);
+      assert.equal(
+        pay.json.error,
+        "This checkout was replaced or cancelled. Return to your cart to check out again.",
+      );
+    }
+  }
+  await assertEveryChargeEndsRight(t);
+});
+
+Deno.test("50 racers over 10 carts: one live checkout per cart, one paid order per cart", async () => {
+  await using t = await createTestApp();
+  const carts = await Promise.all(Array.from({ length: 10 }, () => newPackCart(t)));
+  const racers = Array.from(
+    { length: 50 },
+    (_, i) => checkout(t, carts[i % 10], `127.0.0.${(i % 10) + 2}`),
+  );
+  const results = await Promise.all(racers);
+  assert.ok(results.every((r) => r.status === 200), results.map((r) => r.text).join());
+  const live = (await listOrders(t.kv)).filter((o) => o.status === "STARTED");
+  assert.equal(live.length, 10);
+  assert.equal(new Set(live.map((o) => o.cartId)).size, 10);
+  const pays = await Promise.all(
+    results.map((r) => payDemo(t, sessionIdOf(r.json.url), { cardNumber: GOOD_CARD })),
+  );
+  assert.equal(pays.filter((p) => p.status === 200).length, 10, "exactly one paid per cart");
+  assert.equal(pays.filter((p) => p.status === 409).length, 40);
+  await assertEveryChargeEndsRight(t);
+  await assertStockAddsUp(t);
+});
+
+Deno.test("a client holds at most 3 unpaid checkouts; a fourth is a 429 a shopper understands", async () => {
+  await using t = await createTestApp();
+  const carts = await Promise.all(Array.from({ length: 5 }, () => newPackCart(t)));
+  for (const cart of carts.slice(0, 3)) assert.equal((await checkout(t, cart)).status, 200);
+  const before = await stockOf(t);
+  const fourth = await checkout(t, carts[3]);
+  assert.equal(fourth.status, 429);
+  assert.match(fourth.json.error, /^You have 3 checkouts waiting for payment\./);
+  assert.deepEqual(await stockOf(t), before, "the refused checkout holds nothing");
+
+  const again = await checkout(t, carts[0]);
+  assert.equal(again.status, 200, "checking out a held cart again replaces its hold");
+  assert.equal((await stockOf(t)).reserved, before.reserved, "and holds no more");
+  assert.equal((await checkout(t, carts[3], "127.0.0.3")).status, 200, "others are not limited");
+
+  const paid = await payDemo(t, sessionIdOf(again.json.url), { cardNumber: GOOD_CARD });
+  assert.equal(paid.status, 200);
+  assert.equal((await checkout(t, carts[4])).status, 200, "a paid checkout holds no more");
+  assert.equal((await checkout(t, await newPackCart(t))).status, 429);
+
+  t.clock.advance(31 * 60_000);
+  assert.equal((await checkout(t, await newPackCart(t))).status, 200, "lapsed holds count no more");
+});
+
+Deno.test("MAX_HOLDS_PER_CLIENT sets the limit, and the embedded checkout counts too", async () => {
+  await using t = await createTestApp({ env: { MAX_HOLDS_PER_CLIENT: "1" } });
+  assert.equal((await checkout(t, await newPackCart(t))).status, 200);
+  const create = await t.request("/api/orders/create", {
+    method: "POST",
+    client: "127.0.0.2",
+    body: {
+      cartId: await newPackCart(t),
+      email: "bo@example.com",
+      customerName: "Bo",
+      shippingAddress: US_ADDRESS,
+    },
+  });
+  assert.equal(create.status, 429);
+  assert.match(create.json.error, /^You have 1 checkouts waiting for payment/);
+});
+
+Deno.test("inventory shows shelf, reserved, available and used, and the shelf count is what sells", async () => {
+  await using t = await createTestApp();
+  const cookie = await adminCookie(t);
+  const headers = { Cookie: cookie };
+  const put = (stock: number) =>
+    t.request(`/api/admin/inventory/switches/${STARTER.switchIds[0]}`, {
+      method: "PUT",
+      headers,
+      body: { stock },
+    });
+  const carts = await Promise.all(Array.from({ length: 4 }, () => newPackCart(t)));
+  assert.equal((await put(3)).status, 200);
+  const a = await checkout(t, carts[0], "127.0.0.2");
+  const b = await checkout(t, carts[1], "127.0.0.3");
+  const c = await checkout(t, carts[2], "127.0.0.4");
+  assert.deepEqual([a.status, b.status, c.status], [200, 200, 200]);
+  const inventory = await t.request("/api/admin/inventory", { headers });
+  const row = inventory.json.switches.find((s: { id: number }) => s.id === STARTER.switchIds[0]);
+  assert.deepEqual(row, { ...row, stock: 3, reserved: 3, available: 0, used: 0 });
+  const box = inventory.json.inventory.find((x: { name: string }) => x.name === "SMALL_BOX");
+  assert.equal(box.available, box.stock - box.reserved);
+
+  // The owner counts 3 on the shelf and enters 3 again: still 3 can sell, not 6.
+  const counted = await put(3);
+  assert.deepEqual(counted.json, {
+    id: STARTER.switchIds[0],
+    stock: 3,
+    reserved: 3,
+    available: 0,
+    used: 0,
+  });
+  assert.equal((await checkout(t, carts[3], "127.0.0.5")).status, 409);
+
+  // Two units break: the shelf says 1 while 3 are held. The first payment gets it; the others
+  // are refunded in full; stock never goes below zero.
+  assert.equal((await put(1)).status, 200);
+  for (const r of [a, b, c]) {
+    assert.equal(
+      (await payDemo(t, sessionIdOf(r.json.url), { cardNumber: GOOD_CARD })).status,
+      200,
+    );
+  }
+  const statuses = await Promise.all(
+    [a, b, c].map(async (r) => (await getOrder(t.kv, r.json.orderNumber)).status),
+  );
+  assert.deepEqual(statuses, ["PAYMENT_RECEIVED", "CANCELLED", "CANCELLED"]);
+  assert.deepEqual(await stockOf(t), { stock: 0, reserved: 0, used: 1 });
+  await assertEveryChargeEndsRight(t);
+});
+
+Deno.test("demo sessions keep to their region: a clear 400 and nothing charged", async () => {
+  await using t = await createTestApp();
+  const us = await checkout(t, await newPackCart(t), "127.0.0.2", "us");
+  const gb = { ...US_ADDRESS, state: "", zipCode: "SW1A 1AA", country: "GB" };
+  const wrong = await payDemo(t, sessionIdOf(us.json.url), { cardNumber: GOOD_CARD, address: gb });
+  assert.equal(wrong.status, 400);
+  assert.match(wrong.json.error, /ships to the United States only/);
+  const intl = await checkout(t, await newPackCart(t), "127.0.0.3", "international");
+  const home = await payDemo(t, sessionIdOf(intl.json.url), {
+    cardNumber: GOOD_CARD,
+    address: US_ADDRESS,
+  });
+  assert.equal(home.status, 400);
+  assert.match(home.json.error, /ships outside the United States/);
+  for (const payment of await demoPayments(t)) assert.equal(payment.status, "open");
+  const ok = await payDemo(t, sessionIdOf(intl.json.url), { cardNumber: GOOD_CARD, address: gb });
+  assert.equal(ok.status, 200, ok.text);
+});
+
+/** Where a workflow can stop: every named step boundary of checkout, payment and expiry. */
+const PAY_STEPS = ["charge", "record payment"];
+const CHECKOUT_STEPS = ["load cart", "reserve"];
+
+class Crash extends Error {}
+
+for (const boundary of [...CHECKOUT_STEPS, ...PAY_STEPS]) {
+  Deno.test(`a stop after "${boundary}" still ends every charge as a paid order or a refund`, async () => {
+    let armed = false;
+    await using t = await createTestApp({
+      onStep: (name) => {
+        if (armed && name === boundary) {
+          armed = false;
+          throw new Crash(`stopped after ${name}`);
+        }
+      },
+    });
+    const cartId = await newPackCart(t);
+    const first = await checkout(t, cartId);
+    armed = true;
+    // A second checkout of the cart (replacing the first), then paying both, as two tabs would.
+    const second = await checkout(t, cartId);
+    const urls = [first, second].filter((r) => r.status === 200).map((r) => r.json.url);
+    for (const url of urls) await payDemo(t, sessionIdOf(url), { cardNumber: GOOD_CARD });
+
+    // The restart: what was left is finished, then owed refunds are paid as the queue would.
+    await recoverOrders(t);
+    for (const order of await listOrders(t.kv)) {
+      if (order.refund?.state === "pending") await settleRefund(t, order.orderNumber);
+    }
+    await assertEveryChargeEndsRight(t);
+    await assertStockAddsUp(t);
+    const paid = (await listOrders(t.kv)).filter((o) => o.status === "PAYMENT_RECEIVED");
+    assert.ok(paid.length <= 1, "one cart, at most one paid order");
+  });
+}
+
+Deno.test("expiry asks the provider first: a charge whose handling stopped is paid, not expired", async () => {
+  let armed = true;
+  await using t = await createTestApp({
+    onStep: (name) => {
+      if (armed && name === "charge") {
+        armed = false;
+        throw new Crash("stopped after the charge");
+      }
+    },
+  });
+  const start = await checkout(t, await newPackCart(t));
+  const pay = await payDemo(t, sessionIdOf(start.json.url), { cardNumber: GOOD_CARD });
+  assert.equal(pay.status, 500, "the process died after taking the money");
+  t.clock.advance(31 * 60_000);
+  // Only the expiry runs (the recorded event's job is lost with the process, say).
+  await sweepExpiredReservations(t);
+  const order = await getOrder(t.kv, start.json.orderNumber);
+  assert.equal(order.status, "PAYMENT_RECEIVED");
+  await assertEveryChargeEndsRight(t);
+  await assertStockAddsUp(t);
+});
