@@ -167,7 +167,20 @@ e2eTest(
     const pieTexts = page.getByText(/^Stock: \d+ \| Used: \d+$/);
     await pieTexts.first().waitFor();
     assert.equal(await pieTexts.count(), 5);
+    assert.equal(await page.getByText(/^Reserved: \d+ \| Available: \d+$/).count(), 5);
     assert.equal(await page.locator(".recharts-pie").count(), 5);
+
+    // The table shows the shelf count, which is the number to edit, beside what it holds.
+    const table = page.getByRole("table", { name: "Stock of every switch and component" });
+    assert.deepEqual(
+      await table.getByRole("columnheader").allTextContents(),
+      ["Name", "Type", "Stock (on shelf)", "Reserved", "Available", "Used"],
+    );
+    assert.ok(
+      await page.getByText(
+        "Stock is what is on the shelf, reserved units included. Count the shelf and enter that number.",
+      ).isVisible(),
+    );
 
     // Edit a switch's stock: a refused value shows the server's message, a good one persists.
     const sw = SWITCHES[2];
@@ -184,6 +197,10 @@ e2eTest(
     await page.getByRole("tab", { name: "Inventory" }).click();
     await page.getByLabel("Search switches and components").fill(name);
     assert.equal(await page.getByLabel(`Stock of ${name}`, { exact: true }).inputValue(), "77");
+    // Nothing holds this switch, so all 77 on the shelf are free to sell.
+    const line = table.locator("tr", { has: page.getByRole("rowheader", { name, exact: true }) });
+    assert.equal(await line.locator('[data-label="Reserved"]').textContent(), "0");
+    assert.equal(await line.locator('[data-label="Available"]').textContent(), "77");
     const inventory = await (await fetch(`${shop.url}/api/admin/inventory`, {
       headers: { Authorization: `Bearer ${shop.adminPassword}` },
     })).json();

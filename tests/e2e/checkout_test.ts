@@ -71,6 +71,19 @@ async function assertOrderTotals(
   }
 }
 
+/** The hold countdown's text: 'We're holding your items for 29:41'. */
+const HOLD_TEXT = /^We're holding your items for (\d{2,}):(\d{2})$/;
+
+/** Waits for the payment page's hold countdown and answers the seconds it shows. */
+async function holdSeconds(page: Page): Promise<number> {
+  const timer = page.getByRole("timer");
+  await timer.waitFor();
+  const shown = (await timer.textContent()) ?? "";
+  const match = shown.match(HOLD_TEXT);
+  assert.ok(match, `the countdown reads mm:ss: ${shown}`);
+  return Number(match[1]) * 60 + Number(match[2]);
+}
+
 /** Fills /checkout's contact and shipping sections. */
 async function fillCheckoutForm(page: Page): Promise<void> {
   await page.getByLabel("Email").fill("ada@example.com");
@@ -109,6 +122,8 @@ e2eTest(
 
     // The demo provider's page: summary, contact and address, the card field and the way back.
     await page.getByTestId("demo-line").first().waitFor();
+    assert.ok(await holdSeconds(page) > 0, "the stock hold counts down");
+    await page.getByText("If the timer runs out, the items go back on sale").waitFor();
     assert.equal(await text(page, "demo-subtotal"), formatCents(subtotal));
     assert.equal(await text(page, "demo-shipping"), formatCents(799));
     assert.equal(
@@ -249,6 +264,7 @@ e2eTest("/checkout: a declined card leaves the order unpaid and the cart kept", 
   const created = page.waitForResponse((r) => r.url().endsWith("/api/orders/create"));
   await page.getByLabel("I agree to the terms of service").check();
   const orderNumber = (await (await created).json()).orderNumber as string;
+  assert.ok(await holdSeconds(page) > 0, "the payment step shows the stock hold");
 
   const card = page.getByLabel("Card number", { exact: true });
   const payNow = page.getByRole("button", { name: "Pay now" });
@@ -275,6 +291,35 @@ e2eTest("/checkout: a declined card leaves the order unpaid and the cart kept", 
   await page.waitForURL(new RegExp(`/order/track/${orderNumber}$`));
   await page.getByRole("heading", { level: 1, name: "Thank you for your order!" }).waitFor();
   assert.equal(await page.getByText("Your payment did not go through").count(), 0);
+  assert.deepEqual(problems.errors, []);
+});
+
+e2eTest("hosted checkout: the hold counts down on the page's clock, then Pay now locks", async (
+  e2e,
+) => {
+  const cart = await post(e2e, "/api/cart/add?itemId=384&quantity=1");
+  const { url } = await post(e2e, `/api/cart/${cart.id}/checkout/us`);
+  const { page, problems } = await e2e.newPage();
+  await page.clock.install();
+  await page.goto(url);
+  await page.getByRole("timer").waitFor();
+  // The page's clock stands still from here, so only runFor and fastForward move the countdown.
+  await page.clock.pauseAt(await page.evaluate(() => Date.now()) + 1000);
+  await settle(page);
+  const before = await holdSeconds(page);
+  assert.ok(before > 60, `a fresh hold has minutes left, not ${before} seconds`);
+  await page.clock.runFor(60_000);
+  await settle(page);
+  const after = await holdSeconds(page);
+  assert.ok(Math.abs(before - 60 - after) <= 1, `a minute later: ${before} then ${after}`);
+  const payNow = page.getByRole("button", { name: "Pay now" });
+  assert.ok(await payNow.isEnabled());
+
+  await page.clock.fastForward(after * 1000);
+  await page.getByText("Your hold has ended. Return to your cart to check out again.").waitFor();
+  assert.equal(await page.getByRole("timer").count(), 0);
+  assert.ok(await payNow.isDisabled(), "no payment once the hold has ended");
+  assert.equal(await page.getByRole("link", { name: "Go to cart" }).getAttribute("href"), "/cart");
   assert.deepEqual(problems.errors, []);
 });
 

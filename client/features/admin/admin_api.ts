@@ -54,19 +54,27 @@ export interface AdminOrder {
   updatedAt: string;
 }
 
-/** One switch's stock. */
-export interface SwitchStock {
-  id: number;
-  name: string;
+/**
+ * Stock counts (DESIGN.md section 8): `stock` is on the shelf and not yet sold, reserved units
+ * included; `reserved` is held by unpaid checkouts; `available` is stock - reserved (never below
+ * 0); `used` is sold.
+ */
+export interface StockCounts {
   stock: number;
+  reserved: number;
+  available: number;
   used: number;
 }
 
-/** One component's stock (boxes, keycaps, cube bodies). */
-export interface ComponentStock {
+/** One switch's stock. */
+export interface SwitchStock extends StockCounts {
+  id: number;
   name: string;
-  stock: number;
-  used: number;
+}
+
+/** One component's stock (boxes, keycaps, cube bodies). */
+export interface ComponentStock extends StockCounts {
+  name: string;
 }
 
 /** GET /api/admin/inventory. */
@@ -171,17 +179,18 @@ export function fetchInventory(): Promise<Inventory> {
 }
 
 /**
- * Sets the stock of a switch (by id) or a component (by name). The value goes to the server
- * as typed (null when blank) so its validation message is the one shown.
+ * Sets the shelf count of a switch (by id) or a component (by name); answers the updated record.
+ * The value goes to the server as typed (null when blank) so its validation message is the one
+ * shown.
  */
-export async function updateStock(
+export function updateStock(
   target: { kind: "switch"; id: number } | { kind: "component"; name: string },
   stock: number | null,
-): Promise<void> {
+): Promise<StockCounts> {
   const path = target.kind === "switch"
     ? `/api/admin/inventory/switches/${target.id}`
     : `/api/admin/inventory/components/${encodeURIComponent(target.name)}`;
-  await adminApi<unknown>(path, { method: "PUT", body: { stock } });
+  return adminApi<StockCounts>(path, { method: "PUT", body: { stock } });
 }
 
 /** GET /api/test/ping: the server's answer as text. */

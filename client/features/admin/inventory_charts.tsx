@@ -15,10 +15,12 @@ import { Fragment } from "react";
 import { COMPONENTS } from "../../../shared/bom.ts";
 import type { ComponentStock, SwitchStock } from "./admin_api.ts";
 
-/** The one bar colour of 'Switches Stock' (SPEC.md section 9: a fixed bar colour). */
+/** The bar colour of 'Switches Stock' (SPEC.md section 9: a fixed bar colour), free units. */
 const BAR_COLOR = "#5b7fd6";
-/** Pie slices: Used, then Stock. */
-const PIE_COLORS = ["#d9534f", "#3f9a5b"];
+/** Reserved units, in the bars and the pies alike. */
+const RESERVED_COLOR = "#b7791f";
+/** Pie slices: Available, Reserved, then Used. */
+const PIE_COLORS = ["#3f9a5b", RESERVED_COLOR, "#d9534f"];
 /** Height of one switch's bar row; the chart grows with the catalogue and scrolls. */
 const ROW_PX = 24;
 
@@ -40,8 +42,9 @@ export function SwitchesStockChart({ switches }: { switches: SwitchStock[] }) {
     <section className="card admin-chart-card" aria-labelledby="switches-stock-heading">
       <h2 id="switches-stock-heading">Switches Stock</h2>
       <p className="muted small">
-        {switches.length} switches, {switches.reduce((n, s) => n + s.stock, 0)}{" "}
-        in stock. The table below lists the same numbers.
+        {switches.length} switches, {sum(switches, "stock")} on the shelf, of which{" "}
+        {sum(switches, "reserved")}{" "}
+        reserved by unpaid checkouts. The table below lists the same numbers.
       </p>
       <div
         className="admin-bar-scroll"
@@ -66,13 +69,32 @@ export function SwitchesStockChart({ switches }: { switches: SwitchStock[] }) {
                 tick={{ fontSize: narrow ? 11 : 12 }}
               />
               <Tooltip contentStyle={TOOLTIP_STYLE} cursor={{ fillOpacity: 0.15 }} />
-              <Bar dataKey="stock" name="Stock" fill={BAR_COLOR} isAnimationActive={false} />
+              <Legend verticalAlign="top" />
+              {/* Stacked, the two make up the shelf count: the bar's length is still the stock. */}
+              <Bar
+                dataKey="available"
+                name="Available"
+                stackId="shelf"
+                fill={BAR_COLOR}
+                isAnimationActive={false}
+              />
+              <Bar
+                dataKey="reserved"
+                name="Reserved"
+                stackId="shelf"
+                fill={RESERVED_COLOR}
+                isAnimationActive={false}
+              />
             </BarChart>
           </ResponsiveContainer>
         </div>
       </div>
     </section>
   );
+}
+
+function sum(switches: SwitchStock[], field: "stock" | "reserved"): number {
+  return switches.reduce((n, s) => n + s[field], 0);
 }
 
 /** A component name that may wrap after its underscores (TRANSPARENT_ / KEYCAP). */
@@ -89,11 +111,15 @@ export function withBreaks(name: string) {
   ));
 }
 
-/** 'Used vs Stock' pies for the boxes, keycaps and cube bodies, each with its numbers. */
+/**
+ * 'Used vs Stock' pies for the boxes, keycaps and cube bodies, each with its numbers. The stock
+ * is split into what is free to sell and what unpaid checkouts hold.
+ */
 export function ComponentPies({ components }: { components: ComponentStock[] }) {
   // Every component that is not a switch gets a pie, in the bill of materials' (the spec's) order.
   const shown = COMPONENTS.map((name) =>
-    components.find((c) => c.name === name) ?? { name, stock: 0, used: 0 }
+    components.find((c) => c.name === name) ??
+      { name, stock: 0, reserved: 0, available: 0, used: 0 }
   );
   return (
     <section className="admin-pies" aria-labelledby="used-vs-stock-heading">
@@ -104,13 +130,17 @@ export function ComponentPies({ components }: { components: ComponentStock[] }) 
             <figcaption>
               <strong>{withBreaks(c.name)}</strong>
               <span className="admin-pie-numbers">Stock: {c.stock} | Used: {c.used}</span>
+              <span className="admin-pie-numbers">
+                Reserved: {c.reserved} | Available: {c.available}
+              </span>
             </figcaption>
             <div className="admin-chart admin-pie-chart">
               <PieChart width={200} height={220}>
                 <Pie
                   data={[
+                    { name: "Available", value: c.available },
+                    { name: "Reserved", value: c.reserved },
                     { name: "Used", value: c.used },
-                    { name: "Stock", value: c.stock },
                   ]}
                   dataKey="value"
                   nameKey="name"

@@ -1,42 +1,37 @@
 import { type FormEvent, useCallback, useEffect, useMemo, useState } from "react";
 import { toast } from "react-hot-toast";
-import { adminErrorMessage, fetchInventory, type Inventory, updateStock } from "./admin_api.ts";
+import {
+  adminErrorMessage,
+  fetchInventory,
+  type Inventory,
+  type StockCounts,
+  updateStock,
+} from "./admin_api.ts";
 import { ComponentPies, SwitchesStockChart, withBreaks } from "./inventory_charts.tsx";
 
 /** One editable stock line: a switch or a component. */
-interface StockRow {
+interface StockRow extends StockCounts {
   key: string;
   kind: "switch" | "component";
   id: number | null;
   name: string;
-  stock: number;
-  used: number;
 }
 
 function rowsOf(inventory: Inventory): StockRow[] {
   return [
     ...inventory.inventory.map((c) => ({
+      ...c,
       key: `component:${c.name}`,
       kind: "component" as const,
       id: null,
-      name: c.name,
-      stock: c.stock,
-      used: c.used,
     })),
-    ...inventory.switches.map((s) => ({
-      key: `switch:${s.id}`,
-      kind: "switch" as const,
-      id: s.id,
-      name: s.name,
-      stock: s.stock,
-      used: s.used,
-    })),
+    ...inventory.switches.map((s) => ({ ...s, key: `switch:${s.id}`, kind: "switch" as const })),
   ];
 }
 
 /**
  * The Inventory tab: the 'Switches Stock' bar chart, the 'Used vs Stock' pies and a searchable
- * table where each stock count can be edited and saved in place.
+ * table where each shelf count can be edited and saved in place.
  */
 export function InventoryTab() {
   const [inventory, setInventory] = useState<Inventory | null>(null);
@@ -101,6 +96,11 @@ function StockEditor({ rows, onSaved }: { rows: StockRow[]; onSaved: () => Promi
       <p className="muted small" role="status">
         {shown.length} of {rows.length} shown
       </p>
+      {/* Said beside the field, since Available sits next to it and is not the number to enter. */}
+      <p id="stock-hint" className="small admin-stock-hint">
+        Stock is what is on the shelf, reserved units included. Count the shelf and enter that
+        number.
+      </p>
       <div className="admin-table-wrap admin-stock-wrap">
         <table className="admin-table admin-stock-table">
           <caption className="visually-hidden">Stock of every switch and component</caption>
@@ -108,8 +108,10 @@ function StockEditor({ rows, onSaved }: { rows: StockRow[]; onSaved: () => Promi
             <tr>
               <th scope="col">Name</th>
               <th scope="col">Type</th>
+              <th scope="col">Stock (on shelf)</th>
+              <th scope="col">Reserved</th>
+              <th scope="col">Available</th>
               <th scope="col">Used</th>
-              <th scope="col">Stock</th>
             </tr>
           </thead>
           <tbody>
@@ -153,8 +155,7 @@ function StockLine({ row, onSaved }: { row: StockRow; onSaved: () => Promise<voi
     <tr>
       <th scope="row" data-label="Name">{withBreaks(row.name)}</th>
       <td data-label="Type">{row.kind === "switch" ? "Switch" : "Component"}</td>
-      <td data-label="Used">{row.used}</td>
-      <td data-label="Stock">
+      <td data-label="Stock (on shelf)">
         <form className="admin-stock-form" onSubmit={save} noValidate>
           <label htmlFor={inputId} className="visually-hidden">Stock of {row.name}</label>
           <input
@@ -164,6 +165,7 @@ function StockLine({ row, onSaved }: { row: StockRow; onSaved: () => Promise<voi
             min={0}
             step={1}
             value={value}
+            aria-describedby="stock-hint"
             onChange={(e) => setDraft(e.target.value)}
           />
           <button
@@ -176,6 +178,9 @@ function StockLine({ row, onSaved }: { row: StockRow; onSaved: () => Promise<voi
           </button>
         </form>
       </td>
+      <td data-label="Reserved">{row.reserved}</td>
+      <td data-label="Available">{row.available}</td>
+      <td data-label="Used">{row.used}</td>
     </tr>
   );
 }

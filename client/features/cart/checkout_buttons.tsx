@@ -36,6 +36,9 @@ export function CheckoutButtons({ cartId, empty }: { cartId: string | null; empt
         toast.error(insufficientStockMessage(short), { duration: 6000 });
       } else if (err instanceof ApiError && err.status === 404) {
         toast.error("No cart found");
+      } else if (err instanceof ApiError && err.status === 429) {
+        // Too many checkouts waiting for payment: the server says how many and what to do.
+        toast.error(err.message, { duration: 6000 });
       } else {
         toast.error("Failed to process cart. Please try again.");
       }

@@ -5,6 +5,7 @@ import { api, errorMessage } from "../../app/api.ts";
 import type { DemoPaid, PaymentsConfig, PromoResult } from "./checkout_text.ts";
 import { type AppliedPromo, CheckoutSummary } from "./checkout_summary.tsx";
 import { DemoCardForm } from "./demo_card_form.tsx";
+import { HoldCountdown, useHoldSecondsLeft } from "./hold_countdown.tsx";
 import { type ShippingFields, ShippingForm } from "./shipping_form.tsx";
 import {
   type OrderCreateRequest,
@@ -73,6 +74,7 @@ export function CheckoutPage() {
     }
     : null;
   const { state: payment, retry } = usePaymentCreation(request);
+  const holdSeconds = useHoldSecondsLeft(payment.kind === "ready" ? payment.hold : null);
 
   if (loading) {
     return (
@@ -132,8 +134,14 @@ export function CheckoutPage() {
     location.assign(paid.redirectUrl);
   }
 
-  const note = paymentNote(payment, missing, config?.reservationMinutes ?? null);
-  const canPay = terms && payment.kind === "ready";
+  const note = paymentNote(
+    payment,
+    missing,
+    config?.reservationMinutes ?? null,
+    holdSeconds !== null,
+  );
+  const holdEnded = holdSeconds === 0;
+  const canPay = terms && payment.kind === "ready" && !holdEnded;
   return (
     <section className="page checkout-page">
       <h1>Checkout</h1>
@@ -168,6 +176,9 @@ export function CheckoutPage() {
             </p>
           )}
           {!config && !configFailed && <p className="loading">Loading payment form...</p>}
+          {payment.kind === "ready" && (
+            <HoldCountdown key={payment.created.paymentIntentId} seconds={holdSeconds} />
+          )}
           {config?.provider === "demo" && (
             <DemoCardForm disabled={!canPay} note={note} onPay={payDemo} />
           )}
@@ -178,7 +189,7 @@ export function CheckoutPage() {
                   <StripePayment
                     publishableKey={config.publishableKey}
                     clientSecret={payment.created.stripeClientSecret}
-                    disabled={!terms}
+                    disabled={!terms || holdEnded}
                     note={note}
                   />
                 </Suspense>
@@ -227,10 +238,12 @@ function paymentNote(
   payment: PaymentState,
   missing: string[],
   reservationMinutes: number | null,
+  holdShown: boolean,
 ): string | null {
   if (missing.length > 0) return `To pay, add ${joinWords(missing)}.`;
   if (payment.kind === "preparing") return "Preparing your payment...";
-  if (payment.kind === "ready") {
+  // The hold's countdown tells the time left itself; a fixed '30 minutes' would soon be wrong.
+  if (payment.kind === "ready" && !holdShown) {
     const time = reservationMinutes ? ` for ${reservationMinutes} minutes` : "";
     return `Your items are reserved${time} while you pay.`;
   }

@@ -15,6 +15,7 @@ import {
 } from "./checkout_text.ts";
 import { SummaryLine } from "./checkout_summary.tsx";
 import { DemoCardForm } from "./demo_card_form.tsx";
+import { HoldCountdown, type HoldEnd, holdEndOf, useHoldSecondsLeft } from "./hold_countdown.tsx";
 
 /** GET /api/demo/checkout-sessions/{id}. */
 interface DemoSession {
@@ -28,7 +29,7 @@ type Load =
   | { kind: "loading" }
   | { kind: "missing" }
   | { kind: "failed" }
-  | { kind: "loaded"; session: DemoSession };
+  | { kind: "loaded"; session: DemoSession; hold: HoldEnd | null };
 
 interface Fields extends Address {
   email: string;
@@ -64,7 +65,7 @@ export function DemoCheckoutPage() {
     let live = true;
     setLoad({ kind: "loading" });
     api<DemoSession>(`/api/demo/checkout-sessions/${encodeURIComponent(sessionId)}`).then(
-      (session) => live && setLoad({ kind: "loaded", session }),
+      (session) => live && setLoad({ kind: "loaded", session, hold: holdEndOf(session.order) }),
       (err) => {
         if (!live) return;
         if (err instanceof ApiError && err.status === 404) setLoad({ kind: "missing" });
@@ -124,7 +125,7 @@ export function DemoCheckoutPage() {
       </DemoFrame>
     );
   }
-  return <DemoCheckoutForm session={session} />;
+  return <DemoCheckoutForm session={session} hold={load.hold} />;
 }
 
 function DemoFrame({ children }: { children: ReactNode }) {
@@ -168,8 +169,9 @@ function closedReason(session: DemoSession): { title: string; text: string } | n
   return null;
 }
 
-function DemoCheckoutForm({ session }: { session: DemoSession }) {
+function DemoCheckoutForm({ session, hold }: { session: DemoSession; hold: HoldEnd | null }) {
   const { order } = session;
+  const holdSeconds = useHoldSecondsLeft(hold);
   const international = order.region === "international";
   const [fields, setFields] = useState<Fields>({ ...EMPTY, country: international ? "" : "US" });
   const [promoCode, setPromoCode] = useState(order.promoCode ?? "");
@@ -430,7 +432,8 @@ function DemoCheckoutForm({ session }: { session: DemoSession }) {
           </form>
           <section className="card checkout-section" aria-labelledby="demo-pay-title">
             <h2 id="demo-pay-title">Payment</h2>
-            <DemoCardForm disabled={false} onPay={pay} />
+            <HoldCountdown seconds={holdSeconds} />
+            <DemoCardForm disabled={holdSeconds === 0} onPay={pay} />
           </section>
         </div>
       </div>

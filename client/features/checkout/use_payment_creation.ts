@@ -3,6 +3,7 @@ import type { Address } from "../../../shared/api_types.ts";
 import { api, errorMessage } from "../../app/api.ts";
 import { insufficientStockMessage, shortStockOf } from "../../app/stock_errors.ts";
 import type { OrderCreated } from "./checkout_text.ts";
+import { type HoldEnd, holdEndOf } from "./hold_countdown.tsx";
 
 /** The body of POST /api/orders/create (shared/schemas.ts orderCreateSchema). */
 export interface OrderCreateRequest {
@@ -17,7 +18,7 @@ export interface OrderCreateRequest {
 export type PaymentState =
   | { kind: "idle" }
   | { kind: "preparing" }
-  | { kind: "ready"; created: OrderCreated }
+  | { kind: "ready"; created: OrderCreated; hold: HoldEnd | null }
   | { kind: "failed"; message: string };
 
 /** Typing pauses this long before the order is (re)created, so keystrokes do not each reserve. */
@@ -26,6 +27,8 @@ const DEBOUNCE_MS = 700;
 interface Outcome {
   key: string;
   created?: OrderCreated;
+  /** Pinned when the answer arrives, so showing the same outcome again keeps counting down. */
+  hold?: HoldEnd | null;
   message?: string;
 }
 
@@ -60,7 +63,7 @@ export function usePaymentCreation(request: OrderCreateRequest | null): {
             method: "POST",
             body: JSON.parse(key),
           });
-          setOutcome({ key, created });
+          setOutcome({ key, created, hold: holdEndOf(created.totals) });
         } catch (err) {
           const short = shortStockOf(err);
           setOutcome({
@@ -84,7 +87,8 @@ export function usePaymentCreation(request: OrderCreateRequest | null): {
   let state: PaymentState;
   if (key === null) state = { kind: "idle" };
   else if (!done) state = { kind: "preparing" };
-  else if (outcome.created) state = { kind: "ready", created: outcome.created };
-  else state = { kind: "failed", message: outcome.message ?? "" };
+  else if (outcome.created) {
+    state = { kind: "ready", created: outcome.created, hold: outcome.hold ?? null };
+  } else state = { kind: "failed", message: outcome.message ?? "" };
   return { state, retry };
 }
