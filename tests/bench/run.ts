@@ -6,13 +6,18 @@
  * - Storage ceiling: raw Deno KV atomic commits (check + set of a new key, 50 in flight) on a fresh
  *   KV file in a process of its own.
  * - Scenarios: the catalogue, a cart read, cart writes (a new cart per request, and one contended
- *   cart), and checkout reservations.
+ *   cart), checkout reservations, paid orders (add, checkout, pay) and a flash sale (500 shoppers
+ *   racing for 50 units).
  *
- * HTTP load comes from autocannon (npm) in its own process; the checkout load, whose every request
- * needs its own cart, comes from this file run as a worker process (`run.ts checkout-worker ...`),
- * as does the raw KV load (`run.ts kv-worker ...`). All load stays on 127.0.0.1 and is bounded in
- * time and in requests. Figures are printed as a table and written to bench-results/latest.json.
- * Benchmarks are never timed assertions: this reports, it does not fail on a slow machine.
+ * HTTP load comes from autocannon (npm) in its own process; the shopper loads (checkout, paid
+ * orders, flash sale), whose every request needs its own cart, come from this file run as a worker
+ * process (`run.ts checkout-worker ...` and so on), as does the raw KV load (`run.ts kv-worker
+ * ...`). The server limits unpaid checkouts per client address (MAX_HOLDS_PER_CLIENT), so every
+ * simulated shopper sends from its own loopback address (127.0.X.Y, see LoopbackClients); all load
+ * goes to the server on 127.0.0.1 and is bounded in time and in requests. Figures are printed as a
+ * table and written to bench-results/latest.json. Benchmarks are never timed assertions: this
+ * reports, it does not fail on a slow machine. Only the flash sale checks correctness (exactly 50
+ * sold, every other shopper told why): a violation is marked CHECK FAILED and the run exits 1.
  */
 import { type ShopProcess, startShop } from "../helpers/shop_process.ts";
 import { STARTER } from "../helpers/shop_fixtures.ts";
@@ -26,6 +31,41 @@ const KV_SECONDS = 3;
 /** Upper bounds of the worker loads, so a fast machine cannot run away. */
 const MAX_KV_COMMITS = 200_000;
 const MAX_CHECKOUTS = 4_000;
+const MAX_PAID_ORDERS = 4_000;
+/**
+ * Unpaid checkouts one client address may hold: the server's default MAX_HOLDS_PER_CLIENT, which
+ * the bench's shop is started with explicitly so an inherited env var cannot change the load.
+ */
+const HOLDS_PER_ADDRESS = 3;
+/** The flash sale: this many shoppers race for `FLASH_UNITS` Starter packs. */
+const FLASH_SHOPPERS = 500;
+const FLASH_UNITS = 50;
+/** Seconds the flash sale's untimed cart making may take at most. */
+const FLASH_SETUP_SECONDS = 60;
+/** No single shopper request may take longer than this (keeps every worker bounded in time). */
+const REQUEST_TIMEOUT_MS = 30_000;
+/** Loopback address numbers (see loopbackAddress) of each shopper scenario, never overlapping. */
+const CHECKOUT_ADDRESSES = CONNECTIONS *
+  Math.ceil(Math.ceil(MAX_CHECKOUTS / CONNECTIONS) / HOLDS_PER_ADDRESS);
+const ADDRESS_BASE = {
+  checkout: 0,
+  paid: CHECKOUT_ADDRESSES,
+  flash: CHECKOUT_ADDRESSES + CONNECTIONS,
+};
+/** The demo payment form as a shopper fills it in; the card is one the demo provider accepts. */
+const PAY_BODY = {
+  cardNumber: "4242424242424242",
+  email: "bench@example.com",
+  name: "Bench Shopper",
+  address: {
+    street: "1 Main St",
+    apartment: "",
+    city: "Springfield",
+    state: "IL",
+    zipCode: "62701",
+    country: "US",
+  },
+};
 /** What browsers send; autocannon alone sends no Accept-Encoding. */
 const BROWSER_ENCODINGS = { "Accept-Encoding": "gzip, deflate, br" };
 
@@ -45,6 +85,8 @@ interface Figure {
   ceiling: "health" | "kv-commit" | null;
   ratio: number | null;
   note?: string;
+  /** What a scenario that checks correctness counted, with `passed`. */
+  checks?: FlashChecks;
 }
 
 /** What a worker process prints as its one JSON line. */
@@ -55,6 +97,29 @@ interface WorkerResult {
   non2xx: number;
   errors: number;
   statuses?: Record<string, number>;
+  /** Distinct loopback addresses (shoppers) the load came from. */
+  addresses?: number;
+  /** Shopper journeys started, where `requests` counts only the complete ones (paid orders). */
+  attempts?: number;
+}
+
+/** What the flash sale counts. */
+interface FlashChecks {
+  shoppers: number;
+  units: number;
+  paid: number;
+  /** Losers answered 409 with a non-empty `insufficientStock`. */
+  soldOut: number;
+  /** Neither paid nor told the stock was short (other status, no `insufficientStock`, no answer). */
+  unexplained: number;
+  /** 5xx answers to checkout or pay. */
+  serverErrors: number;
+  passed: boolean;
+}
+
+/** The flash worker's answer. */
+interface FlashResult extends WorkerResult {
+  checks: FlashChecks;
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -67,12 +132,16 @@ function round(n: number, digits = 2): number {
   return Math.round(n * f) / f;
 }
 
-/** Runs `work` from `concurrency` loops until the deadline or the request budget is spent. */
+/**
+ * Runs `work` from `concurrency` loops until the deadline or the request budget is spent. `work`
+ * gets the request's number and its loop's, and answers a status (or an outcome label, counted as
+ * non-2xx unless it starts with "2"), or null to end its loop.
+ */
 async function closedLoop(
   concurrency: number,
   seconds: number,
   maxRequests: number,
-  work: (i: number) => Promise<number | null>,
+  work: (i: number, loop: number) => Promise<number | string | null>,
 ): Promise<WorkerResult> {
   const latencies: number[] = [];
   const statuses: Record<string, number> = {};
@@ -80,13 +149,13 @@ async function closedLoop(
   let errors = 0;
   const started = performance.now();
   const deadline = started + seconds * 1000;
-  async function loop() {
+  async function loop(_: unknown, k: number) {
     while (performance.now() < deadline) {
       const i = next++;
       if (i >= maxRequests) return;
       const t0 = performance.now();
       try {
-        const status = await work(i);
+        const status = await work(i, k);
         if (status === null) return;
         latencies.push(performance.now() - t0);
         statuses[status] = (statuses[status] ?? 0) + 1;
@@ -135,27 +204,283 @@ async function kvWorker(seconds: number, concurrency: number): Promise<WorkerRes
   return result;
 }
 
+/** The `i`th loopback source address: 127.0.1.1, 127.0.1.2, ... 127.0.1.254, 127.0.2.1, ... */
+export function loopbackAddress(i: number): string {
+  // Never .0 or .255 in either place, so never 127.0.0.1 (the server, autocannon, the setup).
+  if (!Number.isInteger(i) || i < 0 || i >= 254 * 254) {
+    throw new RangeError(`No loopback address number ${i}`);
+  }
+  return `127.0.${1 + Math.floor(i / 254)}.${1 + (i % 254)}`;
+}
+
+/**
+ * One Deno HttpClient per simulated shopper, bound to its own loopback source address, so the
+ * server (which keys limits by the connection's remote address) sees distinct shoppers. Linux
+ * routes all of 127.0.0.0/8 to loopback. Address numbers start at `base`; clients are made on
+ * first use and closed by `close`, or all at once when the `using` holding this ends.
+ */
+class LoopbackClients {
+  readonly #clients = new Map<number, Deno.HttpClient>();
+  readonly #made = new Set<number>();
+
+  constructor(readonly base: number) {}
+
+  /** The client of shopper `i` (address number base + i). */
+  get(i: number): Deno.HttpClient {
+    let client = this.#clients.get(i);
+    if (!client) {
+      client = Deno.createHttpClient({ localAddress: loopbackAddress(this.base + i) });
+      this.#clients.set(i, client);
+      this.#made.add(i);
+    }
+    return client;
+  }
+
+  /** Closes shopper `i`'s client (and its connections); a later `get` makes a new one. */
+  close(i: number): void {
+    this.#clients.get(i)?.close();
+    this.#clients.delete(i);
+  }
+
+  /** How many distinct addresses were used. */
+  get used(): number {
+    return this.#made.size;
+  }
+
+  [Symbol.dispose](): void {
+    for (const i of [...this.#clients.keys()]) this.close(i);
+  }
+}
+
+/** A JSON object answer (null when the body is not one). */
+interface Answer {
+  status: number;
+  body: Record<string, unknown> | null;
+}
+
+function is2xx(status: number): boolean {
+  return status >= 200 && status < 300;
+}
+
+/** A POST sent from `client` (its loopback address), bounded by REQUEST_TIMEOUT_MS. */
+function postFrom(client: Deno.HttpClient, url: string, json?: unknown): Promise<Response> {
+  // Typed apart from the call: the DOM lib's fetch overload has no `client` for a literal to name.
+  const init: RequestInit & { client: Deno.HttpClient } = {
+    method: "POST",
+    client,
+    signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+    ...(json === undefined
+      ? {}
+      : { headers: { "Content-Type": "application/json" }, body: JSON.stringify(json) }),
+  };
+  return fetch(url, init);
+}
+
+/** POSTs from one shopper's client, reading the whole answer. */
+async function post(client: Deno.HttpClient, url: string, json?: unknown): Promise<Answer> {
+  const res = await postFrom(client, url, json);
+  const text = await res.text();
+  let body: Record<string, unknown> | null = null;
+  try {
+    const parsed = JSON.parse(text);
+    if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) body = parsed;
+  } catch { /* not JSON: body stays null */ }
+  return { status: res.status, body };
+}
+
+/** A new cart holding one Starter pack, made from `client`; its id, or the failing answer. */
+async function newCart(url: string, client: Deno.HttpClient): Promise<string | Answer> {
+  const answer = await post(client, `${url}/api/cart/add?itemId=${STARTER.id}`);
+  const id = answer.body?.id;
+  return is2xx(answer.status) && typeof id === "string" ? id : answer;
+}
+
+/** How one shopper's checkout (and pay, if the checkout got that far) ended. */
+interface Purchase {
+  paid: boolean;
+  /** The last answer: the checkout's if it failed, else the payment's. */
+  step: "checkout" | "pay";
+  answer: Answer;
+  /** Every status answered, checkout first. */
+  statuses: number[];
+}
+
+/** Checks `cartId` out (US, hosted demo checkout) and pays it with PAY_BODY. */
+async function checkoutAndPay(
+  url: string,
+  client: Deno.HttpClient,
+  cartId: string,
+): Promise<Purchase> {
+  const checkout = await post(client, `${url}/api/cart/${cartId}/checkout/us`);
+  const page = checkout.body?.url;
+  if (!is2xx(checkout.status) || typeof page !== "string" || !page.startsWith("/demo-checkout/")) {
+    return { paid: false, step: "checkout", answer: checkout, statuses: [checkout.status] };
+  }
+  const sessionId = encodeURIComponent(page.slice("/demo-checkout/".length));
+  const pay = await post(client, `${url}/api/demo/checkout-sessions/${sessionId}/pay`, PAY_BODY);
+  return {
+    paid: is2xx(pay.status) && pay.body?.status === "PAYMENT_RECEIVED",
+    step: "pay",
+    answer: pay,
+    statuses: [checkout.status, pay.status],
+  };
+}
+
+/**
+ * A purchase's outcome for the statuses table: 200 for a paid order, else the failing step and
+ * its status ("checkout 409"), with the order status a 2xx carried ("pay 200 STARTED").
+ */
+function outcomeOf(p: Purchase): number | string {
+  if (p.paid) return 200;
+  const { status, body } = p.answer;
+  if (!is2xx(status)) return `${p.step} ${status}`;
+  return `${p.step} ${status} ${typeof body?.status === "string" ? body.status : "unexpected"}`;
+}
+
 /**
  * Worker: checkout reservations. Each needs its own cart, so carts are made first (not timed),
- * then every timed request reserves the Starter pack's stock for a new order.
+ * then every timed request reserves the Starter pack's stock for a new order. None is paid, so to
+ * stay within the server's holds per address, each loop is a shopper that moves to a fresh address
+ * every HOLDS_PER_ADDRESS checkouts: cart k + concurrency * n, loop k's n-th, is made and checked
+ * out from address k + concurrency * floor(n / HOLDS_PER_ADDRESS).
  */
-async function checkoutWorker(url: string, seconds: number, concurrency: number) {
-  const carts: string[] = [];
-  await closedLoop(concurrency, 4, MAX_CHECKOUTS, async () => {
-    const res = await fetch(`${url}/api/cart/add?itemId=${STARTER.id}`, { method: "POST" });
-    const body = await res.json();
-    if (res.ok) carts.push(body.id);
-    return res.status;
+async function checkoutWorker(url: string, seconds: number, concurrency: number, base: number) {
+  using clients = new LoopbackClients(base);
+  const addressOf = (cart: number) =>
+    cart % concurrency +
+    concurrency * Math.floor(Math.floor(cart / concurrency) / HOLDS_PER_ADDRESS);
+  const carts = new Map<number, string>();
+  let started = 0;
+  await closedLoop(concurrency, 4, MAX_CHECKOUTS, async (i) => {
+    started = Math.max(started, i + 1);
+    const cart = await newCart(url, clients.get(addressOf(i)));
+    if (typeof cart === "string") carts.set(i, cart);
+    return typeof cart === "string" ? 200 : cart.status;
   });
-  return await closedLoop(concurrency, seconds, carts.length, async (i) => {
-    const res = await fetch(`${url}/api/cart/${carts[i]}/checkout/us`, { method: "POST" });
+  const taken = new Array<number>(concurrency).fill(0);
+  const current = new Array<number | null>(concurrency).fill(null);
+  const checkedOutFrom = new Set<number>();
+  // Each loop's carts bound its checkouts; each loop's last call only finds them spent.
+  const budget = carts.size + concurrency;
+  const result = await closedLoop(concurrency, seconds, budget, async (_i, loop) => {
+    let cart = loop + concurrency * taken[loop]++;
+    while (!carts.has(cart) && cart < started) cart = loop + concurrency * taken[loop]++;
+    if (!carts.has(cart)) return null;
+    const address = addressOf(cart);
+    // The shopper before this one is done: close its connection, as a leaving browser would.
+    if (current[loop] !== null && current[loop] !== address) clients.close(current[loop]!);
+    current[loop] = address;
+    checkedOutFrom.add(address);
+    const res = await postFrom(
+      clients.get(address),
+      `${url}/api/cart/${carts.get(cart)}/checkout/us`,
+    );
     await res.body?.cancel();
     return res.status;
   });
+  return { ...result, addresses: checkedOutFrom.size };
+}
+
+/**
+ * Worker: paid orders. Each loop is one shopper on its own address, buying a Starter pack again and
+ * again: add to a new cart, check out, pay. Only orders answered PAYMENT_RECEIVED count, and their
+ * latency is the whole journey's; anything else is counted by its failing step in `statuses`.
+ */
+async function paidWorker(
+  url: string,
+  seconds: number,
+  concurrency: number,
+  base: number,
+): Promise<WorkerResult> {
+  using clients = new LoopbackClients(base);
+  const paidMs: number[] = [];
+  const result = await closedLoop(concurrency, seconds, MAX_PAID_ORDERS, async (_i, loop) => {
+    const t0 = performance.now();
+    const client = clients.get(loop);
+    const cart = await newCart(url, client);
+    if (typeof cart !== "string") return `add ${cart.status}`;
+    const purchase = await checkoutAndPay(url, client, cart);
+    if (purchase.paid) paidMs.push(performance.now() - t0);
+    return outcomeOf(purchase);
+  });
+  paidMs.sort((a, b) => a - b);
+  return {
+    ...result,
+    requests: paidMs.length,
+    latenciesMs: { p50: percentile(paidMs, 50), p99: percentile(paidMs, 99) },
+    addresses: clients.used,
+    attempts: result.requests,
+  };
+}
+
+/**
+ * Worker: the flash sale. `shoppers` shoppers, each on its own address, make their carts first
+ * (not timed, `CONNECTIONS` at a time), then all race at once to check out and pay. Counts who
+ * paid, who was told the stock was short (409 with a non-empty `insufficientStock`), and who got
+ * anything else; passes when exactly `units` paid and nobody is unexplained.
+ */
+async function flashWorker(
+  url: string,
+  shoppers: number,
+  units: number,
+  base: number,
+): Promise<FlashResult> {
+  using clients = new LoopbackClients(base);
+  const carts = new Array<string | null>(shoppers).fill(null);
+  await closedLoop(CONNECTIONS, FLASH_SETUP_SECONDS, shoppers, async (i) => {
+    const cart = await newCart(url, clients.get(i));
+    if (typeof cart === "string") carts[i] = cart;
+    return typeof cart === "string" ? 200 : cart.status;
+  });
+
+  const started = performance.now();
+  const outcomes = await Promise.all(carts.map(async (cartId, i) => {
+    if (cartId === null) return { outcome: "no cart", ms: null, purchase: null };
+    const t0 = performance.now();
+    try {
+      const purchase = await checkoutAndPay(url, clients.get(i), cartId);
+      return { outcome: outcomeOf(purchase), ms: performance.now() - t0, purchase };
+    } catch {
+      return { outcome: "no answer", ms: performance.now() - t0, purchase: null };
+    }
+  }));
+  const seconds = (performance.now() - started) / 1000;
+
+  const latencies = outcomes.flatMap((o) => o.ms === null ? [] : [o.ms]).sort((a, b) => a - b);
+  const statuses: Record<string, number> = {};
+  for (const { outcome } of outcomes) statuses[outcome] = (statuses[outcome] ?? 0) + 1;
+  const soldOut = outcomes.filter(({ purchase: p }) => {
+    if (!p || p.paid || p.step !== "checkout" || p.answer.status !== 409) return false;
+    const short = p.answer.body?.insufficientStock;
+    return typeof short === "object" && short !== null && Object.keys(short).length > 0;
+  }).length;
+  const paid = outcomes.filter((o) => o.purchase?.paid).length;
+  const serverErrors = outcomes.flatMap((o) => o.purchase?.statuses ?? [])
+    .filter((s) => s >= 500).length;
+  const unexplained = shoppers - paid - soldOut;
+  return {
+    requests: latencies.length,
+    seconds,
+    latenciesMs: { p50: percentile(latencies, 50), p99: percentile(latencies, 99) },
+    non2xx: Object.entries(statuses).filter(([s]) => !s.startsWith("2"))
+      .reduce((sum, [, n]) => sum + n, 0),
+    errors: outcomes.filter((o) => o.outcome === "no answer").length,
+    statuses,
+    addresses: clients.used,
+    checks: {
+      shoppers,
+      units,
+      paid,
+      soldOut,
+      unexplained,
+      serverErrors,
+      passed: paid === units && unexplained === 0,
+    },
+  };
 }
 
 /** Runs this file as a worker process and reads its one JSON line. */
-async function runWorker(args: string[]): Promise<WorkerResult> {
+async function runWorker<T = WorkerResult>(args: string[]): Promise<T> {
   const out = await new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", "--unstable-kv", new URL(import.meta.url).pathname, ...args],
     stdout: "piped",
@@ -243,6 +568,40 @@ function figure(
   };
 }
 
+/**
+ * Sets a switch's shelf stock so exactly `units` can still be sold: checkouts left unpaid by the
+ * earlier scenarios hold some of the shelf (`reserved`, absent on a server that takes reserved
+ * units off `stock` itself), so the shelf becomes units + reserved. Answers what it read and set.
+ */
+async function setSellable(
+  shop: ShopProcess,
+  switchId: number,
+  units: number,
+): Promise<{ reserved: number; stock: number; available: number | null }> {
+  interface Entry {
+    id: number;
+    stock: number;
+    reserved?: number;
+    available?: number;
+  }
+  const inventory = async () => {
+    const body: { switches: Entry[] } = await (await api(shop, "/api/admin/inventory", {
+      admin: true,
+    })).json();
+    const entry = body.switches.find((s) => s.id === switchId);
+    if (!entry) throw new Error(`switch ${switchId} is not in the inventory`);
+    return entry;
+  };
+  const reserved = (await inventory()).reserved ?? 0;
+  const stock = units + reserved;
+  await api(shop, `/api/admin/inventory/switches/${switchId}`, {
+    method: "PUT",
+    body: JSON.stringify({ stock }),
+    admin: true,
+  });
+  return { reserved, stock, available: (await inventory()).available ?? null };
+}
+
 function printTable(figures: Figure[]): void {
   const rows = [
     ["scenario", "req/s", "p50 ms", "p99 ms", "ratio", "non-2xx", "errors"],
@@ -265,15 +624,24 @@ function printTable(figures: Figure[]): void {
     if (n === 0) console.log(widths.map((w) => "-".repeat(w)).join("  "));
   }
   for (const f of figures) {
-    const failed = Object.entries(f.statuses ?? {}).filter(([code]) => code.startsWith("5"));
+    // Statuses, or outcome labels with one ("checkout 503").
+    const failed = Object.entries(f.statuses ?? {}).filter(([code]) => /\b5\d\d\b/.test(code));
     if (failed.length > 0) {
       console.log(`${f.scenario}: ${failed.map(([code, n]) => `${n} × ${code}`).join(", ")}`);
     }
   }
+  for (const f of figures) {
+    if (!f.checks) continue;
+    const { passed, ...counts } = f.checks;
+    const text = Object.entries(counts).map(([k, v]) => `${k} ${v}`).join(", ");
+    console.log(`${f.scenario}: ${passed ? "checks passed" : "CHECK FAILED"} (${text})`);
+  }
 }
 
 async function main(): Promise<void> {
-  const shop = await startShop({ env: { DENO_ENV: "", LOG_REQUESTS: "0" } });
+  const shop = await startShop({
+    env: { DENO_ENV: "", LOG_REQUESTS: "0", MAX_HOLDS_PER_CLIENT: String(HOLDS_PER_ADDRESS) },
+  });
   const figures: Figure[] = [];
   try {
     const step = (name: string) => console.error(`bench: ${name}`);
@@ -347,12 +715,67 @@ async function main(): Promise<void> {
     ));
 
     step("POST /api/cart/{id}/checkout/us (reservations)");
+    const checkouts = await runWorker([
+      "checkout-worker",
+      shop.url,
+      String(SECONDS),
+      String(CONNECTIONS),
+      String(ADDRESS_BASE.checkout),
+    ]);
     figures.push(figure(
       "POST /api/cart/{id}/checkout/us",
-      await runWorker(["checkout-worker", shop.url, String(SECONDS), String(CONNECTIONS)]),
+      checkouts,
       "kv-commit",
-      "every request reserves the same 11 stock entries; Deno fetch client",
+      "every request reserves the same 11 stock entries; Deno fetch client; none is paid, so " +
+        `each of the ${CONNECTIONS} loops is a shopper on its own loopback address that moves to ` +
+        `a fresh one every ${HOLDS_PER_ADDRESS} checkouts (the default holds per client), ` +
+        `making its carts from the same addresses: ${checkouts.addresses} addresses checked out`,
     ));
+
+    step("paid orders: add, checkout, pay");
+    const paid = await runWorker([
+      "paid-worker",
+      shop.url,
+      String(SECONDS),
+      String(CONNECTIONS),
+      String(ADDRESS_BASE.paid),
+    ]);
+    figures.push(figure(
+      "paid orders (add, checkout, pay)",
+      paid,
+      "kv-commit",
+      `req/s is paid orders per second (${paid.requests} of ${paid.attempts} attempts), latency ` +
+        `the whole add+checkout+pay of each; ${paid.addresses} shoppers, each on its own ` +
+        "loopback address; non-2xx counts journeys not paid, by failing step in statuses",
+    ));
+
+    step(`flash sale: ${FLASH_SHOPPERS} shoppers, ${FLASH_UNITS} units`);
+    const shelf = await setSellable(shop, STARTER.switchIds[0], FLASH_UNITS);
+    const flash = await runWorker<FlashResult>([
+      "flash-worker",
+      shop.url,
+      String(FLASH_SHOPPERS),
+      String(FLASH_UNITS),
+      String(ADDRESS_BASE.flash),
+    ]);
+    // A server that reports `available` must have had exactly FLASH_UNITS to sell.
+    const shelfOk = shelf.available === null || shelf.available === FLASH_UNITS;
+    const checks = { ...flash.checks, passed: flash.checks.passed && shelfOk };
+    const c = checks;
+    figures.push({
+      ...figure(
+        "flash sale (checkout + pay race)",
+        flash,
+        null,
+        `${c.passed ? "" : "CHECK FAILED: "}${FLASH_SHOPPERS} shoppers on ${flash.addresses} ` +
+          `addresses raced for ${FLASH_UNITS} units (shelf ${shelf.stock} = ${FLASH_UNITS} + ` +
+          `${shelf.reserved} reserved${shelfOk ? "" : `, but available ${shelf.available}`}): ` +
+          `${c.paid} paid, ${c.soldOut} told 409 insufficientStock, ${c.unexplained} ` +
+          `unexplained, ${c.serverErrors} 5xx; req/s is shoppers answered per second, latency ` +
+          "checkout+pay of each (checkout alone for those sold out); carts made untimed first",
+      ),
+      checks,
+    });
   } finally {
     await shop.stop();
   }
@@ -378,7 +801,10 @@ async function main(): Promise<void> {
       connections: CONNECTIONS,
       seconds: SECONDS,
       kvSeconds: KV_SECONDS,
-      loadGenerator: "autocannon@8 (npm), own process",
+      holdsPerAddress: HOLDS_PER_ADDRESS,
+      flashSale: { shoppers: FLASH_SHOPPERS, units: FLASH_UNITS },
+      loadGenerator: "autocannon@8 (npm), own process; shopper loads: Deno fetch, one " +
+        "loopback address (127.0.X.Y) per shopper",
     },
     ceilings,
     figures,
@@ -387,6 +813,11 @@ async function main(): Promise<void> {
   await Deno.mkdir(dir, { recursive: true });
   await Deno.writeTextFile(new URL("latest.json", dir), JSON.stringify(report, null, 2) + "\n");
   console.log(`\nwrote ${new URL("latest.json", dir).pathname}`);
+  const failed = figures.filter((f) => f.checks && !f.checks.passed);
+  if (failed.length > 0) {
+    console.error(`CHECK FAILED: ${failed.map((f) => f.scenario).join(", ")}`);
+    Deno.exitCode = 1;
+  }
 }
 
 if (import.meta.main) {
@@ -394,9 +825,20 @@ if (import.meta.main) {
   if (mode === "kv-worker") {
     console.log(JSON.stringify(await kvWorker(Number(rest[0]), Number(rest[1]))));
   } else if (mode === "checkout-worker") {
-    console.log(
-      JSON.stringify(await checkoutWorker(rest[0], Number(rest[1]), Number(rest[2]))),
-    );
+    const [url, seconds, concurrency, base] = rest;
+    console.log(JSON.stringify(
+      await checkoutWorker(url, Number(seconds), Number(concurrency), Number(base)),
+    ));
+  } else if (mode === "paid-worker") {
+    const [url, seconds, concurrency, base] = rest;
+    console.log(JSON.stringify(
+      await paidWorker(url, Number(seconds), Number(concurrency), Number(base)),
+    ));
+  } else if (mode === "flash-worker") {
+    const [url, shoppers, units, base] = rest;
+    console.log(JSON.stringify(
+      await flashWorker(url, Number(shoppers), Number(units), Number(base)),
+    ));
   } else {
     await main();
   }
