@@ -1,4 +1,11 @@
-import { addBom, type Bom, bomOf, type BomSubject, shortages } from "../../shared/bom.ts";
+import {
+  addBom,
+  type Bom,
+  bomOf,
+  type BomSubject,
+  shortages,
+  type StockKey,
+} from "../../shared/bom.ts";
 import {
   type BodyColor,
   CUBE_SIZE,
@@ -12,7 +19,7 @@ import { getProduct, getSwitches, type ProductRecord, type SwitchRecord } from "
 import { keys } from "./keys.ts";
 import { randomId } from "../crypto.ts";
 import { CONFLICT, withRetries } from "./kv_util.ts";
-import { stockSnapshot } from "./stock.ts";
+import { freeUnits } from "./stock.ts";
 import { describeShortages } from "./stock_names.ts";
 
 /** Carts are kept this long after their last change. */
@@ -48,10 +55,12 @@ export interface CartRecord {
 
 const CART_ID = /^[A-Za-z0-9_-]{8,64}$/;
 
-/** Catalogue records read while producing a cart object. */
+/** Catalogue records and free stock read while producing a cart object. */
 export interface CartReads {
   products: Map<number, ProductRecord>;
   switches: Map<number, SwitchRecord>;
+  /** Free units of the components the add checked (the new line's, not every line's). */
+  free: Map<StockKey, number>;
 }
 
 // Keyed weakly by the returned object, so the reads live exactly as long as the request that
@@ -136,14 +145,22 @@ async function validateSpec(
   return { product: null, switches: await getSwitches(kv, spec.switchIds) };
 }
 
-/** Refuses a quantity that the current stock cannot cover, naming what is short. */
-async function ensureStock(kv: Deno.Kv, bom: Bom, quantity: number): Promise<void> {
+/**
+ * Refuses a quantity that the current stock cannot cover, naming what is short; answers the free
+ * units it read.
+ */
+async function ensureStock(
+  kv: Deno.Kv,
+  bom: Bom,
+  quantity: number,
+): Promise<Map<StockKey, number>> {
   const need = addBom(new Map(), bom, quantity);
-  const snapshot = await stockSnapshot(kv);
-  const short = shortages(need, (key) => snapshot.get(key) ?? 0);
+  const free = await freeUnits(kv, [...need.keys()]);
+  const short = shortages(need, (key) => free.get(key) ?? 0);
   if (short.size > 0) {
     throw new Conflict(`Out of stock: ${await describeShortages(kv, short)}`);
   }
+  return free;
 }
 
 /** Input of an add. */
@@ -188,7 +205,7 @@ export async function addToCart(kv: Deno.Kv, clock: Clock, input: AddInput): Pro
       if (!existing && cart.lines.length >= MAX_CART_LINES) {
         throw new InvalidInput(`A cart holds at most ${MAX_CART_LINES} different items`);
       }
-      await ensureStock(kv, bom, quantity);
+      const free = await ensureStock(kv, bom, quantity);
       const lines = existing
         ? cart.lines.map((l) => (l.lineId === lineId ? { ...l, quantity } : l))
         : [...cart.lines, { ...input.spec, lineId, quantity } as CartLine];
@@ -198,6 +215,7 @@ export async function addToCart(kv: Deno.Kv, clock: Clock, input: AddInput): Pro
       readsByCart.set(next, {
         products: new Map(product ? [[product.id, product]] : []),
         switches: new Map(switches.map((s) => [s.id, s])),
+        free,
       });
       return next;
     },

@@ -1,4 +1,4 @@
-import { addBom, type Bom, shortages } from "../../shared/bom.ts";
+import { addBom, type Bom, shortages, type StockKey } from "../../shared/bom.ts";
 import { cubeCents, customTesterCents, toDollars } from "../../shared/pricing.ts";
 import {
   cubeImageName,
@@ -13,7 +13,7 @@ import { lineBom, readsFor } from "./cart.ts";
 import { type ProductRecord, type SwitchRecord } from "./catalog.ts";
 import { keys } from "./keys.ts";
 import { getManyBatched } from "./kv_util.ts";
-import { stockSnapshot } from "./stock.ts";
+import { freeUnits } from "./stock.ts";
 
 export type { CartView, LineSwitch, PricedItem };
 
@@ -28,8 +28,9 @@ export interface PricedLine {
 const LINE_NAMES = { custom: "Custom Switch Tester", cube: "Custom Fidget Cube" } as const;
 
 /**
- * Prices every line of a cart from the catalogue in KV and checks stock for each. `known` holds
- * records this request already read (an add), which are not read again.
+ * Prices every line of a cart from the catalogue in KV. `known` holds records this request
+ * already read (an add), which are not read again. Lines are marked available; `markAvailability`
+ * checks them against stock for a view.
  */
 export async function priceLines(
   kv: Deno.Kv,
@@ -64,14 +65,26 @@ export async function priceLines(
       bom: lineBom(line, product),
     });
   }
-  // Availability here is advisory (checkout's reservation checks each entry itself), so the
-  // shared snapshot serves it: reading a pack's eleven stock keys cost a cart read most of its time.
-  const counts = await stockSnapshot(kv);
-  for (const line of result) {
+  return result;
+}
+
+/**
+ * Marks each priced line available or not, from the cart's own stock entries. Advisory: a
+ * checkout's reservation checks each entry itself, and skips this.
+ */
+async function markAvailability(
+  kv: Deno.Kv,
+  lines: PricedLine[],
+  known?: Map<StockKey, number>,
+): Promise<PricedLine[]> {
+  const keysOfLines = [...new Set(lines.flatMap((l) => [...l.bom.keys()]))];
+  const read = await freeUnits(kv, keysOfLines.filter((k) => !known?.has(k)));
+  const counts = new Map([...(known ?? []), ...read]);
+  for (const line of lines) {
     const lineNeed = addBom(new Map(), line.bom, line.quantity);
     line.item.available = shortages(lineNeed, (k) => counts.get(k) ?? 0).size === 0;
   }
-  return result;
+  return lines;
 }
 
 function priceItem(
@@ -144,7 +157,12 @@ export async function viewCart(
   cart: CartRecord,
   imageBase: string,
 ): Promise<CartView> {
-  const lines = await priceLines(kv, cart.lines, imageBase, readsFor(cart));
+  const reads = readsFor(cart);
+  const lines = await markAvailability(
+    kv,
+    await priceLines(kv, cart.lines, imageBase, reads),
+    reads?.free,
+  );
   const subtotalCents = subtotalOf(lines);
   return {
     id: cart.id,

@@ -49,16 +49,19 @@ export async function getSwitches(kv: Deno.Kv, ids: readonly number[]): Promise<
   return found as SwitchRecord[];
 }
 
-/** A product sold by id, as of the stock version (see productSnapshot); throws NotFound. */
+/**
+ * A product sold by id; throws NotFound. Read on its own: the product snapshot below is listed
+ * anew after every stock change, which on a selling shop is every few orders.
+ */
 export async function getProduct(kv: Deno.Kv, id: number): Promise<ProductRecord> {
-  const product = (await productSnapshot(kv)).get(id);
+  const product = (await kv.get<ProductRecord>(keys.product(id))).value;
   if (!product) throw new NotFound(`No product with id ${id}`);
   return product;
 }
 
 /**
  * Every product by id, listed once per stock version (catalogue seeding and restores set it), for
- * the checks of a cart add. Checkout prices from KV itself.
+ * the catalogue's answers.
  */
 export const productSnapshot: (kv: Deno.Kv) => Promise<Map<number, ProductRecord>> =
   perStockVersion(async (kv) => new Map((await listProducts(kv)).map((p) => [p.id, p])));

@@ -19,6 +19,13 @@ export interface InboxEntry {
   recordedAt: number;
 }
 
+/**
+ * When the queue job of a recorded event runs: every recording is followed by an attempt to
+ * handle it at once, so the job is the safety net for a process that died first, and a short
+ * delay keeps it from racing that attempt.
+ */
+export const INBOX_JOB_DELAY_MS = 2_000;
+
 /** How long an event id is remembered as handled, so a late redelivery does nothing. */
 const HANDLED_MS = 90 * 86400_000;
 
@@ -29,7 +36,9 @@ const HANDLED_MS = 90 * 86400_000;
 export function recordEventInto(op: Deno.AtomicOperation, event: PaymentEvent, now: number): void {
   op.check({ key: keys.paymentEvent(event.id), versionstamp: null })
     .set(keys.paymentInbox(event.id), { event, recordedAt: now } satisfies InboxEntry)
-    .enqueue({ type: "payment-event", eventId: event.id } satisfies PaymentEventJob);
+    .enqueue({ type: "payment-event", eventId: event.id } satisfies PaymentEventJob, {
+      delay: INBOX_JOB_DELAY_MS,
+    });
 }
 
 /** Adds "this event is handled" to `op`: remembered as handled, gone from the inbox. */

@@ -68,6 +68,24 @@ export function writeStockTo(
   }
 }
 
+/**
+ * Units a checkout could reserve now, for just these components: what a cart's checks read. A
+ * shop that sells changes its stock every few orders, and a snapshot of all stock (below) is
+ * listed anew after each change, so a cart reads its own few entries instead.
+ */
+export async function freeUnits(
+  kv: Deno.Kv,
+  stockKeys: readonly StockKey[],
+): Promise<Map<StockKey, number>> {
+  if (stockKeys.length === 0) return new Map();
+  const entries = await getStockEntries(kv, [...new Set(stockKeys)]);
+  return new Map(
+    [...entries].map((
+      [k, e],
+    ) => [k, Math.max(0, (e.value?.stock ?? 0) - (e.value?.reserved ?? 0))]),
+  );
+}
+
 /** Every stock record. */
 export async function listStock(kv: Deno.Kv): Promise<Map<StockKey, StockRecord>> {
   const all = new Map<StockKey, StockRecord>();
@@ -99,9 +117,8 @@ export async function setShelfCount(
 
 /**
  * Units a checkout could reserve now, per component, as of the stock version (see
- * stock_version.ts), listed once per version and shared by concurrent callers, so a burst of
- * cart adds costs no stock reads at all. Advisory reads only: a reservation checks each entry's
- * versionstamp itself.
+ * stock_version.ts), listed once per version and shared by concurrent callers: the catalogue's
+ * availability flags. Advisory reads only: a reservation checks each entry's versionstamp itself.
  */
 export const stockSnapshot: (kv: Deno.Kv) => Promise<Map<StockKey, number>> = perStockVersion(
   async (kv) => {

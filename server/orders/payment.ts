@@ -72,7 +72,7 @@ export async function handlePaymentEvent(
   }
   switch (event.type) {
     case "paid": {
-      const outcome = await step(deps, "record payment", () => recordPayment(deps, event));
+      const outcome = await step(deps, "record payment", () => recordPayment(deps, event, entry));
       if (outcome.order.refund?.state === "pending") {
         await step(deps, "refund", () => refundSoon(deps, outcome.order.orderNumber));
       }
@@ -132,8 +132,12 @@ export interface PaidOutcome {
 }
 
 /** Records a paid event through the stock batch (its stock moves from held to sold). */
-function recordPayment(deps: OrderDeps, event: PaymentEvent): Promise<PaidOutcome> {
-  return runStockJob(deps.kv, deps.clock, paidJob(deps, event));
+function recordPayment(
+  deps: OrderDeps,
+  event: PaymentEvent,
+  read: Deno.KvEntry<Order>,
+): Promise<PaidOutcome> {
+  return runStockJob(deps.kv, deps.clock, paidJob(deps, event, read));
 }
 
 /**
@@ -143,7 +147,12 @@ function recordPayment(deps: OrderDeps, event: PaymentEvent): Promise<PaidOutcom
  * lapsed takes the stock again if it is free; a payment the shelf cannot fill, or for an order
  * cancelled before any payment, is owed back (a refund queued in the same write).
  */
-function paidJob(deps: OrderDeps, event: PaymentEvent): StockJob<PaidOutcome> {
+function paidJob(
+  deps: OrderDeps,
+  event: PaymentEvent,
+  /** The order as the caller just read it; a retry reads it again. */
+  read: Deno.KvEntry<Order> | null,
+): StockJob<PaidOutcome> {
   const { kv } = deps;
   let entry: Deno.KvEntry<Order>;
   let handled: Deno.KvEntryMaybe<unknown>;
@@ -152,7 +161,8 @@ function paidJob(deps: OrderDeps, event: PaymentEvent): StockJob<PaidOutcome> {
   let holds: HoldsEntry;
   return {
     async prepare(): Promise<StockKey[]> {
-      const found = await findOrderEntry(kv, event.orderNumber);
+      const found = read ?? await findOrderEntry(kv, event.orderNumber);
+      read = null;
       if (!found) throw new NotFound("Order not found");
       entry = found;
       const order = found.value;
