@@ -4,7 +4,7 @@ import type { SwitchData } from "../../shared/catalog/types.ts";
 import { NotFound } from "../errors.ts";
 import { keys } from "./keys.ts";
 import { getManyBatched, listValues, setMissing } from "./kv_util.ts";
-import { perStockVersion } from "./stock_version.ts";
+import { type PerStockVersion, perStockVersion } from "./stock_version.ts";
 
 /** A switch as stored: the catalogue data without its seed-only fields. */
 export type SwitchRecord = Omit<SwitchData, "initialStock">;
@@ -50,11 +50,14 @@ export async function getSwitches(kv: Deno.Kv, ids: readonly number[]): Promise<
 }
 
 /**
- * A product sold by id; throws NotFound. Read on its own: the product snapshot below is listed
- * anew after every stock change, which on a selling shop is every few orders.
+ * A product sold by id; throws NotFound. From the snapshot below while it is current, else read
+ * on its own (the snapshot is listed anew after every stock change: every few orders).
  */
 export async function getProduct(kv: Deno.Kv, id: number): Promise<ProductRecord> {
-  const product = (await kv.get<ProductRecord>(keys.product(id))).value;
+  const snapshot = await productSnapshot.peek(kv);
+  const product = snapshot
+    ? snapshot.get(id)
+    : (await kv.get<ProductRecord>(keys.product(id))).value;
   if (!product) throw new NotFound(`No product with id ${id}`);
   return product;
 }
@@ -63,8 +66,9 @@ export async function getProduct(kv: Deno.Kv, id: number): Promise<ProductRecord
  * Every product by id, listed once per stock version (catalogue seeding and restores set it), for
  * the catalogue's answers.
  */
-export const productSnapshot: (kv: Deno.Kv) => Promise<Map<number, ProductRecord>> =
-  perStockVersion(async (kv) => new Map((await listProducts(kv)).map((p) => [p.id, p])));
+export const productSnapshot: PerStockVersion<Map<number, ProductRecord>> = perStockVersion(async (
+  kv,
+) => new Map((await listProducts(kv)).map((p) => [p.id, p])));
 
 /** Every product sold by id. */
 export async function listProducts(kv: Deno.Kv): Promise<ProductRecord[]> {

@@ -3,7 +3,7 @@ import { SWITCHES } from "../../shared/catalog/switches.ts";
 import { INITIAL_COMPONENT_STOCK } from "../../shared/catalog/products.ts";
 import { keys } from "./keys.ts";
 import { CONFLICT, getManyBatched, setMissing, withRetries } from "./kv_util.ts";
-import { commitStockChange, perStockVersion } from "./stock_version.ts";
+import { commitStockChange, type PerStockVersion, perStockVersion } from "./stock_version.ts";
 import { NotFound } from "../errors.ts";
 
 /**
@@ -69,15 +69,18 @@ export function writeStockTo(
 }
 
 /**
- * Units a checkout could reserve now, for just these components: what a cart's checks read. A
- * shop that sells changes its stock every few orders, and a snapshot of all stock (below) is
- * listed anew after each change, so a cart reads its own few entries instead.
+ * Units a checkout could reserve now, for just these components: what a cart's checks read.
+ * From the snapshot of all stock (below) while it is current; a shop that sells changes its
+ * stock every few orders, so otherwise a cart reads its own few entries rather than wait for
+ * the whole stock to be listed again.
  */
 export async function freeUnits(
   kv: Deno.Kv,
   stockKeys: readonly StockKey[],
 ): Promise<Map<StockKey, number>> {
   if (stockKeys.length === 0) return new Map();
+  const snapshot = await stockSnapshot.peek(kv);
+  if (snapshot) return new Map(stockKeys.map((k) => [k, snapshot.get(k) ?? 0]));
   const entries = await getStockEntries(kv, [...new Set(stockKeys)]);
   return new Map(
     [...entries].map((
@@ -120,7 +123,7 @@ export async function setShelfCount(
  * stock_version.ts), listed once per version and shared by concurrent callers: the catalogue's
  * availability flags. Advisory reads only: a reservation checks each entry's versionstamp itself.
  */
-export const stockSnapshot: (kv: Deno.Kv) => Promise<Map<StockKey, number>> = perStockVersion(
+export const stockSnapshot: PerStockVersion<Map<StockKey, number>> = perStockVersion(
   async (kv) => {
     const all = await listStock(kv);
     return new Map([...all].map(([key, r]) => [key, Math.max(0, r.stock - r.reserved)]));

@@ -59,6 +59,11 @@ export async function readStockVersion(kv: Deno.Kv): Promise<string | null> {
   return versionstamp;
 }
 
+/** How many stock changes this process has committed to `kv` (it only grows). */
+function localChanges(kv: Deno.Kv): number {
+  return stateOf(kv).local;
+}
+
 /** Tells this process's readers that stock or catalogue records changed (after the commit). */
 function noteStockChange(kv: Deno.Kv): void {
   stateOf(kv).local++;
@@ -78,26 +83,60 @@ export async function commitStockChange(
   return result.ok;
 }
 
+/** A view kept per stock version: built on demand, or peeked at without waiting for a build. */
+export interface PerStockVersion<T> {
+  (kv: Deno.Kv): Promise<T>;
+  /**
+   * The view, only if the one already built is of the current version; otherwise null, and a
+   * build starts in the background (at most one per TRUST_MS). For readers with a cheaper way of
+   * their own: on a shop that sells, the version changes every few orders, and building on every
+   * change would cost more than the reads it saves.
+   */
+  peek(kv: Deno.Kv): Promise<T | null>;
+}
+
 /**
  * Makes `build` run once per stock version per KV store, its result shared by concurrent and later
  * callers until the version changes: advisory views of stock and catalogue that would otherwise
  * cost reads on every request. A store with no version yet builds on every call.
  */
-export function perStockVersion<T>(
-  build: (kv: Deno.Kv) => Promise<T>,
-): (kv: Deno.Kv) => Promise<T> {
+export function perStockVersion<T>(build: (kv: Deno.Kv) => Promise<T>): PerStockVersion<T> {
   const latest = new WeakMap<Deno.Kv, Promise<{ versionstamp: string; value: T }>>();
-  return async function snapshot(kv: Deno.Kv): Promise<T> {
+  /** The newest view built, with this process's change count when its version was read. */
+  const built = new WeakMap<Deno.Kv, { versionstamp: string; value: T; local: number }>();
+  const started = new WeakMap<Deno.Kv, number>();
+
+  async function snapshot(kv: Deno.Kv): Promise<T> {
+    const local = localChanges(kv);
     const versionstamp = await readStockVersion(kv);
     if (versionstamp === null) return await build(kv);
     const pending = latest.get(kv);
     const current = pending ? await pending.catch(() => null) : null;
     if (current?.versionstamp === versionstamp) return current.value;
-    const next = build(kv).then((value) => ({ versionstamp, value }));
+    started.set(kv, performance.now());
+    const next = build(kv).then((value) => {
+      const done = { versionstamp, value, local };
+      const previous = built.get(kv);
+      if (!previous || versionstamp > previous.versionstamp) built.set(kv, done);
+      return done;
+    });
     // A slower rebuild for an older version never replaces a newer one.
     if (!current || versionstamp > current.versionstamp) latest.set(kv, next);
     return (await next).value;
+  }
+
+  snapshot.peek = async function peek(kv: Deno.Kv): Promise<T | null> {
+    const done = built.get(kv);
+    // This process changed stock since that view was read: stale, no need to ask KV.
+    const current = done && done.local === localChanges(kv) &&
+      done.versionstamp === await readStockVersion(kv);
+    if (current) return done.value;
+    if (performance.now() - (started.get(kv) ?? -Infinity) >= TRUST_MS) {
+      snapshot(kv).catch(() => {});
+    }
+    return null;
   };
+  return snapshot;
 }
 
 /**

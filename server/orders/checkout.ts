@@ -34,7 +34,7 @@ import {
 } from "./order.ts";
 import { releaseOrder } from "./release.ts";
 import { receivePaymentEvent } from "./payment.ts";
-import { type JobPlan, runStockJob, type StockJob } from "./stock_batch.ts";
+import { type JobPlan, runStockJob, type StockJob } from "../db/stock_batch.ts";
 import { applyMove, availableOf } from "./stock_moves.ts";
 import { type OrderDeps, step } from "./steps.ts";
 import { InvalidInput } from "../errors.ts";

@@ -14,7 +14,7 @@ import { type Order, withStatus } from "./order.ts";
 import { owingRefund, queueRefundInto, refundSoon } from "./refunds.ts";
 import { receivePaymentEvent } from "./payment.ts";
 import { releaseOrder } from "./release.ts";
-import { type JobPlan, runStockJob } from "./stock_batch.ts";
+import { type JobPlan, runStockJob } from "../db/stock_batch.ts";
 import { applyMove } from "./stock_moves.ts";
 import { type OrderDeps, step } from "./steps.ts";
 

@@ -22,7 +22,7 @@ import type { PaidDetails, PaymentEvent } from "../payments/provider.ts";
 import { appendStatus, type Order, wasPaid } from "./order.ts";
 import { owingRefund, queueRefundInto, refundSoon } from "./refunds.ts";
 import { releaseOrder } from "./release.ts";
-import { type JobPlan, runStockJob, type StockJob } from "./stock_batch.ts";
+import { type JobPlan, runStockJob, type StockJob } from "../db/stock_batch.ts";
 import { applyMove } from "./stock_moves.ts";
 import { type OrderDeps, step } from "./steps.ts";
 

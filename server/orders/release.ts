@@ -5,7 +5,7 @@ import { freeHoldInto, type HoldsEntry } from "../db/holds.ts";
 import { keys } from "../db/keys.ts";
 import { findOrderEntry, writeOrderTo } from "../db/orders.ts";
 import { type Order, withStatus } from "./order.ts";
-import { type JobPlan, runStockJob } from "./stock_batch.ts";
+import { type JobPlan, runStockJob } from "../db/stock_batch.ts";
 import { applyMove } from "./stock_moves.ts";
 import type { OrderDeps } from "./steps.ts";
 

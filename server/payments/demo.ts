@@ -12,6 +12,7 @@ import type { Clock } from "../deps.ts";
 import { Conflict, InvalidInput, NotFound, PaymentDeclined } from "../errors.ts";
 import { keys } from "../db/keys.ts";
 import { recordEventInto } from "../db/payment_inbox.ts";
+import { type JobPlan, runStockJob } from "../db/stock_batch.ts";
 import { getPromo } from "../db/promo.ts";
 import { randomId } from "../crypto.ts";
 import type {
@@ -206,37 +207,58 @@ export async function chargeDemoPayment(
   body: DemoPayInput,
 ): Promise<PaymentEvent> {
   const k = keyOfId(id);
-  for (;;) {
-    const entry = k ? await kv.get<DemoPayment>(k) : null;
-    const payment = entry?.value;
-    if (!entry || !payment || payment.kind !== kind) {
-      throw new NotFound(
-        kind === "checkout_session" ? "Checkout session not found" : "Payment not found",
-      );
-    }
-    if (payment.status === "succeeded" || payment.status === "refunded") return paidEvent(payment);
-    const now = clock.now();
-    if (payment.status === "canceled" && (payment.expiresAt ?? Infinity) > now) {
-      throw new Conflict(
-        "This checkout was replaced or cancelled. Return to your cart to check out again.",
-      );
-    }
-    if (payment.status !== "open" || (payment.expiresAt ?? Infinity) <= now) {
-      throw new Conflict(
-        "This checkout has expired and its items were released. Return to your cart to check out again.",
-      );
-    }
-    const details = await detailsOf(kv, payment, body);
-    const card = checkDemoCard(body.cardNumber);
-    if (!card.ok) throw new PaymentDeclined(card.message);
-
-    const event = paidEvent(payment, details);
-    const amountCents = details.totals?.totalCents ?? payment.amountCents;
-    const op = kv.atomic().check(entry)
-      .set(entry.key, { ...payment, status: "succeeded", amountCents }, { expireIn: KEEP_MS });
-    recordEventInto(op, event, now);
-    if ((await op.commit()).ok) return event;
-  }
+  let entry: Deno.KvEntryMaybe<DemoPayment>;
+  let details: PaidDetails | null;
+  // The charge joins the shop's group commit (it writes no stock): one commit for many payments.
+  return await runStockJob(kv, clock, {
+    async prepare() {
+      entry = k ? await kv.get<DemoPayment>(k) : { key: [], value: null, versionstamp: null };
+      const payment = entry.value;
+      details = payment?.kind === kind && payment.status === "open"
+        ? await detailsOf(kv, payment, body)
+        : null;
+      return [];
+    },
+    plan(_stock, now): JobPlan<PaymentEvent> {
+      const payment = entry.value;
+      if (!payment || payment.kind !== kind) {
+        throw new NotFound(
+          kind === "checkout_session" ? "Checkout session not found" : "Payment not found",
+        );
+      }
+      const nothing = { stock: new Map(), exclusive: [], checks: 0, mutations: 0 };
+      if (payment.status === "succeeded" || payment.status === "refunded") {
+        return { ...nothing, result: paidEvent(payment), write() {} };
+      }
+      if (payment.status === "canceled" && (payment.expiresAt ?? Infinity) > now) {
+        throw new Conflict(
+          "This checkout was replaced or cancelled. Return to your cart to check out again.",
+        );
+      }
+      if (payment.status !== "open" || (payment.expiresAt ?? Infinity) <= now || !details) {
+        throw new Conflict(
+          "This checkout has expired and its items were released. Return to your cart to check out again.",
+        );
+      }
+      const card = checkDemoCard(body.cardNumber);
+      if (!card.ok) throw new PaymentDeclined(card.message);
+      const event = paidEvent(payment, details);
+      const amountCents = details.totals?.totalCents ?? payment.amountCents;
+      return {
+        stock: new Map(),
+        exclusive: [`payment:${payment.id}`],
+        checks: 2,
+        mutations: 3,
+        result: event,
+        write(op) {
+          op.check(entry).set(entry.key, { ...payment, status: "succeeded", amountCents }, {
+            expireIn: KEEP_MS,
+          });
+          recordEventInto(op, event, now);
+        },
+      };
+    },
+  });
 }
 
 /** What the page collected, checked as Stripe's page checks it. */

@@ -17,9 +17,9 @@
 import type { StockKey } from "../../shared/bom.ts";
 import type { Clock } from "../deps.ts";
 import { InvalidInput, Unavailable } from "../errors.ts";
-import { withLock } from "../db/kv_util.ts";
-import { getStockEntries, recordsOf, type StockRecord, writeStockTo } from "../db/stock.ts";
-import { commitStockChange } from "../db/stock_version.ts";
+import { withLock } from "./kv_util.ts";
+import { getStockEntries, recordsOf, type StockRecord, writeStockTo } from "./stock.ts";
+import { commitStockChange } from "./stock_version.ts";
 
 /** What one job will write, decided from the working stock. */
 export interface JobPlan<T> {
