@@ -18,6 +18,7 @@ import { webhookRoutes } from "./routes/webhooks.ts";
 import { imageRoutes } from "./routes/images.ts";
 import { LOCAL_IMAGE_BASE } from "../shared/images.ts";
 import { staticRoutes } from "./static_files.ts";
+import { useClock } from "./db/stock_version.ts";
 
 /** Largest request body any route accepts. */
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -25,6 +26,7 @@ export const MAX_BODY_BYTES = 64 * 1024;
 /** Builds the whole shop: the JSON API under /api and the client for every other path. */
 export function createApp(deps: AppDeps): Hono {
   const { config, logger, clock } = deps;
+  useClock(deps.kv, clock);
   const app = new Hono();
   app.onError(createErrorHandler(logger));
   app.use("*", requestId());

@@ -22,7 +22,7 @@ async function main(): Promise<void> {
     throw err;
   }
   const kv = await openKv(config.kvPath);
-  await seedKv(kv);
+  await seedKv(kv, systemClock);
   const mailer = config.smtpUrl
     ? smtpMailer(config.smtpUrl, config.mailFrom)
     : logMailer(jsonLogger);

@@ -4,6 +4,7 @@ import type { SwitchData } from "../../shared/catalog/types.ts";
 import { NotFound } from "../errors.ts";
 import { keys } from "./keys.ts";
 import { getManyBatched, listValues, setMissing } from "./kv_util.ts";
+import type { Clock } from "../deps.ts";
 import { type PerStockVersion, perStockVersion } from "./stock_version.ts";
 
 /** A switch as stored: the catalogue data without its seed-only fields. */
@@ -13,7 +14,7 @@ export type SwitchRecord = Omit<SwitchData, "initialStock">;
 export type ProductRecord = ProductData;
 
 /** Writes catalogue records that are absent; existing ones (maybe edited) are left alone. */
-export async function seedCatalog(kv: Deno.Kv): Promise<number> {
+export async function seedCatalog(kv: Deno.Kv, clock: Clock): Promise<number> {
   const entries: [Deno.KvKey, unknown][] = [
     ...SWITCHES.map(({ initialStock: _, ...record }): [Deno.KvKey, unknown] => [
       keys.switch(record.id),
@@ -21,7 +22,7 @@ export async function seedCatalog(kv: Deno.Kv): Promise<number> {
     ]),
     ...PRODUCTS.map((p): [Deno.KvKey, unknown] => [keys.product(p.id), p]),
   ];
-  return await setMissing(kv, entries, { stockVersion: true });
+  return await setMissing(kv, entries, { stockVersionAt: clock.now() });
 }
 
 /** Every switch, sorted by brand then name. */

@@ -74,13 +74,13 @@ const MAX_TRIES = 30;
 
 /**
  * Sets each key that does not exist yet, never overwriting; returns how many were written. With
- * `stockVersion`, every batch that writes is a stock change (see stock_version.ts), so readers that
- * keep views per version (the catalogue) see the new records.
+ * `stockVersionAt` (the time now), every batch that writes is a stock change (see
+ * stock_version.ts), so readers that keep views per version (the catalogue) see the new records.
  */
 export async function setMissing(
   kv: Deno.Kv,
   entries: [Deno.KvKey, unknown][],
-  options: { stockVersion?: boolean } = {},
+  options: { stockVersionAt?: number } = {},
 ): Promise<number> {
   const existing = await getManyBatched(kv, entries.map(([key]) => key));
   const missing = entries.filter((_, i) => existing[i].versionstamp === null);
@@ -90,7 +90,9 @@ export async function setMissing(
       op.check({ key, versionstamp: null }).set(key, value);
     }
     // A concurrent seeder may win the race; its values are the same, so a failed commit is fine.
-    if (options.stockVersion) await commitStockChange(kv, op, Date.now());
+    if (options.stockVersionAt !== undefined) {
+      await commitStockChange(kv, op, options.stockVersionAt);
+    }
     else await op.commit();
   }
   return missing.length;

@@ -3,6 +3,7 @@
  * serves (a marker key per migration records it). A migration must be safe to run again after
  * a crash in its middle: each writes with checks and skips what is already in the new shape.
  */
+import type { Clock } from "../deps.ts";
 import type { Order } from "../orders/order.ts";
 import { keys } from "./keys.ts";
 import type { StockRecord } from "./stock.ts";
@@ -11,7 +12,7 @@ import { commitStockChange } from "./stock_version.ts";
 interface Migration {
   id: number;
   name: string;
-  run(kv: Deno.Kv): Promise<void>;
+  run(kv: Deno.Kv, clock: Clock): Promise<void>;
 }
 
 const MIGRATIONS: Migration[] = [
@@ -21,7 +22,7 @@ const MIGRATIONS: Migration[] = [
     // Stock records were { stock, used } with held units taken out of `stock`. Now `stock` is the
     // shelf (held units included) and `reserved` counts the held ones: put every held unit back
     // on the shelf and count it as reserved.
-    async run(kv) {
+    async run(kv, clock) {
       const held = new Map<string, number>();
       for await (const { value: order } of kv.list<Order>({ prefix: keys.orders() })) {
         if (order.reservation?.state !== "held") continue;
@@ -35,20 +36,21 @@ const MIGRATIONS: Migration[] = [
           reserved: n,
           used: entry.value.used ?? 0,
         };
-        await commitStockChange(kv, kv.atomic().check(entry).set(entry.key, next), Date.now());
+        const op = kv.atomic().check(entry).set(entry.key, next);
+        await commitStockChange(kv, op, clock.now());
       }
     },
   },
 ];
 
 /** Applies every migration not applied yet, in order. */
-export async function migrate(kv: Deno.Kv): Promise<number[]> {
+export async function migrate(kv: Deno.Kv, clock: Clock): Promise<number[]> {
   const applied: number[] = [];
   for (const migration of MIGRATIONS) {
     const marker = keys.migration(`${migration.id}-${migration.name}`);
     if ((await kv.get(marker)).versionstamp) continue;
-    await migration.run(kv);
-    await kv.set(marker, { at: Date.now() });
+    await migration.run(kv, clock);
+    await kv.set(marker, { at: clock.now() });
     applied.push(migration.id);
   }
   return applied;

@@ -5,6 +5,7 @@ import { keys } from "./keys.ts";
 import { CONFLICT, getManyBatched, setMissing, withRetries } from "./kv_util.ts";
 import { commitStockChange, type PerStockVersion, perStockVersion } from "./stock_version.ts";
 import { NotFound } from "../errors.ts";
+import type { Clock } from "../deps.ts";
 
 /**
  * Stock of one component (the words are defined in `server/orders/stock_moves.ts`): units on the
@@ -17,7 +18,7 @@ export interface StockRecord {
 }
 
 /** Writes initial stock where absent; stock changed since (sales, admin edits) is kept. */
-export async function seedStock(kv: Deno.Kv): Promise<number> {
+export async function seedStock(kv: Deno.Kv, clock: Clock): Promise<number> {
   const entries: [Deno.KvKey, StockRecord][] = [
     ...SWITCHES.map((s): [Deno.KvKey, StockRecord] => [
       keys.stock(switchKey(s.id)),
@@ -28,11 +29,11 @@ export async function seedStock(kv: Deno.Kv): Promise<number> {
       { stock: INITIAL_COMPONENT_STOCK[c], reserved: 0, used: 0 },
     ]),
   ];
-  const written = await setMissing(kv, entries, { stockVersion: true });
+  const written = await setMissing(kv, entries, { stockVersionAt: clock.now() });
   // A store whose stock never changed since an older seeding has no version yet; give it one, so
   // the catalogue routes can cache by it (a concurrent bump wins the check, which is as good).
   const absent = kv.atomic().check({ key: keys.stockVersion(), versionstamp: null });
-  await commitStockChange(kv, absent, Date.now());
+  await commitStockChange(kv, absent, clock.now());
   return written;
 }
 

@@ -26,6 +26,8 @@ interface TrustedRead {
 
 interface State {
   read: () => Promise<string | null>;
+  /** Milliseconds, from the app's injected clock (`useClock`); tests move it by hand. */
+  now: () => number;
   trusted: TrustedRead | null;
   /** Counts this process's committed stock writes. */
   local: number;
@@ -36,16 +38,26 @@ const states = new WeakMap<Deno.Kv, State>();
 function stateOf(kv: Deno.Kv): State {
   let state = states.get(kv);
   if (!state) {
-    state = { read: versionReader(kv, keys.stockVersion()), trusted: null, local: 0 };
+    state = {
+      read: versionReader(kv, keys.stockVersion()),
+      now: () => performance.now(),
+      trusted: null,
+      local: 0,
+    };
     states.set(kv, state);
   }
   return state;
 }
 
+/** Measures the trust window of `kv`'s version reads with the app's clock (createApp calls it). */
+export function useClock(kv: Deno.Kv, clock: { now(): number }): void {
+  stateOf(kv).now = () => clock.now();
+}
+
 /** The versionstamp of the stock version (null when never set), trusted as the module says. */
 export async function readStockVersion(kv: Deno.Kv): Promise<string | null> {
   const state = stateOf(kv);
-  const askedAt = performance.now();
+  const askedAt = state.now();
   const trusted = state.trusted;
   if (trusted && trusted.local === state.local && askedAt - trusted.askedAt < TRUST_MS) {
     return trusted.versionstamp;
@@ -113,7 +125,7 @@ export function perStockVersion<T>(build: (kv: Deno.Kv) => Promise<T>): PerStock
     const pending = latest.get(kv);
     const current = pending ? await pending.catch(() => null) : null;
     if (current?.versionstamp === versionstamp) return current.value;
-    started.set(kv, performance.now());
+    started.set(kv, stateOf(kv).now());
     const next = build(kv).then((value) => {
       const done = { versionstamp, value, local };
       const previous = built.get(kv);
@@ -131,7 +143,7 @@ export function perStockVersion<T>(build: (kv: Deno.Kv) => Promise<T>): PerStock
     const current = done && done.local === localChanges(kv) &&
       done.versionstamp === await readStockVersion(kv);
     if (current) return done.value;
-    if (performance.now() - (started.get(kv) ?? -Infinity) >= TRUST_MS) {
+    if (stateOf(kv).now() - (started.get(kv) ?? -Infinity) >= TRUST_MS) {
       snapshot(kv).catch(() => {});
     }
     return null;

@@ -1,5 +1,5 @@
 import Stripe from "stripe";
-import type { Clock } from "../deps.ts";
+import { type Clock, systemClock } from "../deps.ts";
 import { InvalidInput } from "../errors.ts";
 import type {
   CheckoutSessionInput,
@@ -47,7 +47,7 @@ const VIA_CHECKOUT = "checkout_session";
 /** The Stripe provider: Checkout Sessions for hosted checkout, PaymentIntents for /checkout. */
 export function stripePayments(settings: StripeSettings): PaymentProvider {
   const stripe = stripeClient(settings);
-  const clock = settings.clock ?? { now: () => Date.now() };
+  const clock = settings.clock ?? systemClock;
 
   const provider: PaymentProvider = {
     name: "stripe",

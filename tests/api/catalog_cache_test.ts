@@ -82,8 +82,10 @@ Deno.test("a stock write by another process (no shop writer here) shows within t
   assert.equal(await available(), true);
   // What another isolate or process does: the same atomic write, but this process is not told.
   await t.kv.atomic().set(keys.stock(switchKey(101)), { stock: 0, reserved: 0, used: 0 })
-    .set(keys.stockVersion(), Date.now()).commit();
-  await new Promise((resolve) => setTimeout(resolve, TRUST_MS + 50));
+    .set(keys.stockVersion(), t.clock.now()).commit();
+  t.clock.advance(TRUST_MS - 1);
+  assert.equal(await available(), true, "a read within the trust window is trusted");
+  t.clock.advance(2);
   assert.equal(await available(), false, "seen once the trusted read has aged out");
 });
 

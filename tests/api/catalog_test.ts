@@ -255,8 +255,8 @@ Deno.test("seeding twice keeps an edited price and stock", async () => {
     { stock: 1, reserved: 0, used: 149 } satisfies StockRecord,
   );
 
-  await seedKv(t.kv);
-  await seedKv(t.kv);
+  await seedKv(t.kv, t.clock);
+  await seedKv(t.kv, t.clock);
 
   assert.equal((await t.kv.get<SwitchRecord>(keys.switch(id))).value?.extraPriceCents, 77);
   assert.deepEqual((await t.kv.get(keys.stock(switchKey(id)))).value, {
@@ -277,11 +277,11 @@ Deno.test("seeding fills what is missing: a deleted record comes back", async ()
   await using t = await createTestApp({ seed: false });
   const empty = await t.request("/api/switches");
   assert.deepEqual(empty.json, []);
-  await seedKv(t.kv);
+  await seedKv(t.kv, t.clock);
   const stock = await t.kv.get<StockRecord>(keys.stock("SMALL_BOX"));
   assert.deepEqual(stock.value, { stock: INITIAL_COMPONENT_STOCK.SMALL_BOX, reserved: 0, used: 0 });
   await t.kv.delete(keys.switch(SWITCHES[1].id));
-  await seedKv(t.kv);
+  await seedKv(t.kv, t.clock);
   const res = await t.request("/api/switches");
   assert.equal(res.json.length, SWITCHES.length);
 });

@@ -59,7 +59,7 @@ export async function createTestApp(options: TestAppOptions = {}) {
     DIST_DIR: "/nonexistent-dist",
     ...options.env,
   });
-  if (options.seed !== false) await seedKv(kv);
+  if (options.seed !== false) await seedKv(kv, clock);
   const mailer = memoryMailer();
   const logger = (entry: LogEntry) => logs.push(entry);
   const payments = options.payments?.(kv, clock) ?? demoPayments(kv);
