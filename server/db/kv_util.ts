@@ -92,8 +92,7 @@ export async function setMissing(
     // A concurrent seeder may win the race; its values are the same, so a failed commit is fine.
     if (options.stockVersionAt !== undefined) {
       await commitStockChange(kv, op, options.stockVersionAt);
-    }
-    else await op.commit();
+    } else await op.commit();
   }
   return missing.length;
 }
