@@ -4,8 +4,6 @@ import { startFakeSmtp } from "../helpers/fake_smtp.ts";
 
 Deno.test({
   name: "the SMTP mailer delivers an email to the server of SMTP_URL",
-  sanitizeOps: false,
-  sanitizeResources: false,
   async fn() {
     const smtp = startFakeSmtp();
     const mailer = smtpMailer(`${smtp.url}?ignoreTLS=true`, "shop@example.com");
@@ -33,8 +31,6 @@ Deno.test({
 
 Deno.test({
   name: "an unreachable SMTP server makes the send fail, so the outbox retries it",
-  sanitizeOps: false,
-  sanitizeResources: false,
   async fn() {
     const smtp = startFakeSmtp();
     const url = smtp.url;

@@ -177,8 +177,6 @@ async function waitFor<T>(
 
 Deno.test({
   name: "SIGKILL under load: answered orders survive, paid stay paid, unpaid stock comes back",
-  sanitizeOps: false,
-  sanitizeResources: false,
   async fn() {
     const env = { RESERVATION_MINUTES };
     // The test's own KV folder (removed at the end): both servers use it, then the test reads it.

@@ -60,6 +60,9 @@ export function e2eTest(
   Deno.test({
     name,
     ignore: browserMissing,
+    // The one exception to the sanitizers: the module's Chromium (a child process with its pipes
+    // and Playwright's timers) is launched by the first browser test and closed by the last, so
+    // it outlives every test but the last by design; relaunching it per test costs a second each.
     sanitizeOps: false,
     sanitizeResources: false,
     async fn(t) {

@@ -1,0 +1,3 @@
+import { accessibilityTest } from "./helpers/accessibility.ts";
+
+accessibilityTest("dark");
