@@ -1,4 +1,5 @@
 import * as esbuild from "esbuild";
+import { resolve } from "node:path";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 
 const CLIENT_DIR = new URL(".", import.meta.url).pathname;
@@ -25,7 +26,7 @@ export interface ChunkSize {
 export async function buildClient(options: BuildOptions = {}): Promise<BuildResult> {
   const outDir = options.outDir ?? DEFAULT_OUT;
   await Deno.remove(outDir, { recursive: true }).catch(() => {});
-  const result = await esbuild.build(esbuildOptions(outDir));
+  const result = await esbuild.build(clientBuildOptions(outDir));
   await afterBuild(outDir, result.metafile!);
   await precompress(`${outDir}/assets`);
   const sizes = await chunkSizes(outDir);
@@ -39,7 +40,18 @@ export interface BuildResult {
   metafile: esbuild.Metafile;
 }
 
-function esbuildOptions(outDir: string): esbuild.BuildOptions {
+/** Production builds are minified and precompressed; development ones are readable, with maps. */
+export type BuildMode = "production" | "development";
+
+/**
+ * esbuild's options for a client build into outDir. Both modes write the same layout (index.html,
+ * preload.json and content-hashed files under assets/), so the server serves either as it is.
+ */
+export function clientBuildOptions(
+  outDir: string,
+  mode: BuildMode = "production",
+): esbuild.BuildOptions {
+  const production = mode === "production";
   return {
     entryPoints: [`${CLIENT_DIR}main.tsx`],
     outdir: `${outDir}/assets`,
@@ -48,29 +60,50 @@ function esbuildOptions(outDir: string): esbuild.BuildOptions {
     format: "esm",
     platform: "browser",
     target: ["es2022", "chrome110", "firefox110", "safari16"],
-    minify: true,
-    sourcemap: false,
+    minify: production,
+    // "linked": each .js and .css names its .map, which the server sends from /assets/ too.
+    sourcemap: production ? false : "linked",
     jsx: "automatic",
     entryNames: "[name]-[hash]",
     chunkNames: "chunk-[hash]",
     assetNames: "[name]-[hash]",
     metafile: true,
     legalComments: "none",
-    define: { "process.env.NODE_ENV": '"production"' },
+    define: { "process.env.NODE_ENV": production ? '"production"' : '"development"' },
     logLevel: "warning",
   };
 }
 
 /**
- * What every esbuild run needs before the server can use its output, a build's and each of the
- * watch's rebuilds alike: index.html and preload.json name the new hashed files.
+ * What every esbuild run needs before the server can use its output, a build's and each dev
+ * rebuild's alike: preload.json and index.html name the new hashed files. index.html is written
+ * last, and by rename, so a dev server that sees it change finds everything else in place.
  */
-async function afterBuild(outDir: string, metafile: esbuild.Metafile): Promise<void> {
-  await writeIndexHtml(outDir, metafile);
+async function afterBuild(
+  outDir: string,
+  metafile: esbuild.Metafile,
+  devScript?: string,
+): Promise<void> {
   await writePreloadManifest(outDir, metafile);
+  const template = await Deno.readTextFile(`${CLIENT_DIR}index.html`);
+  await writeAtomically(`${outDir}/index.html`, renderIndexHtml(template, metafile, devScript));
 }
 
-async function writeIndexHtml(outDir: string, metafile: esbuild.Metafile): Promise<void> {
+async function writeAtomically(path: string, text: string): Promise<void> {
+  await Deno.writeTextFile(`${path}.tmp`, text);
+  await Deno.rename(`${path}.tmp`, path);
+}
+
+/**
+ * The app's index.html: the template with the entry's stylesheet, preloads and script in place of
+ * its ASSETS comment. devScript, given only by the dev loop, adds one more script (an external
+ * file, as the CSP allows no inline ones); production builds never pass it.
+ */
+export function renderIndexHtml(
+  template: string,
+  metafile: esbuild.Metafile,
+  devScript?: string,
+): string {
   // Dynamic imports are entry points too once split, so look for main.tsx by name.
   const entry = Object.entries(metafile.outputs)
     .find(([, out]) => out.entryPoint?.endsWith("client/main.tsx"));
@@ -87,9 +120,9 @@ async function writeIndexHtml(outDir: string, metafile: esbuild.Metafile): Promi
     ...(css ? [`<link rel="stylesheet" href="/assets/${css}">`] : []),
     ...preloads,
     `<script type="module" src="/assets/${js}"></script>`,
+    ...(devScript ? [`<script type="module" src="${devScript}"></script>`] : []),
   ].join("\n    ");
-  const template = await Deno.readTextFile(`${CLIENT_DIR}index.html`);
-  await Deno.writeTextFile(`${outDir}/index.html`, template.replace("<!-- ASSETS -->", tags));
+  return template.replace("<!-- ASSETS -->", tags);
 }
 
 /**
@@ -158,27 +191,72 @@ function printSizes(sizes: ChunkSize[]): void {
   for (const s of sizes) console.log(`${s.file.padEnd(36)}${kb(s.bytes)}${kb(s.gzipBytes)}`);
 }
 
-/** Rebuilds on every change under client/ and shared/, calling back after each good build. */
-export async function watchClient(onRebuild: () => void): Promise<void> {
-  const outDir = DEFAULT_OUT;
-  // The watch below builds once at start too, and that build's end starts the server.
-  await buildClient({ outDir });
-  const ctx = await esbuild.context({
-    ...esbuildOptions(outDir),
-    plugins: [{
-      name: "after-build",
-      setup(build) {
-        build.onEnd(async (result) => {
-          if (result.errors.length > 0 || !result.metafile) return;
-          // No precompress here: brotli at its highest level would add seconds to every save,
-          // and the server sends a file without .br or .gz beside it as it is.
-          await afterBuild(outDir, result.metafile);
-          onRebuild();
-        });
-      },
-    }],
-  });
-  await ctx.watch();
+/** One development build's outcome: the esbuild inputs it read, or null when it failed. */
+export interface DevBuildResult {
+  /** Absolute paths of the files the bundle was built from. */
+  inputs: Set<string>;
+  millis: number;
+}
+
+/** An incremental development build of the client: each rebuild reuses the previous one's work. */
+export interface DevClientBuilder {
+  /** Builds again; null when esbuild reported errors (it has printed them), leaving dist as it was. */
+  rebuild(): Promise<DevBuildResult | null>;
+  dispose(): Promise<void>;
+}
+
+/** Options of the development build. */
+export interface DevBuildOptions {
+  outDir?: string;
+  /** Path of a script index.html loads too: the dev server's live-reload client. */
+  devScript?: string;
+}
+
+/**
+ * Starts an incremental development build: unminified, with linked source maps, development React,
+ * no precompressed copies. outDir is emptied first (a production build's .br and .gz would be stale)
+ * and, after each rebuild, files an earlier rebuild wrote and this one did not are deleted, so
+ * the server reading outDir finds exactly one build.
+ */
+export async function devClientBuilder(options: DevBuildOptions = {}): Promise<DevClientBuilder> {
+  const outDir = options.outDir ?? DEFAULT_OUT;
+  await Deno.remove(outDir, { recursive: true }).catch(() => {});
+  const ctx = await esbuild.context(clientBuildOptions(outDir, "development"));
+  let queue: Promise<unknown> = Promise.resolve();
+  async function rebuild(): Promise<DevBuildResult | null> {
+    const started = performance.now();
+    let result: esbuild.BuildResult;
+    try {
+      result = await ctx.rebuild();
+    } catch {
+      return null; // esbuild has logged the errors
+    }
+    const metafile = result.metafile!;
+    await removeStaleOutputs(`${outDir}/assets`, metafile);
+    await afterBuild(outDir, metafile, options.devScript);
+    const inputs = new Set(Object.keys(metafile.inputs).map((input) => resolve(input)));
+    return { inputs, millis: performance.now() - started };
+  }
+  return {
+    // One rebuild at a time: a save during a build waits for it instead of racing its files.
+    rebuild() {
+      const next = queue.then(rebuild, rebuild);
+      queue = next.catch(() => {});
+      return next;
+    },
+    dispose: () => ctx.dispose(),
+  };
+}
+
+async function removeStaleOutputs(dir: string, metafile: esbuild.Metafile): Promise<void> {
+  const current = new Set(
+    Object.keys(metafile.outputs).map((o) => o.slice(o.lastIndexOf("/") + 1)),
+  );
+  for await (const entry of Deno.readDir(dir)) {
+    if (entry.isFile && !current.has(entry.name)) {
+      await Deno.remove(`${dir}/${entry.name}`).catch(() => {});
+    }
+  }
 }
 
 if (import.meta.main) {

@@ -18,6 +18,7 @@ import { webhookRoutes } from "./routes/webhooks.ts";
 import { imageRoutes } from "./routes/images.ts";
 import { LOCAL_IMAGE_BASE } from "../shared/images.ts";
 import { staticRoutes } from "./static_files.ts";
+import { devStaticRoutes } from "./dev_reload.ts";
 import { useClock } from "./db/stock_version.ts";
 
 /** Largest request body any route accepts. */
@@ -69,7 +70,9 @@ export function createApp(deps: AppDeps): Hono {
     (c) => c.json({ error: `No API route ${c.req.method} ${shortPath(c.req.path)}` }, 404),
   );
   app.route("/images", imageRoutes());
-  app.route("/", staticRoutes(config.distDir, config.publicUrl, routeDeps.imageBase));
+  // `deno task dev` only (it sets SHOP_DEV_RELOAD=1): rebuilt client files and live reload.
+  const statics = config.devReload ? devStaticRoutes : staticRoutes;
+  app.route("/", statics(config.distDir, config.publicUrl, routeDeps.imageBase));
   return app;
 }
 

@@ -23,6 +23,8 @@ export interface Config {
   maxHoldsPerClient: number;
   /** Where the built client lives. */
   distDir: string;
+  /** Live reload of a rebuilt client: only in a server run by `deno task dev`, never in production. */
+  devReload: boolean;
   /** One JSON line per API request (LOG_REQUESTS=0 turns them off, e.g. under load tests). */
   logRequests: boolean;
 }
@@ -52,6 +54,7 @@ const envSchema = z.object({
     .default(3),
   DIST_DIR: optionalText,
   LOG_REQUESTS: z.enum(["0", "1"], { error: "must be 0 or 1" }).default("1"),
+  SHOP_DEV_RELOAD: z.enum(["0", "1"], { error: "must be 0 or 1" }).default("0"),
 });
 
 /** A configuration problem that should stop the server with one readable line. */
@@ -108,6 +111,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     maxHoldsPerClient: e.MAX_HOLDS_PER_CLIENT,
     distDir: e.DIST_DIR ?? new URL("../dist", import.meta.url).pathname,
     logRequests: e.LOG_REQUESTS === "1",
+    devReload: !production && e.SHOP_DEV_RELOAD === "1",
   };
 }
 

@@ -1,0 +1,236 @@
+import { loadConfig } from "../../server/config.ts";
+import assert from "node:assert/strict";
+import * as esbuild from "esbuild";
+import type { Metafile } from "esbuild";
+import { clientBuildOptions, devClientBuilder, renderIndexHtml } from "../../client/build.ts";
+import { classifyChange, planChanges } from "../../server/dev.ts";
+import {
+  DEV_RELOAD_ENV,
+  DEV_RELOAD_EVENTS,
+  DEV_RELOAD_SCRIPT,
+  devStaticRoutes,
+} from "../../server/dev_reload.ts";
+import { builtClient, tempDir } from "../helpers/shop_process.ts";
+import { createTestApp } from "../helpers/test_app.ts";
+
+Deno.test("a changed file under client/ rebuilds the client only", () => {
+  assert.equal(classifyChange("client/app/money.ts"), "client");
+  assert.equal(classifyChange("client/styles/app.css"), "client");
+  assert.equal(classifyChange("client/index.html"), "client");
+  assert.equal(classifyChange("./client/features/cart/cart_page.tsx"), "client");
+  assert.equal(classifyChange("client\\app\\router.tsx"), "client");
+});
+
+Deno.test("a changed file under server/ restarts the server only", () => {
+  assert.equal(classifyChange("server/routes/cart.ts"), "server");
+  assert.equal(classifyChange("server/app.ts"), "server");
+});
+
+Deno.test("a shared/ file counts for both, or for the server when the client does not read it", () => {
+  assert.equal(classifyChange("shared/pricing.ts"), "both");
+  const clientInputs = new Set(["client/main.tsx", "shared/pricing.ts"]);
+  assert.equal(classifyChange("shared/pricing.ts", clientInputs), "both");
+  assert.equal(classifyChange("shared/html.ts", clientInputs), "server");
+});
+
+Deno.test("editor droppings and files outside the watched folders change nothing", () => {
+  for (
+    const path of [
+      "client/app/.money.ts.swp",
+      "client/app/money.ts~",
+      "server/4913",
+      "server/.#app.ts",
+      "shared/#pricing.ts#",
+      "dist/assets/main.js",
+      "README.md",
+      "tests/unit/x_test.ts",
+    ]
+  ) {
+    assert.equal(classifyChange(path), null, path);
+  }
+});
+
+Deno.test("a batch of changes plans the union of what its files need", () => {
+  assert.deepEqual(planChanges([]), { rebuildClient: false, restartServer: false });
+  assert.deepEqual(planChanges(["client/a.ts", "client/b.tsx"]), {
+    rebuildClient: true,
+    restartServer: false,
+  });
+  assert.deepEqual(planChanges(["server/a.ts", "README.md"]), {
+    rebuildClient: false,
+    restartServer: true,
+  });
+  assert.deepEqual(planChanges(["client/a.ts", "server/b.ts"]), {
+    rebuildClient: true,
+    restartServer: true,
+  });
+  assert.deepEqual(planChanges(["shared/pricing.ts"]), {
+    rebuildClient: true,
+    restartServer: true,
+  });
+});
+
+Deno.test("development builds are unminified with linked source maps; production ones are not", () => {
+  const dev = clientBuildOptions("/tmp/out", "development");
+  assert.equal(dev.minify, false);
+  assert.equal(dev.sourcemap, "linked");
+  assert.equal(dev.define?.["process.env.NODE_ENV"], '"development"');
+  const prod = clientBuildOptions("/tmp/out");
+  assert.equal(prod.minify, true);
+  assert.equal(prod.sourcemap, false);
+  assert.equal(prod.define?.["process.env.NODE_ENV"], '"production"');
+  // The same layout either way, which the server serves as it is.
+  for (const key of ["outdir", "entryNames", "chunkNames", "assetNames", "splitting"] as const) {
+    assert.deepEqual(dev[key], prod[key], key);
+  }
+});
+
+const FAKE_METAFILE: Metafile = {
+  inputs: {},
+  outputs: {
+    "dist/assets/main-AAAA.js": {
+      bytes: 1,
+      inputs: {},
+      imports: [{ path: "dist/assets/chunk-BBBB.js", kind: "import-statement" }],
+      exports: [],
+      entryPoint: "client/main.tsx",
+      cssBundle: "dist/assets/main-CCCC.css",
+    },
+  },
+};
+
+Deno.test("index.html loads the reload script only when the dev loop asks for it", () => {
+  const template = "<head><!-- ASSETS --></head>";
+  const prod = renderIndexHtml(template, FAKE_METAFILE);
+  assert.match(prod, /<script type="module" src="\/assets\/main-AAAA\.js"><\/script>/);
+  assert.match(prod, /href="\/assets\/main-CCCC\.css"/);
+  assert.match(prod, /rel="modulepreload" href="\/assets\/chunk-BBBB\.js"/);
+  assert.doesNotMatch(prod, /__dev/);
+  const dev = renderIndexHtml(template, FAKE_METAFILE, DEV_RELOAD_SCRIPT);
+  assert.ok(dev.includes(`<script type="module" src="${DEV_RELOAD_SCRIPT}"></script>`));
+  // External, not inline: the CSP allows no inline scripts.
+  assert.doesNotMatch(dev, /<script(?![^>]*\bsrc=)[^>]*>/);
+});
+
+Deno.test("the production build's index.html has no reload script", async () => {
+  const html = await Deno.readTextFile(`${await builtClient()}/index.html`);
+  assert.doesNotMatch(html, /__dev/);
+});
+
+Deno.test("live reload is on only when the dev loop's variable is set, never in production", () => {
+  const base = { ADMIN_PASSWORD: "long-enough-password" };
+  assert.equal(loadConfig(base).devReload, false);
+  assert.equal(loadConfig({ ...base, [DEV_RELOAD_ENV]: "0" }).devReload, false);
+  assert.equal(loadConfig({ ...base, [DEV_RELOAD_ENV]: "1" }).devReload, true);
+  const production = { ...base, DENO_ENV: "production", [DEV_RELOAD_ENV]: "1" };
+  assert.equal(loadConfig(production).devReload, false);
+});
+
+Deno.test("an app outside the dev loop serves no reload endpoints", async () => {
+  await using shop = await createTestApp();
+  for (const path of [DEV_RELOAD_SCRIPT, DEV_RELOAD_EVENTS]) {
+    const res = await shop.app.request(path);
+    const body = await res.text();
+    assert.notEqual(res.headers.get("Content-Type"), "text/event-stream", path);
+    assert.ok(!body.includes("EventSource"), path);
+  }
+});
+
+/** Reads one Server-Sent Events message's data from a stream. */
+async function nextData(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<string> {
+  let text = "";
+  while (!text.includes("\n\n")) {
+    const { value, done } = await reader.read();
+    assert.ok(!done, "the event stream ended");
+    text += new TextDecoder().decode(value);
+  }
+  const data = text.split("\n").find((line) => line.startsWith("data: "));
+  assert.ok(data, `no data in ${JSON.stringify(text)}`);
+  return data.slice("data: ".length);
+}
+
+Deno.test("the dev server serves a rebuilt client without restarting and tells pages", async () => {
+  await using dir = await tempDir("dev-static-");
+  const dist = dir.path;
+  await Deno.mkdir(`${dist}/assets`);
+  const writeBuild = async (name: string) => {
+    await Deno.writeTextFile(`${dist}/assets/${name}`, `console.log("${name}");`);
+    await Deno.writeTextFile(`${dist}/preload.json`, "{}");
+    await Deno.writeTextFile(
+      `${dist}/index.html`,
+      `<title>%TITLE%</title><script type="module" src="/assets/${name}"></script>`,
+    );
+  };
+  await writeBuild("main-ONE.js");
+  const app = devStaticRoutes(dist, undefined, "/images", {
+    closeOnSignals: false,
+    pollMs: 60_000,
+  });
+
+  const script = await app.request(DEV_RELOAD_SCRIPT);
+  assert.equal(script.status, 200);
+  assert.match(script.headers.get("Content-Type") ?? "", /^text\/javascript/);
+  assert.match(await script.text(), /new EventSource\("\/__dev\/events"\)/);
+
+  const events = await app.request(DEV_RELOAD_EVENTS);
+  assert.equal(events.headers.get("Content-Type"), "text/event-stream");
+  const reader = events.body!.getReader();
+  try {
+    const first = await nextData(reader);
+    assert.match(await (await app.request("/")).text(), /main-ONE\.js/);
+
+    await writeBuild("main-TWO.js");
+    // The next request notices the new build at once (no waiting for the poll) ...
+    assert.match(await (await app.request("/")).text(), /main-TWO\.js/);
+    assert.equal(
+      await (await app.request("/assets/main-TWO.js")).text(),
+      'console.log("main-TWO.js");',
+    );
+    // ... and open pages hear of it.
+    const second = await nextData(reader);
+    assert.notEqual(second, first);
+    assert.equal(second.split(".")[0], first.split(".")[0], "the same server process");
+  } finally {
+    await reader.cancel();
+  }
+});
+
+Deno.test({
+  name: "a development build writes readable JavaScript, source maps and the reload script tag",
+  // esbuild's service process outlives the test until esbuild.stop().
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    await using dir = await tempDir("dev-build-");
+    const outDir = `${dir.path}/dist`;
+    const builder = await devClientBuilder({ outDir, devScript: DEV_RELOAD_SCRIPT });
+    try {
+      const first = await builder.rebuild();
+      assert.ok(first, "the dev build succeeds");
+      assert.ok([...first.inputs].some((input) => input.endsWith("/client/main.tsx")));
+
+      const html = await Deno.readTextFile(`${outDir}/index.html`);
+      assert.ok(html.includes(`<script type="module" src="${DEV_RELOAD_SCRIPT}"></script>`));
+      const main = html.match(/src="\/assets\/(main-[^"]+\.js)"/)?.[1];
+      assert.ok(main, "index.html names the entry file");
+      const js = await Deno.readTextFile(`${outDir}/assets/${main}`);
+      assert.ok(js.includes(`//# sourceMappingURL=${main}.map`));
+      const map = JSON.parse(await Deno.readTextFile(`${outDir}/assets/${main}.map`));
+      assert.ok(map.sources.some((s: string) => s.endsWith("client/main.tsx")));
+      // Unminified: many short, indented lines rather than a few very long ones.
+      const lines = js.split("\n");
+      assert.ok(lines.length > 100, `${lines.length} lines`);
+      assert.ok(lines.some((line) => line.startsWith("  ")), "indented code");
+      const assets = [...Deno.readDirSync(`${outDir}/assets`)].map((e) => e.name);
+      assert.ok(!assets.some((name) => /\.(br|gz)$/.test(name)), "no precompressed copies");
+
+      // A rebuild leaves exactly one build behind.
+      assert.ok(await builder.rebuild());
+      const again = [...Deno.readDirSync(`${outDir}/assets`)].map((e) => e.name).sort();
+      assert.deepEqual(again, assets.sort());
+    } finally {
+      await builder.dispose();
+      await esbuild.stop();
+    }
+  },
+});
