@@ -33,6 +33,7 @@ const optionalText = z.string().trim().min(1).optional();
 const optionalUrl = z.url({ protocol: /^https?$/ }).optional();
 
 const PORT_MESSAGE = "must be a whole number from 0 to 65535";
+const HOLDS_MESSAGE = "must be a whole number from 1 to 500";
 
 const envSchema = z.object({
   PORT: z.coerce.number({ error: PORT_MESSAGE }).int(PORT_MESSAGE).min(0, PORT_MESSAGE)
@@ -50,8 +51,9 @@ const envSchema = z.object({
   SHOP_EMAIL: z.email().optional(),
   IMAGE_BASE_URL: optionalUrl,
   RESERVATION_MINUTES: z.coerce.number().positive().max(24 * 60).default(30),
-  MAX_HOLDS_PER_CLIENT: z.coerce.number().int("must be a whole number").min(1).max(1_000_000)
-    .default(3),
+  // A client's holds are one KV value (at most 64 KiB): 500 keeps far inside it.
+  MAX_HOLDS_PER_CLIENT: z.coerce.number({ error: HOLDS_MESSAGE }).int(HOLDS_MESSAGE)
+    .min(1, HOLDS_MESSAGE).max(500, HOLDS_MESSAGE).default(3),
   DIST_DIR: optionalText,
   LOG_REQUESTS: z.enum(["0", "1"], { error: "must be 0 or 1" }).default("1"),
   SHOP_DEV_RELOAD: z.enum(["0", "1"], { error: "must be 0 or 1" }).default("0"),

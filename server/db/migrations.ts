@@ -28,16 +28,21 @@ const MIGRATIONS: Migration[] = [
         if (order.reservation?.state !== "held") continue;
         for (const [key, n] of order.reservation.items) held.set(key, (held.get(key) ?? 0) + n);
       }
-      for await (const entry of kv.list<Partial<StockRecord>>({ prefix: keys.stocks() })) {
-        if (typeof entry.value.reserved === "number") continue;
-        const n = held.get(entry.key[1] as string) ?? 0;
-        const next: StockRecord = {
-          stock: (entry.value.stock ?? 0) + n,
-          reserved: n,
-          used: entry.value.used ?? 0,
-        };
-        const op = kv.atomic().check(entry).set(entry.key, next);
-        await commitStockChange(kv, op, clock.now());
+      for await (const listed of kv.list<Partial<StockRecord>>({ prefix: keys.stocks() })) {
+        // Checked writes, read again when another writer got there first.
+        for (let entry = listed; typeof entry.value?.reserved !== "number";) {
+          const n = held.get(entry.key[1] as string) ?? 0;
+          const next: StockRecord = {
+            stock: (entry.value?.stock ?? 0) + n,
+            reserved: n,
+            used: entry.value?.used ?? 0,
+          };
+          const op = kv.atomic().check(entry).set(entry.key, next);
+          if (await commitStockChange(kv, op, clock.now())) break;
+          const fresh = await kv.get<Partial<StockRecord>>(entry.key);
+          if (!fresh.value) break;
+          entry = fresh as Deno.KvEntry<Partial<StockRecord>>;
+        }
       }
     },
   },

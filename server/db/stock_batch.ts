@@ -9,10 +9,12 @@
  * batch, so the batch as a whole never sells what is not there, and the commit checks every
  * entry, so other processes and isolates are safe too.
  *
- * A job that fails (out of stock, a limit) fails alone and writes nothing. A job whose own keys
- * (its order, its cart, its client's holds) another job of the same batch already writes waits
- * for the next batch and reads them again. When a commit loses a race, every job of the batch
- * reads again and is retried, a bounded number of times.
+ * A job that fails (out of stock, a limit) fails alone and writes nothing. Each job claims the
+ * keys it may check or write besides stock (its order, its cart, its client's holds, a payment),
+ * as read by its `prepare`; a job claiming a key another job of the batch claimed waits for the
+ * next batch and reads again, before it decides anything. When a commit loses a race, its jobs
+ * read again and are retried one by one, so a job that keeps losing (its cart changing under it)
+ * runs out of tries alone, and never costs the others theirs.
  */
 import type { StockKey } from "../../shared/bom.ts";
 import type { Clock } from "../deps.ts";
@@ -27,8 +29,6 @@ export interface JobPlan<T> {
   stock: ReadonlyMap<StockKey, StockRecord>;
   /** Adds the job's own checks and writes (its order, indexes, queue jobs) to the batch. */
   write(op: Deno.AtomicOperation): void;
-  /** Keys this job checks or writes that no other job of the same batch may touch. */
-  exclusive: readonly string[];
   /** How many checks and mutations `write` adds (one atomic allows 100 and 1000). */
   checks: number;
   mutations: number;
@@ -36,18 +36,31 @@ export interface JobPlan<T> {
   result: T;
 }
 
+/** What a job read: the stock entries it moves and the other keys it may check or write. */
+export interface Prepared {
+  stock: readonly StockKey[];
+  /**
+   * Every key besides stock that the job may check or write (as "order:ST...", "cart:...",
+   * "holds:<client>", "payment:<id>", "event:<id>"), whatever its plan decides; keys only this
+   * job can know (a new order's number) need no claim.
+   */
+  exclusive: readonly string[];
+}
+
 /** A change of stock with the reads it depends on. */
 export interface StockJob<T> {
   /** Reads what the job needs (outside the lock); run again whenever the batch must retry. */
-  prepare(): Promise<readonly StockKey[]>;
+  prepare(): Promise<Prepared>;
   /** Decides from the prepared reads and the working stock; a DomainError fails this job alone. */
   plan(stock: ReadonlyMap<StockKey, StockRecord>, now: number): JobPlan<T>;
 }
 
 interface Waiting {
   job: StockJob<unknown>;
-  stockKeys: readonly StockKey[];
+  prepared: Prepared;
   stale: boolean;
+  /** After a lost race: retried in a batch of its own. */
+  solo: boolean;
   attempts: number;
   resolve(value: unknown): void;
   reject(err: unknown): void;
@@ -70,7 +83,7 @@ const batchers = new WeakMap<Deno.Kv, Batcher>();
 
 /** Runs one job in the next batch of its KV store; answers the job's result once committed. */
 export async function runStockJob<T>(kv: Deno.Kv, clock: Clock, job: StockJob<T>): Promise<T> {
-  const stockKeys = await job.prepare();
+  const prepared = await job.prepare();
   return await new Promise<T>((resolve, reject) => {
     let batcher = batchers.get(kv);
     if (!batcher) {
@@ -79,8 +92,9 @@ export async function runStockJob<T>(kv: Deno.Kv, clock: Clock, job: StockJob<T>
     }
     batcher.queue.push({
       job: job as StockJob<unknown>,
-      stockKeys,
+      prepared,
       stale: false,
+      solo: false,
       attempts: 0,
       resolve: resolve as (value: unknown) => void,
       reject,
@@ -110,7 +124,7 @@ async function refreshStale(batcher: Batcher): Promise<void> {
   const stale = batcher.queue.filter((w) => w.stale);
   await Promise.all(stale.map(async (w) => {
     try {
-      w.stockKeys = await w.job.prepare();
+      w.prepared = await w.job.prepare();
       w.stale = false;
     } catch (err) {
       batcher.queue.splice(batcher.queue.indexOf(w), 1);
@@ -120,29 +134,31 @@ async function refreshStale(batcher: Batcher): Promise<void> {
 }
 
 async function commitBatch(kv: Deno.Kv, clock: Clock, batcher: Batcher): Promise<void> {
-  const candidates = batcher.queue.slice(0, MAX_JOBS);
-  const allKeys = [...new Set(candidates.flatMap((w) => w.stockKeys))];
+  const head = batcher.queue[0];
+  const candidates = head.solo ? [head] : batcher.queue.slice(0, MAX_JOBS).filter((w) => !w.solo);
+  const allKeys = [...new Set(candidates.flatMap((w) => w.prepared.stock))];
   const entries = await getStockEntries(kv, allKeys);
   const working = recordsOf(entries);
   const now = clock.now();
 
   const accepted: { waiting: Waiting; plan: JobPlan<unknown> }[] = [];
-  const exclusive = new Set<string>();
+  const claimed = new Set<string>();
   const touched = new Set<StockKey>();
   let checks = 0;
   let mutations = 1; // the stock version
   for (const waiting of candidates) {
+    if (waiting.prepared.exclusive.some((key) => claimed.has(key))) {
+      // An earlier job of this batch writes the same order, cart, holds or payment: it decides
+      // in the next batch, on what that job left.
+      waiting.stale = true;
+      continue;
+    }
     let plan: JobPlan<unknown>;
     try {
       plan = waiting.job.plan(working, now);
     } catch (err) {
       remove(batcher, waiting);
       waiting.reject(err);
-      continue;
-    }
-    if (plan.exclusive.some((key) => exclusive.has(key))) {
-      // An earlier job of this batch writes the same order, cart or holds: next batch, read anew.
-      waiting.stale = true;
       continue;
     }
     const newKeys = [...plan.stock.keys()].filter((k) => !touched.has(k)).length;
@@ -162,7 +178,7 @@ async function commitBatch(kv: Deno.Kv, clock: Clock, batcher: Batcher): Promise
       working.set(key, record);
       touched.add(key);
     }
-    for (const key of plan.exclusive) exclusive.add(key);
+    for (const key of waiting.prepared.exclusive) claimed.add(key);
     checks += newKeys + plan.checks;
     mutations += newKeys + plan.mutations;
     accepted.push({ waiting, plan });
@@ -170,18 +186,27 @@ async function commitBatch(kv: Deno.Kv, clock: Clock, batcher: Batcher): Promise
   }
   if (accepted.length === 0) return;
 
-  const op = kv.atomic();
-  writeStockTo(op, entries, new Map([...touched].map((k) => [k, working.get(k)!])));
-  for (const { plan } of accepted) plan.write(op);
-  const ok = touched.size > 0 ? await commitStockChange(kv, op, now) : (await op.commit()).ok;
+  let ok: boolean;
+  try {
+    const op = kv.atomic();
+    writeStockTo(op, entries, new Map([...touched].map((k) => [k, working.get(k)!])));
+    for (const { plan } of accepted) plan.write(op);
+    ok = touched.size > 0 ? await commitStockChange(kv, op, now) : (await op.commit()).ok;
+  } catch (err) {
+    // Storage failed (not a lost race), or a write was refused (a value over KV's size limits):
+    // nothing was written, and every job of the batch is told.
+    for (const { waiting } of accepted) waiting.reject(err);
+    return;
+  }
   if (ok) {
     for (const { waiting, plan } of accepted) waiting.resolve(plan.result);
     return;
   }
-  // Lost a race with another process (or a job's own check failed): read again and retry.
+  // Lost a race with another process, or a job's own check failed: its jobs read again and are
+  // retried one by one; only a job that loses on its own uses up its tries.
   const retry: Waiting[] = [];
   for (const { waiting } of accepted) {
-    waiting.attempts++;
+    if (accepted.length === 1) waiting.attempts++;
     if (waiting.attempts >= MAX_ATTEMPTS) {
       waiting.reject(
         new Unavailable(
@@ -190,6 +215,7 @@ async function commitBatch(kv: Deno.Kv, clock: Clock, batcher: Batcher): Promise
       );
     } else {
       waiting.stale = true;
+      waiting.solo = accepted.length > 1 || waiting.solo;
       retry.push(waiting);
     }
   }
@@ -201,4 +227,9 @@ async function commitBatch(kv: Deno.Kv, clock: Clock, batcher: Batcher): Promise
 function remove(batcher: Batcher, waiting: Waiting): void {
   const i = batcher.queue.indexOf(waiting);
   if (i >= 0) batcher.queue.splice(i, 1);
+}
+
+/** Jobs waiting for a batch of `kv` (tests use it to line jobs up in one batch). */
+export function queuedJobs(kv: Deno.Kv): number {
+  return batchers.get(kv)?.queue.length ?? 0;
 }

@@ -34,7 +34,7 @@ import {
 } from "./order.ts";
 import { releaseOrder } from "./release.ts";
 import { receivePaymentEvent } from "./payment.ts";
-import { type JobPlan, runStockJob, type StockJob } from "../db/stock_batch.ts";
+import { type JobPlan, type Prepared, runStockJob, type StockJob } from "../db/stock_batch.ts";
 import { applyMove, availableOf } from "./stock_moves.ts";
 import { type OrderDeps, step } from "./steps.ts";
 import { InvalidInput } from "../errors.ts";
@@ -143,14 +143,28 @@ function reservationJob(
   let holds: HoldsEntry;
   let previous: Previous | null;
   return {
-    async prepare(): Promise<StockKey[]> {
+    async prepare(): Promise<Prepared> {
       [pending, holds] = await kv.getMany<[string, never]>([
         keys.pendingCheckout(input.cartId),
         keys.holds(input.client),
       ]) as [Deno.KvEntryMaybe<string>, HoldsEntry];
       previous = pending.value ? await readPrevious(deps, pending.value, input.client) : null;
-      const previousKeys = previous?.entry.value.reservation.items.map(([k]) => k) ?? [];
-      return [...new Set([...need.keys(), ...previousKeys])];
+      const prior = previous?.entry.value;
+      const previousKeys = prior?.reservation.items.map(([k]) => k) ?? [];
+      return {
+        stock: [...new Set([...need.keys(), ...previousKeys])],
+        exclusive: [
+          `cart:${input.cartId}`,
+          `holds:${input.client}`,
+          ...(prior
+            ? [
+              `order:${prior.orderNumber}`,
+              `holds:${prior.holdClient}`,
+              ...(prior.payment ? [`payment:${prior.payment.id}`] : []),
+            ]
+            : []),
+        ],
+      };
     },
     plan(stock, now): JobPlan<Reserved> {
       const prior = previous && previous.entry.value.status === "STARTED" &&
@@ -200,25 +214,14 @@ function reservationJob(
 
       return {
         stock: new Map([...(released?.ok ? released.next : []), ...reservation.next]),
-        exclusive: [
-          `cart:${input.cartId}`,
-          `holds:${input.client}`,
-          ...(replacing
-            ? [
-              `order:${replacing.entry.value.orderNumber}`,
-              `holds:${replacing.entry.value.holdClient}`,
-            ]
-            : []),
-        ],
         checks: 6,
         mutations: 12,
         result: { order, replaced },
         write(op) {
           writeOrderTo(op, order, null);
           inlinePayment?.write(op);
-          op.check(pending).set(keys.pendingCheckout(input.cartId), order.orderNumber, {
-            expireIn: reservationMs * 2,
-          });
+          // No expiry of its own: paying or releasing the order deletes it, replacing moves it.
+          op.check(pending).set(keys.pendingCheckout(input.cartId), order.orderNumber);
           writeHoldsTo(op, input.client, holds, [...others, {
             orderNumber: order.orderNumber,
             expiresAt: order.reservation.expiresAt,

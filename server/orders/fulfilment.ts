@@ -4,7 +4,6 @@
  * shelf and its refund is owed in the same write).
  */
 import { isCancellable, isNewForAdmin } from "../../shared/status.ts";
-import type { StockKey } from "../../shared/bom.ts";
 import { Conflict, NotFound } from "../errors.ts";
 import type { Email } from "../email/mailer.ts";
 import { queueEmailInto } from "../email/outbox.ts";
@@ -112,11 +111,14 @@ export async function cancelOrder(
 function cancelPaid(deps: OrderDeps, orderNumber: string, reason: string): Promise<Order> {
   let entry: Deno.KvEntry<Order>;
   return runStockJob(deps.kv, deps.clock, {
-    async prepare(): Promise<StockKey[]> {
+    async prepare() {
       const found = await findOrderEntry(deps.kv, orderNumber);
       if (!found) throw new NotFound("Order not found");
       entry = found;
-      return found.value.reservation.items.map(([k]) => k);
+      return {
+        stock: found.value.reservation.items.map(([k]) => k),
+        exclusive: [`order:${orderNumber}`],
+      };
     },
     plan(stock, now): JobPlan<Order> {
       const current = entry.value;
@@ -132,7 +134,6 @@ function cancelPaid(deps: OrderDeps, orderNumber: string, reason: string): Promi
       return {
         // Putting units back always fits the shelf.
         stock: restocked.ok ? restocked.next : new Map(),
-        exclusive: [`order:${orderNumber}`],
         checks: 1,
         mutations: 4,
         result: next,

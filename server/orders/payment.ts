@@ -160,7 +160,7 @@ function paidJob(
   let pending: Deno.KvEntryMaybe<string>;
   let holds: HoldsEntry;
   return {
-    async prepare(): Promise<StockKey[]> {
+    async prepare() {
       const found = read ?? await findOrderEntry(kv, event.orderNumber);
       read = null;
       if (!found) throw new NotFound("Order not found");
@@ -172,16 +172,18 @@ function paidJob(
         keys.pendingCheckout(order.cartId),
         keys.holds(order.holdClient ?? ""),
       ]) as [typeof handled, typeof cart, typeof pending, HoldsEntry];
-      return order.reservation.items.map(([k]) => k);
+      return {
+        stock: order.reservation.items.map(([k]) => k),
+        exclusive: [
+          `order:${order.orderNumber}`,
+          `cart:${order.cartId}`,
+          `holds:${order.holdClient}`,
+          `event:${event.id}`,
+        ],
+      };
     },
     plan(stock, now): JobPlan<PaidOutcome> {
       const order = entry.value;
-      const exclusive = [
-        `order:${order.orderNumber}`,
-        `cart:${order.cartId}`,
-        `holds:${order.holdClient}`,
-        `event:${event.id}`,
-      ];
       const done = (
         kind: PaidOutcome["kind"],
         next: Order,
@@ -189,7 +191,6 @@ function paidJob(
         moved: ReadonlyMap<StockKey, StockRecord> = new Map(),
       ): JobPlan<PaidOutcome> => ({
         stock: moved,
-        exclusive,
         checks: 8,
         mutations: 12,
         result: { kind, order: next },

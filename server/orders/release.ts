@@ -1,5 +1,4 @@
 /** Ending an unpaid order: its held stock goes back, its client's hold and cart pointer free. */
-import type { StockKey } from "../../shared/bom.ts";
 import { NotFound } from "../errors.ts";
 import { freeHoldInto, type HoldsEntry } from "../db/holds.ts";
 import { keys } from "../db/keys.ts";
@@ -24,7 +23,7 @@ export async function releaseOrder(
   let holds: HoldsEntry;
   let pending: Deno.KvEntryMaybe<string>;
   return await runStockJob(deps.kv, deps.clock, {
-    async prepare(): Promise<StockKey[]> {
+    async prepare() {
       const found = await findOrderEntry(kv, orderNumber);
       if (!found) throw new NotFound("Order not found");
       entry = found;
@@ -32,17 +31,20 @@ export async function releaseOrder(
         keys.holds(found.value.holdClient ?? ""),
         keys.pendingCheckout(found.value.cartId),
       ]) as [HoldsEntry, Deno.KvEntryMaybe<string>];
-      return found.value.reservation.items.map(([k]) => k);
+      const order = found.value;
+      return {
+        stock: order.reservation.items.map(([k]) => k),
+        exclusive: [
+          `order:${order.orderNumber}`,
+          `cart:${order.cartId}`,
+          `holds:${order.holdClient}`,
+        ],
+      };
     },
     plan(stock, now): JobPlan<Order> {
       const order = entry.value;
-      const exclusive = [
-        `order:${order.orderNumber}`,
-        `cart:${order.cartId}`,
-        `holds:${order.holdClient}`,
-      ];
       if (order.reservation.state !== "held" || order.status !== "STARTED") {
-        return { stock: new Map(), exclusive, checks: 0, mutations: 0, result: order, write() {} };
+        return { stock: new Map(), checks: 0, mutations: 0, result: order, write() {} };
       }
       const released = applyMove(stock, order.reservation.items, "release");
       const next: Order = {
@@ -52,7 +54,6 @@ export async function releaseOrder(
       };
       return {
         stock: released.ok ? released.next : new Map(),
-        exclusive,
         checks: 4,
         mutations: 6,
         result: next,

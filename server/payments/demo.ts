@@ -1,9 +1,10 @@
 /**
  * The built-in provider used when no Stripe keys are set: it behaves like Stripe test mode, with
- * its pages and card checks inside the shop (the demo provider contract in docs/ and DESIGN).
- * Its payments live in the shop's KV, so it joins the shop's atomic writes (`inline`), and a
- * successful charge records its payment event in the same write that takes the money, as a
- * webhook delivery would: a crash right after the charge leaves the event to be handled.
+ * its pages and card checks inside the shop (the demo provider contract:
+ * docs/operations.md#demo-payment-provider). Its payments live in the shop's KV, so it joins the
+ * shop's atomic writes (`inline`), and a successful charge records its payment event in the same
+ * write that takes the money, as a webhook delivery would: a crash right after the charge leaves
+ * the event to be handled.
  */
 import { computeTotals, type Region } from "../../shared/policy.ts";
 import type { z } from "zod";
@@ -38,6 +39,8 @@ export interface DemoPayment {
   expiresAt: number | null;
   clientSecret: string | null;
   refundedCents: number;
+  /** What the page collected when the payment was taken; every event of it carries them. */
+  details?: PaidDetails | null;
 }
 
 /** Demo payments are kept this long (like Stripe's dashboard history, bounded). */
@@ -64,7 +67,11 @@ export function demoEventId(paymentId: string): string {
   return `evt_${paymentId}_succeeded`;
 }
 
-function paidEvent(payment: DemoPayment, details?: PaidDetails): PaymentEvent {
+/**
+ * The event of a taken payment, the same however it is learned (the charge, a poll, a stop that
+ * found it taken), details included: a retry must never record a bare copy of it.
+ */
+function paidEvent(payment: DemoPayment, details = payment.details): PaymentEvent {
   return {
     id: demoEventId(payment.id),
     type: "paid",
@@ -217,7 +224,7 @@ export async function chargeDemoPayment(
       details = payment?.kind === kind && payment.status === "open"
         ? await detailsOf(kv, payment, body)
         : null;
-      return [];
+      return { stock: [], exclusive: [`payment:${id}`, `event:${demoEventId(id)}`] };
     },
     plan(_stock, now): JobPlan<PaymentEvent> {
       const payment = entry.value;
@@ -226,7 +233,7 @@ export async function chargeDemoPayment(
           kind === "checkout_session" ? "Checkout session not found" : "Payment not found",
         );
       }
-      const nothing = { stock: new Map(), exclusive: [], checks: 0, mutations: 0 };
+      const nothing = { stock: new Map(), checks: 0, mutations: 0 };
       if (payment.status === "succeeded" || payment.status === "refunded") {
         return { ...nothing, result: paidEvent(payment), write() {} };
       }
@@ -246,14 +253,15 @@ export async function chargeDemoPayment(
       const amountCents = details.totals?.totalCents ?? payment.amountCents;
       return {
         stock: new Map(),
-        exclusive: [`payment:${payment.id}`],
         checks: 2,
         mutations: 3,
         result: event,
         write(op) {
-          op.check(entry).set(entry.key, { ...payment, status: "succeeded", amountCents }, {
-            expireIn: KEEP_MS,
-          });
+          op.check(entry).set(
+            entry.key,
+            { ...payment, status: "succeeded", amountCents, details },
+            { expireIn: KEEP_MS },
+          );
           recordEventInto(op, event, now);
         },
       };

@@ -863,7 +863,7 @@ const GROUPS: Group[] = [
   {
     name: "demo payments",
     // Every case starts a fresh checkout from one client: holds are not what this suite tests.
-    options: { env: { MAX_HOLDS_PER_CLIENT: "100000" } },
+    options: { env: { MAX_HOLDS_PER_CLIENT: "500" } },
     setup: async (t) => {
       await plentyOfStock(t);
       return await startHostedCheckout(t);
@@ -1107,8 +1107,8 @@ const GROUPS: Group[] = [
           },
         },
         accepts: {
-          "body: {}": "an empty body asks for the payment configuration (SPEC.md section 7)",
-          "body: empty": "an empty body asks for the payment configuration (SPEC.md section 7)",
+          "body: {}": "an empty body asks for the payment config (docs/product.md#checkout-api)",
+          "body: empty": "an empty body asks for the payment config (docs/product.md#checkout-api)",
         },
       },
     ],

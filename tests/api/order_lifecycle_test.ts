@@ -20,6 +20,8 @@ import { settleRefund } from "../../server/orders/refunds.ts";
 import { sweepExpiredReservations } from "../../server/orders/expiry.ts";
 import type { DemoPayment } from "../../server/payments/demo.ts";
 import { switchKey } from "../../shared/bom.ts";
+import { withLock } from "../../server/db/kv_util.ts";
+import { queuedJobs } from "../../server/db/stock_batch.ts";
 
 const GOOD_CARD = "4242424242424242";
 const KEY = switchKey(STARTER.switchIds[0]);
@@ -298,4 +300,118 @@ Deno.test("expiry asks the provider first: a charge whose handling stopped is pa
   assert.equal(order.status, "PAYMENT_RECEIVED");
   await assertEveryChargeEndsRight(t);
   await assertStockAddsUp(t);
+});
+
+/** Holds the batcher's lock until `count` jobs wait, so they share the next batch. */
+async function inOneBatch<T>(kv: Deno.Kv, count: number, start: () => Promise<T>[]): Promise<T[]> {
+  let open!: () => void;
+  const gate = new Promise<void>((resolve) => (open = resolve));
+  const held = withLock("stock", () => gate);
+  const started = start();
+  for (let i = 0; i < 10_000 && queuedJobs(kv) < count; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  }
+  assert.equal(queuedJobs(kv), count, "the jobs wait for the same batch");
+  open();
+  await held;
+  return await Promise.all(started);
+}
+
+Deno.test("a charge and a replacing checkout in one batch: the shopper told 'paid' is paid or refunded", async () => {
+  await using t = await createTestApp();
+  const cartId = await newPackCart(t);
+  const first = await checkout(t, cartId);
+  const sessionId = sessionIdOf(first.json.url);
+  const [pay, again] = await inOneBatch(t.kv, 2, () => [
+    payDemo(t, sessionId, { cardNumber: GOOD_CARD, email: "a@example.com", address: US_ADDRESS }),
+    checkout(t, cartId),
+  ]);
+  assert.equal(pay.status, 200, pay.text);
+  assert.equal(again.status, 200, again.text);
+  const taken = (await demoPayments(t)).find((p) => p.id === sessionId)!;
+  assert.ok(
+    ["succeeded", "refunded"].includes(taken.status),
+    `a payment answered 200 is ${taken.status}`,
+  );
+  for (const order of await listOrders(t.kv)) {
+    if (order.refund?.state === "pending") await settleRefund(t, order.orderNumber);
+  }
+  await assertEveryChargeEndsRight(t);
+  await assertStockAddsUp(t);
+});
+
+Deno.test("two checkouts of one cart in one batch on the last unit: the second replaces the first", async () => {
+  await using t = await createTestApp();
+  const cartId = await newPackCart(t);
+  const cookie = await adminCookie(t);
+  await t.request(`/api/admin/inventory/switches/${STARTER.switchIds[0]}`, {
+    method: "PUT",
+    headers: { Cookie: cookie },
+    body: { stock: 1 },
+  });
+  const results = await inOneBatch(t.kv, 2, () => [checkout(t, cartId), checkout(t, cartId)]);
+  assert.deepEqual(results.map((r) => r.status), [200, 200], results.map((r) => r.text).join());
+  const live = (await listOrders(t.kv)).filter((o) => o.status === "STARTED");
+  assert.equal(live.length, 1);
+  assert.deepEqual(await stockOf(t), { stock: 1, reserved: 1, used: 0 });
+});
+
+Deno.test("a payment whose handling stopped keeps what the page collected, however it is recorded", async () => {
+  let armed = false;
+  await using t = await createTestApp({
+    onStep: (name) => {
+      if (armed && name === "charge") {
+        armed = false;
+        throw new Crash("stopped after the charge");
+      }
+    },
+  });
+  const start = await checkout(t, await newPackCart(t));
+  const sessionId = sessionIdOf(start.json.url);
+  const body = {
+    cardNumber: GOOD_CARD,
+    email: "ann@example.com",
+    name: "Ann Lee",
+    address: US_ADDRESS,
+    promoCode: "LATEDELIVERY",
+  };
+  armed = true;
+  assert.equal(
+    (await payDemo(t, sessionId, body)).status,
+    500,
+    "the process died after the charge",
+  );
+  // The success page polls before the queue gets to the recorded event.
+  const poll = await t.request(`/api/orders/session/${sessionId}`);
+  assert.equal(poll.json.status, "PAYMENT_RECEIVED");
+  const order = await getOrder(t.kv, start.json.orderNumber);
+  const charged = (await demoPayments(t)).find((p) => p.id === sessionId)!;
+  assert.equal(order.email, "ann@example.com");
+  assert.deepEqual(order.shippingAddress, US_ADDRESS);
+  assert.equal(order.promoCode, "LATEDELIVERY");
+  assert.equal(order.totalCents, charged.amountCents, "the order total is what was charged");
+  // Paying again is harmless and changes nothing.
+  assert.equal((await payDemo(t, sessionId, body)).status, 200);
+  assert.deepEqual(await getOrder(t.kv, start.json.orderNumber), order);
+});
+
+Deno.test("a storage failure during a batch commit is answered, never left hanging", async () => {
+  await using t = await createTestApp();
+  const cartId = await newPackCart(t);
+  const realAtomic = t.kv.atomic.bind(t.kv);
+  let failNext = true;
+  t.kv.atomic = () => {
+    const op = realAtomic();
+    const commit = op.commit.bind(op);
+    op.commit = () => {
+      if (!failNext) return commit();
+      failNext = false;
+      return Promise.reject(new TypeError("database is locked (simulated)"));
+    };
+    return op;
+  };
+  const res = await checkout(t, cartId);
+  assert.equal(res.status, 500);
+  assert.match(res.json.error, /Something went wrong on our side/);
+  assert.equal((await checkout(t, cartId)).status, 200, "and the next checkout goes through");
 });

@@ -21,6 +21,10 @@ Deno.test("a bad value stops start-up with one line naming the variable", () => 
     [{ DENO_ENV: "staging" }, /^Invalid DENO_ENV/],
     [{ DENO_ENV: "production" }, /ADMIN_PASSWORD: it is required/],
     [{ STRIPE_SECRET_KEY: "sk_test_1" }, /Incomplete Stripe settings/],
+    [{ MAX_HOLDS_PER_CLIENT: "0" }, /^Invalid MAX_HOLDS_PER_CLIENT="0": .* from 1 to 500$/],
+    [{ MAX_HOLDS_PER_CLIENT: "501" }, /^Invalid MAX_HOLDS_PER_CLIENT="501"/],
+    [{ MAX_HOLDS_PER_CLIENT: "2.5" }, /^Invalid MAX_HOLDS_PER_CLIENT/],
+    [{ SHOP_DEV_RELOAD: "yes" }, /^Invalid SHOP_DEV_RELOAD/],
   ];
   for (const [env, message] of cases) {
     assert.throws(() => loadConfig(env), (err: Error) => {
