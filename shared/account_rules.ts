@@ -7,7 +7,7 @@ export const EMAIL_MESSAGE = "Please enter a valid email address";
 export const PASSWORD_MESSAGE =
   "Password must be at least 8 characters long and contain uppercase, lowercase, and numbers";
 
-/** Sign-up strips HTML tags and trims (SPEC.md section 5) before checking. */
+/** Sign-up strips HTML tags and trims (docs/product.md#validation) before checking. */
 export function stripTags(value: string): string {
   return value.replace(/<[^>]*>?/g, "").trim();
 }

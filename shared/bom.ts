@@ -1,6 +1,7 @@
 /**
- * The bill of materials: which stock components each sellable thing consumes (DESIGN.md section 3).
- * Checkout reserves exactly these, and availability answers from the same rules.
+ * The bill of materials: which stock components each sellable thing consumes
+ * (docs/decisions.md#stock-per-component). Checkout reserves exactly these, and availability
+ * answers from the same rules.
  */
 import type { CubeKeycaps, TesterKeycaps, TesterSize } from "./pricing.ts";
 

@@ -1,6 +1,6 @@
 /**
- * The switch filter of the custom tester and fidget cube pages (SPEC.md section 5). Pure, so the
- * browser filters as the shopper clicks and the server tests can use the same rules.
+ * The switch filter of the custom tester and fidget cube pages (docs/product.md#switch-filter).
+ * Pure, so the browser filters as the shopper clicks and the server tests can use the same rules.
  */
 
 /** The fields of a switch the filter reads. */

@@ -1,5 +1,5 @@
 /**
- * The admin's 'Hide User Data' masking (SPEC.md section 6), so order tables can be shown on a
+ * The admin's 'Hide User Data' masking (docs/product.md#masking), so order tables can be shown on a
  * shared screen. Lengths count characters (code points), so an emoji is never cut in half.
  */
 

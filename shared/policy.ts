@@ -1,6 +1,6 @@
 /**
  * The shop's business facts and the decisions where the spec contradicts itself, in one place
- * (DESIGN.md section 3). Money is integer cents.
+ * (docs/decisions.md, docs/product.md#shipping-and-tax). Money is integer cents.
  */
 
 import { formatCents, STARTING_PRICE_CENTS } from "./pricing.ts";

@@ -1,6 +1,7 @@
 /**
- * Every price rule of the shop in integer cents (SPEC.md section 9, DESIGN.md section 3). The server
- * charges with these functions and the browser shows their results, so the two always agree.
+ * Every price rule of the shop in integer cents (docs/product.md#prices, docs/decisions.md). The
+ * server charges with these functions and the browser shows their results, so the two always
+ * agree.
  */
 
 /** Switch counts a custom tester can hold. */

@@ -1,5 +1,5 @@
 /**
- * The gift-guide quiz (SPEC.md section 4, Quiz) as data plus an immutable state machine, so the
+ * The gift-guide quiz (docs/product.md#quiz) as data plus an immutable state machine, so the
  * page only renders and the paths can be tested without a browser.
  */
 

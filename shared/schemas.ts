@@ -212,7 +212,10 @@ export const loginSchema = z.object({
   cartId: z.string().max(64).nullish(),
 });
 
-/** Body of POST /auth/create-payment-intent when it creates a payment (SPEC.md section 7). */
+/**
+ * Body of POST /auth/create-payment-intent when it creates a payment
+ * (docs/product.md#checkout-api).
+ */
 export const paymentIntentSchema = z.object({
   cart_data: z.object({ cartId: z.string({ error: "No cart found" }).min(1).max(64) }, {
     error: "No cart found",

@@ -1,6 +1,7 @@
 /**
  * Order statuses, their allowed moves and how the tracking page and admin tables present them
- * (SPEC.md section 4, Order status; DESIGN.md section 4). The server checks every move here.
+ * (docs/product.md#order-status; docs/decisions.md#order-status-moves). The server checks every
+ * move here.
  */
 
 /** Every status an order can have: the five forward steps, then the two dead ends. */

@@ -69,8 +69,8 @@ export async function api<T>(path: string, options: ApiOptions = {}): Promise<T>
 }
 
 /**
- * Paths that learn who the shopper is (SPEC.md section 6): cart adds and order creation link the
- * cart or order to the account, and /auth/* needs the session. Nothing else gets the token.
+ * Paths that learn who the shopper is (docs/product.md#roles): cart adds and order creation link
+ * the cart or order to the account, and /auth/* needs the session. Nothing else gets the token.
  */
 const USER_PATHS = ["/api/cart/add", "/api/orders/create", "/auth/"];
 

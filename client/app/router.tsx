@@ -67,7 +67,7 @@ const NotFoundPage = page(async () =>
   (await import("../features/content/not_found_page.tsx")).NotFoundPage
 );
 
-/** The one route table of the shop (SPEC.md section 2). */
+/** The one route table of the shop (docs/product.md#screens). */
 export function AppRoutes() {
   return (
     <Routes>

@@ -7,7 +7,9 @@ import { ApiError } from "./api.ts";
 /** Available quantity by the name of each short line. */
 export type ShortStock = Record<string, number>;
 
-/** 'Insufficient stock for: Gateron Yellow (2 available), ...' (SPEC.md section 8). */
+/**
+ * 'Insufficient stock for: Gateron Yellow (2 available), ...' (docs/product.md#checkout-messages).
+ */
 export function insufficientStockMessage(short: ShortStock): string {
   const parts = Object.entries(short).map(([name, n]) => `${name} (${n} available)`);
   return `Insufficient stock for: ${parts.join(", ")}`;

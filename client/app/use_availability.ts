@@ -3,7 +3,7 @@ import { api } from "./api.ts";
 
 /**
  * Availability of a tester or item by id, checked on load. A failed check counts as unavailable
- * (SPEC.md section 7) and is only logged. null while the check runs.
+ * (docs/product.md#catalogue-api) and is only logged. null while the check runs.
  */
 export function useAvailability(kind: "testers" | "items", id: number): boolean | null {
   const [available, setAvailable] = useState<boolean | null>(null);

@@ -8,7 +8,7 @@ import { countHit, isLimited, type RateLimit } from "../db/rate_limit.ts";
 import { LimitReached } from "../errors.ts";
 import { clientKey } from "./client_key.ts";
 
-/** Five wrong passwords a minute per client, then 429 (DESIGN.md section 5). */
+/** Five wrong passwords a minute per client, then 429 (docs/decisions.md#admin-authentication). */
 export const ADMIN_LOGIN_LIMIT: RateLimit = { bucket: "admin-login", max: 5, windowMs: 60_000 };
 
 /** The cookie's name: `__Host-` binds it to this origin over HTTPS (production). */

@@ -139,7 +139,10 @@ function csvRows(orders: Order[]): unknown[][] {
   ];
 }
 
-/** The admin API (SPEC.md section 7 'Admin', DESIGN.md section 5): enforced on the server. */
+/**
+ * The admin API (docs/product.md#admin-api, docs/decisions.md#admin-authentication): enforced on
+ * the server.
+ */
 export function adminRoutes(deps: Deps): Hono {
   const { kv, clock, config, imageBase } = deps;
   const app = new Hono();

@@ -31,7 +31,10 @@ export const LOGIN_ACCOUNT_LIMIT: RateLimit = {
   windowMs: 15 * 60_000,
 };
 
-/** Accounts (SPEC.md section 7 'Auth', DESIGN.md section 5), served under /auth. */
+/**
+ * Accounts (docs/product.md#accounts-api, docs/decisions.md#accounts-and-passwords), served under
+ * /auth.
+ */
 export function authRoutes(deps: Deps): Hono {
   const { kv, clock, config, imageBase } = deps;
   const app = new Hono();

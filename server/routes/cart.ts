@@ -13,7 +13,7 @@ const lineParam = z.object({
   itemId: z.string().min(1).max(64),
 });
 
-/** The cart API of SPEC.md section 7 'Cart'. */
+/** The cart API (docs/product.md#cart-api). */
 export function cartRoutes({ kv, clock, imageBase }: AppDeps & { imageBase: string }): Hono {
   const app = new Hono();
 

@@ -104,7 +104,7 @@ function versionedJson(kv: Deno.Kv, build: () => Promise<unknown>) {
   };
 }
 
-/** Switches, products and availability (SPEC.md section 7 'Catalogue'). */
+/** Switches, products and availability (docs/product.md#catalogue-api). */
 export function catalogRoutes({ kv, imageBase }: AppDeps & { imageBase: string }): Hono {
   const app = new Hono();
 

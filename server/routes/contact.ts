@@ -9,7 +9,7 @@ import { validateJson } from "../middleware/validate.ts";
 /** Five messages per ten minutes per client stops floods without bothering real shoppers. */
 export const CONTACT_LIMIT = { bucket: "contact", max: 5, windowMs: 10 * 60 * 1000 };
 
-/** POST /api/sendMessage (SPEC.md section 7 'Contact'). */
+/** POST /api/sendMessage (docs/product.md#contact-api). */
 export function contactRoutes({ kv, clock, config }: AppDeps): Hono {
   return new Hono().post("/sendMessage", validateJson(contactSchema), async (c) => {
     await hitRateLimit(

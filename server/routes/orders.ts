@@ -28,7 +28,7 @@ export function originOf(c: Context, publicUrl: string | undefined): string {
   return publicUrl ?? new URL(c.req.url).origin;
 }
 
-/** Hosted checkout from the cart's two buttons (SPEC.md section 7, DESIGN.md section 4). */
+/** Hosted checkout from the cart's two buttons (docs/product.md#checkout-api). */
 export function checkoutRoutes(deps: Deps): Hono {
   const params = z.object({
     cartId: z.string().min(1).max(64),

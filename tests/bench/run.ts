@@ -1,6 +1,7 @@
 /**
  * `deno task bench`: load figures for the shop, each as a ratio to a ceiling measured in the same
- * run on the same machine (DESIGN.md section 6), so numbers from different machines compare.
+ * run on the same machine (docs/decisions.md#measuring-speed), so numbers from different machines
+ * compare.
  *
  * - Framework ceiling: GET /api/health (no storage touched).
  * - Storage ceiling: raw Deno KV atomic commits (check + set of a new key, 50 in flight) on a fresh

@@ -18,11 +18,11 @@ import {
 } from "../../shared/pricing.ts";
 import { STARTING_PRICE_TEXT } from "../../shared/policy.ts";
 
-/** SPEC.md section 9, written out by hand so the constants themselves are checked. */
+/** docs/product.md#prices, written out by hand so the constants themselves are checked. */
 const BASE_BY_SIZE = { 10: 999, 15: 1449, 20: 1899 } as const;
 const KEYCAP_BY_KIND = { none: 0, transparent: 40, random: 50 } as const;
 
-Deno.test("pricing constants match SPEC.md section 9", () => {
+Deno.test("pricing constants match docs/product.md#prices", () => {
   assert.deepEqual([...TESTER_SIZES], [10, 15, 20]);
   assert.deepEqual([...TESTER_KEYCAPS], ["none", "transparent", "random"]);
   assert.deepEqual(TESTER_BASE_CENTS, BASE_BY_SIZE);

@@ -4,8 +4,9 @@ import { api, ApiError, isRefusal } from "../api.ts";
 import { useStore } from "../store/store.ts";
 
 /**
- * The cart service of SPEC.md sections 4 and 8: keeps the cart id in the store (and localStorage),
- * keeps the badge in step with the server's cart, and rethrows failures with a readable message.
+ * The cart service (docs/product.md#cart-behaviour and #cart-messages): keeps the cart id in the
+ * store (and localStorage), keeps the badge in step with the server's cart, and rethrows failures
+ * with a readable message.
  */
 
 function remember(cart: CartView): CartView {

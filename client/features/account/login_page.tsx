@@ -22,7 +22,7 @@ function loginFailure(err: unknown): string {
 }
 
 /**
- * /login (SPEC.md section 2, 'Login'): email and password. Success stores the session, switches
+ * /login (docs/product.md#accounts): email and password. Success stores the session, switches
  * to the cart the server joined (the guest cart follows the shopper into the account), refreshes
  * the badge and goes home.
  */

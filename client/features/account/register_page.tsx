@@ -28,7 +28,7 @@ function checkFields(email: string, password: string): FieldErrors {
   return errors;
 }
 
-/** The 'already created' toast with its 'go to login' action (SPEC.md section 8, 'Auth'). */
+/** The 'already created' toast with its 'go to login' action (docs/product.md#account-messages). */
 function toastAccountExists(): void {
   toast.error(
     (t) => (
@@ -44,7 +44,7 @@ function toastAccountExists(): void {
 }
 
 /**
- * /register (SPEC.md section 2, 'Sign up'): email and password, cleaned of tags and spaces and
+ * /register (docs/product.md#accounts): email and password, cleaned of tags and spaces and
  * checked here with the spec's messages before sending. Success goes to /login.
  */
 export function RegisterPage() {

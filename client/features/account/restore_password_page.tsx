@@ -2,8 +2,9 @@ import { Link } from "react-router-dom";
 import { SHOP_CONTACT_EMAIL } from "../../../shared/policy.ts";
 
 /**
- * /restore-password (linked from /login; SPEC.md section 2 does not show the screen). There is no
- * self-service reset yet, so the page says so and tells the shopper how to get help.
+ * /restore-password (linked from /login; the spec does not show the screen, see
+ * docs/decisions.md#password-reset). There is no self-service reset yet, so the page says so and
+ * tells the shopper how to get help.
  */
 export function RestorePasswordPage() {
   return (

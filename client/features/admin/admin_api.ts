@@ -1,5 +1,5 @@
 /**
- * The admin dashboard's calls (SPEC.md section 7 'Admin'). The admin session is an HttpOnly
+ * The admin dashboard's calls (docs/product.md#admin-api). The admin session is an HttpOnly
  * cookie that same-origin fetch sends by itself, so no call carries the password after login.
  * A 401 from any call but the login means the session ended: the adminAuth flag is dropped so
  * the page falls back to the password form.
@@ -55,9 +55,9 @@ export interface AdminOrder {
 }
 
 /**
- * Stock counts (DESIGN.md section 8): `stock` is on the shelf and not yet sold, reserved units
- * included; `reserved` is held by unpaid checkouts; `available` is stock - reserved (never below
- * 0); `used` is sold.
+ * Stock counts (docs/decisions.md#inventory-words): `stock` is on the shelf and not yet sold,
+ * reserved units included; `reserved` is held by unpaid checkouts; `available` is stock - reserved
+ * (never below 0); `used` is sold.
  */
 export interface StockCounts {
   stock: number;

@@ -15,7 +15,10 @@ import { Fragment } from "react";
 import { COMPONENTS } from "../../../shared/bom.ts";
 import type { ComponentStock, SwitchStock } from "./admin_api.ts";
 
-/** The bar colour of 'Switches Stock' (SPEC.md section 9: a fixed bar colour), free units. */
+/**
+ * The bar colour of 'Switches Stock' (docs/product.md#admin-dashboard: a fixed bar colour), free
+ * units.
+ */
 const BAR_COLOR = "#5b7fd6";
 /** Reserved units, in the bars and the pies alike. */
 const RESERVED_COLOR = "#b7791f";

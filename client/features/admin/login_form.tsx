@@ -9,7 +9,9 @@ interface LoginFormProps {
   onSuccess: () => void;
 }
 
-/** 'Admin Access': the password form in front of the dashboard (SPEC.md section 2 'Admin'). */
+/**
+ * 'Admin Access': the password form in front of the dashboard (docs/product.md#admin-dashboard).
+ */
 export function LoginForm({ onSuccess }: LoginFormProps) {
   const [password, setPassword] = useState("");
   const [busy, setBusy] = useState(false);

@@ -20,7 +20,7 @@ import {
 /** Props of one order's rows. */
 interface OrderRowProps {
   order: AdminOrder;
-  /** 'Hide User Data': mask email, street, tracking and order number (SPEC.md section 6). */
+  /** 'Hide User Data': mask email, street, tracking and order number (docs/product.md#masking). */
   hideUserData: boolean;
   /** Called after any change, so the tables reload. */
   onChanged: () => void;

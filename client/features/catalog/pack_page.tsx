@@ -37,7 +37,7 @@ function usePack(slug: string, attempt: number): Load {
   return load;
 }
 
-/** A themed tester pack page (SPEC.md section 2, 'Tester pack pages'). */
+/** A themed tester pack page (docs/product.md#pack-pages). */
 export function PackPage({ slug }: { slug: string }) {
   const [attempt, setAttempt] = useState(0);
   const load = usePack(slug, attempt);

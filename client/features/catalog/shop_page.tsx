@@ -16,7 +16,7 @@ import { addItemToCart } from "../../app/cart/cart_service.ts";
 import { ProductCard } from "../../app/components/product_card.tsx";
 import { IMAGE_BASE } from "../../app/image_base.ts";
 
-/** The themed packs the shop lists (SPEC.md section 2: Starter, Popular, Linear, Tactile). */
+/** The themed packs the shop lists (docs/product.md#shop: Starter, Popular, Linear, Tactile). */
 const THEMED_PACK_IDS = [384, 380, 386, 382];
 
 /** Product prices as the server charges them, by id; null until loaded or when loading failed. */
@@ -36,7 +36,7 @@ function useProductPrices(): Map<number, number> | null {
 }
 
 /**
- * Adds a product with the shop page's toasts (SPEC.md section 8, 'Shop and testers'). Not
+ * Adds a product with the shop page's toasts (docs/product.md#shop-messages). Not
  * toastAddFailed: that keeps an error up for 4 s, the shop's error has always used the 2 s default.
  */
 async function addWithToast(id: number): Promise<void> {

@@ -37,7 +37,7 @@ const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 /**
  * /checkout: contact, shipping and payment on this site (the embedded payment), beside the order
  * summary. The order and its payment are created once the details are complete and the terms
- * accepted, and re-created whenever they or the promo change (SPEC.md sections 2 and 4).
+ * accepted, and re-created whenever they or the promo change (docs/product.md#checkout-page).
  */
 export function CheckoutPage() {
   const { cart, loading } = useCart();

@@ -13,7 +13,7 @@ export interface AppliedPromo {
 
 /**
  * The order summary of /checkout: the cart's lines, the promo code, the 'Order Details' box and
- * the terms checkbox (SPEC.md section 2, Checkout).
+ * the terms checkbox (docs/product.md#checkout-page).
  */
 export function CheckoutSummary({
   cart,

@@ -9,9 +9,9 @@ function formatCardNumber(value: string): string {
 }
 
 /**
- * The demo provider's card form (DESIGN.md section 4 contract): a text field labelled exactly
- * 'Card number' and a 'Pay now' button. `onPay` throws to report a failed payment; on success it
- * navigates away, so the form stays locked ('Processing...') to prevent a second charge.
+ * The demo provider's card form (docs/operations.md#demo-payment-provider): a text field labelled
+ * exactly 'Card number' and a 'Pay now' button. `onPay` throws to report a failed payment; on
+ * success it navigates away, so the form stays locked ('Processing...') to prevent a second charge.
  */
 export function DemoCardForm({ disabled, note, onPay }: {
   /** Paying is not possible yet (terms, details or the payment are missing). */

@@ -1,6 +1,6 @@
 import { TextField } from "../../app/components/text_field.tsx";
 
-/** The checkout form's fields (SPEC.md section 3, Checkout form). */
+/** The checkout form's fields (docs/product.md#data, checkout form). */
 export interface ShippingFields {
   email: string;
   firstName: string;
@@ -91,7 +91,7 @@ export function ShippingForm({ fields, onChange }: {
             pattern="[0-9]{5}"
             value={fields.zipCode}
             hint="5 digits"
-            // Only digits: a ZIP is complete at 5 characters (SPEC.md section 5).
+            // Only digits: a ZIP is complete at 5 characters (docs/product.md#validation).
             onChange={(value) => onChange("zipCode", value.replace(/\D/g, "").slice(0, 5))}
           />
         </div>

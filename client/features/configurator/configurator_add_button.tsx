@@ -4,7 +4,8 @@ import { useAdding } from "../../app/components/use_adding.ts";
  * Add to Cart for a configured product. It behaves like the shop's AddToCartButton ('Adding...',
  * locked about a second after the request) but has a third state the shared button lacks: with
  * too few switches it looks disabled (aria-disabled) yet stays clickable, so the click can say
- * how many are missing (SPEC.md section 5). With too many it is truly disabled.
+ * how many are missing (docs/decisions.md#configurator-add-button). With too many it is truly
+ * disabled.
  */
 export function ConfiguratorAddButton({ state, onShort, onAdd }: {
   state: "ready" | "short" | "over";

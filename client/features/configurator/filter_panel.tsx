@@ -24,7 +24,7 @@ function toggled(list: string[], value: string, on: boolean): string[] {
 }
 
 /**
- * Brands, types and force range (SPEC.md section 5 'Switch filter'). Types and force stay in
+ * Brands, types and force range (docs/product.md#switch-filter). Types and force stay in
  * view; the thirty brand boxes fold into a disclosure so the switches are not pushed off screen.
  */
 export function FilterPanel(props: FilterPanelProps) {

@@ -42,7 +42,7 @@ export function TesterOptions({ config, onChange }: {
         choices={[
           { value: "none", label: "None" },
           { value: "transparent", label: "Transparent", note: perSwitch("transparent") },
-          // Priced and accepted by the API, but not offered yet (DESIGN.md section 3).
+          // Priced and accepted by the API, but not offered yet (docs/decisions.md#random-keycaps).
           { value: "random", label: "Random", note: "coming soon", disabled: true },
         ]}
         onChange={(keycaps) => onChange({ keycaps })}

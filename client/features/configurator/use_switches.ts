@@ -14,8 +14,9 @@ export interface SwitchesState {
 }
 
 /**
- * Loads GET /api/switches once per page visit. A failure is only logged (SPEC.md section 8:
- * switch list errors are only logged), so no error toast appears; the page offers a retry.
+ * Loads GET /api/switches once per page visit. A failure is only logged
+ * (docs/product.md#shop-messages: switch list errors are only logged), so no error toast appears;
+ * the page offers a retry.
  */
 export function useSwitches(): SwitchesState {
   const [switches, setSwitches] = useState<SwitchChoice[] | null>(null);

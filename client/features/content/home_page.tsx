@@ -175,7 +175,7 @@ function cardsPerView(width: number): number {
 }
 
 /**
- * The seven testers, one to three at a time by width. It does not loop (SPEC.md section 4):
+ * The seven testers, one to three at a time by width. It does not loop (docs/product.md#carousels):
  * Previous is disabled on the first page and Next on the last. Tabbing onto a card that is out of
  * view scrolls it in, so keyboard users can also just walk through the links.
  */

@@ -26,7 +26,7 @@ const OPENS_CARRIER = " (opens the carrier's site in a new tab)";
 /**
  * /order-success and /order/track/{orderNumber}: the order's tracking page. With ?session_id it
  * first finds the order of the payment, forgets the paid cart and replaces the URL by the
- * tracking URL; with ?order or the path it shows that order (SPEC.md sections 2 and 4).
+ * tracking URL; with ?order or the path it shows that order (docs/product.md#order-tracking).
  */
 export function OrderPage() {
   const { orderNumber: pathNumber } = useParams();

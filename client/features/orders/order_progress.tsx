@@ -6,7 +6,7 @@ const DONE_SUFFIX = " (done)";
 
 /**
  * The tracking page's progress bar: a bar filled to the status's percentage and the five steps
- * below it, the current one highlighted and the earlier ones filled (SPEC.md section 4).
+ * below it, the current one highlighted and the earlier ones filled (docs/product.md#order-status).
  */
 export function OrderProgress({ status, progress }: { status: OrderStatus; progress: number }) {
   const current = stepIndex(status);
