@@ -1,4 +1,10 @@
-/** Shapes of API answers, shared by the server (which builds them) and the client (which reads). */
+/**
+ * Shapes of API answers, declared once: the server builds them (with `satisfies`, so a change of
+ * shape fails its type check) and the client reads them, so the two cannot drift apart unseen.
+ */
+import type { PublicOrderView } from "./order_view.ts";
+import type { Region } from "./policy.ts";
+import type { OrderStatus } from "./status.ts";
 
 /** A postal address as orders keep it. */
 export interface Address {
@@ -67,10 +73,13 @@ export interface LineSwitch {
   quantity: 1;
 }
 
+/** What a cart or order line is: a product sold by id, a custom tester or a fidget cube. */
+export type LineKind = "product" | "custom" | "cube";
+
 /** A cart line's item, priced by the server. */
 export interface PricedItem {
   id: string;
-  kind: "product" | "custom" | "cube";
+  kind: LineKind;
   productId: number | null;
   name: string;
   price: number;
@@ -96,3 +105,86 @@ export interface CartView {
 
 /** The answer of an add: the cart and a message for a toast. */
 export type CartAddResult = CartView & { message: string };
+
+/** A switch inside an ordered tester or cube, as the admin sees it. */
+export interface AdminOrderSwitch {
+  id: number;
+  brand: string;
+  name: string;
+  image: string;
+  imageUrl: string;
+}
+
+/** One ordered line, as the admin sees it (money in dollars and cents). */
+export interface AdminOrderItem {
+  lineId: string;
+  kind: LineKind;
+  productId: number | null;
+  name: string;
+  price: number;
+  priceCents: number;
+  quantity: number;
+  image: string;
+  imageUrl: string;
+  size: number | null;
+  keycaps: string | null;
+  bodyColor: string | null;
+  switches: AdminOrderSwitch[];
+}
+
+/** An order as `GET /api/admin/orders` and the admin's order actions answer it. */
+export interface AdminOrderView {
+  orderNumber: string;
+  status: OrderStatus;
+  region: Region;
+  email: string | null;
+  customerName: string | null;
+  shippingAddress: Address | null;
+  items: AdminOrderItem[];
+  trackingNumber: string | null;
+  taxId: { type: string; value: string } | null;
+  promoCode: string | null;
+  subtotal: number;
+  discount: number;
+  shipping: number;
+  tax: number;
+  total: number;
+  cancelReason: string | null;
+  /** A refund owed (pending) or paid back (refunded), else null. */
+  refund: "pending" | "refunded" | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/**
+ * Stock counts of one switch or component: `stock` is on the shelf and not yet sold, reserved
+ * units included; `reserved` is held by unpaid checkouts; `available` is stock - reserved (never
+ * below 0); `used` is sold.
+ */
+export interface StockCounts {
+  stock: number;
+  reserved: number;
+  available: number;
+  used: number;
+}
+
+/** `GET /api/admin/inventory`. */
+export interface InventoryView {
+  switches: (StockCounts & { id: number; name: string })[];
+  inventory: (StockCounts & { name: string })[];
+}
+
+/** `GET /api/demo/checkout-sessions/{id}`: a hosted demo payment and its order. */
+export interface DemoSessionView {
+  id: string;
+  status: "open" | "succeeded" | "canceled" | "refunded";
+  region: Region;
+  expiresAt: string | null;
+  order: PublicOrderView;
+}
+
+/** The answer of a hosted checkout: the provider's page and the order it pays for. */
+export interface HostedCheckoutView {
+  url: string;
+  orderNumber: string;
+}

@@ -1,7 +1,7 @@
 /** What an order is, and the pure rules of its status history. */
 import type { Bom, StockKey } from "../../shared/bom.ts";
 import { addBom } from "../../shared/bom.ts";
-import type { Address } from "../../shared/api_types.ts";
+import type { Address, LineKind } from "../../shared/api_types.ts";
 import type { OrderStatus } from "../../shared/status.ts";
 import { canTransition } from "../../shared/status.ts";
 import type { Region, Totals } from "../../shared/policy.ts";
@@ -14,7 +14,7 @@ export type { Address };
 /** A line of an order, frozen at the price charged. */
 export interface OrderItem {
   lineId: string;
-  kind: "product" | "custom" | "cube";
+  kind: LineKind;
   productId: number | null;
   name: string;
   priceCents: number;

@@ -24,6 +24,7 @@ import {
 import { getSwitches, listSwitches } from "../db/catalog.ts";
 import { listOrders } from "../db/orders.ts";
 import type { Order } from "../orders/order.ts";
+import type { AdminOrderView, InventoryView, StockCounts } from "../../shared/api_types.ts";
 import { orderItemImageUrl } from "../db/order_views.ts";
 import { resetRateLimit } from "../db/rate_limit.ts";
 import { listStock, setShelfCount, type StockRecord } from "../db/stock.ts";
@@ -49,7 +50,7 @@ type Deps = AppDeps & { imageBase: string };
 const orderParam = z.object({ orderNumber: z.string().min(1).max(64) });
 
 /** An order as the admin dashboard sees it: everything, with image URLs. */
-function adminOrderView(order: Order, imageBase: string) {
+function adminOrderView(order: Order, imageBase: string): AdminOrderView {
   return {
     orderNumber: order.orderNumber,
     status: order.status,
@@ -79,7 +80,7 @@ function adminOrderView(order: Order, imageBase: string) {
 }
 
 /** A stock record as the inventory shows it (the words are defined in orders/stock_moves.ts). */
-function countsOf(record: StockRecord | undefined) {
+function countsOf(record: StockRecord | undefined): StockCounts {
   const r = record ?? { stock: 0, reserved: 0, used: 0 };
   return { stock: r.stock, reserved: r.reserved, available: availableOf(r), used: r.used };
 }
@@ -226,14 +227,16 @@ export function adminRoutes(deps: Deps): Hono {
 
   app.get("/inventory", async (c) => {
     const [switches, stock] = await Promise.all([listSwitches(kv), listStock(kv)]);
-    return c.json({
-      switches: switches.map((s) => ({
-        id: s.id,
-        name: `${s.brand} ${s.name}`,
-        ...countsOf(stock.get(switchKey(s.id))),
-      })),
-      inventory: COMPONENTS.map((name) => ({ name, ...countsOf(stock.get(name)) })),
-    });
+    return c.json(
+      {
+        switches: switches.map((s) => ({
+          id: s.id,
+          name: `${s.brand} ${s.name}`,
+          ...countsOf(stock.get(switchKey(s.id))),
+        })),
+        inventory: COMPONENTS.map((name) => ({ name, ...countsOf(stock.get(name)) })),
+      } satisfies InventoryView,
+    );
   });
 
   app.put(

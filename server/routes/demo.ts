@@ -8,6 +8,7 @@ import { publicOrderView } from "../db/order_views.ts";
 import { getDemoPayment } from "../payments/demo.ts";
 import { payDemo } from "../payments/demo_flow.ts";
 import { validateJson, validateParams } from "../middleware/validate.ts";
+import type { DemoSessionView } from "../../shared/api_types.ts";
 
 type Deps = AppDeps & { imageBase: string };
 
@@ -33,13 +34,15 @@ export function demoRoutes(deps: Deps): Hono {
       ? await findOrder(kv, payment.orderNumber)
       : null;
     if (!payment || !order) throw new NotFound("Checkout session not found");
-    return c.json({
-      id: payment.id,
-      status: payment.status,
-      region: payment.region,
-      expiresAt: payment.expiresAt ? new Date(payment.expiresAt).toISOString() : null,
-      order: publicOrderView(order, imageBase, clock.now()),
-    });
+    return c.json(
+      {
+        id: payment.id,
+        status: payment.status,
+        region: payment.region,
+        expiresAt: payment.expiresAt ? new Date(payment.expiresAt).toISOString() : null,
+        order: publicOrderView(order, imageBase, clock.now()),
+      } satisfies DemoSessionView,
+    );
   });
 
   app.post(

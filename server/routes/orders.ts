@@ -17,6 +17,7 @@ import { startCheckout } from "../orders/checkout.ts";
 import { clientKey } from "../middleware/client_key.ts";
 import { optionalUser } from "../middleware/user_auth.ts";
 import { validateJson, validateParams } from "../middleware/validate.ts";
+import type { HostedCheckoutView } from "../../shared/api_types.ts";
 
 type Deps = AppDeps & { imageBase: string };
 
@@ -45,7 +46,9 @@ export function checkoutRoutes(deps: Deps): Hono {
       origin: originOf(c, deps.config.publicUrl),
       client: clientKey(c),
     });
-    return c.json({ url: payment.url, orderNumber: order.orderNumber });
+    return c.json(
+      { url: payment.url!, orderNumber: order.orderNumber } satisfies HostedCheckoutView,
+    );
   });
 }
 
