@@ -90,19 +90,28 @@ export const quantityUpdateSchema = z.object({
 const LINE_CONTROLS = /[\p{Cc}\u202a-\u202e\u2066-\u2069]/u;
 const TEXT_CONTROLS = /(?![\t\n\r])[\p{Cc}\u202a-\u202e\u2066-\u2069]/u;
 
+/**
+ * Marks text a person typed and other people read (names, addresses, messages): stored as
+ * typed, markup included, and escaped wherever it is shown. The hostile-input tests read it.
+ */
+export const FREE_TEXT = { freeText: true } as const;
+
 /** One optional line of text a person typed: trimmed, bounded, without control characters. */
 const line = (label: string, max: number) =>
   z.string().trim().max(max, `${label} must be at most ${max} characters`)
-    .refine((v) => !LINE_CONTROLS.test(v), `${label} cannot contain control characters`);
+    .refine((v) => !LINE_CONTROLS.test(v), `${label} cannot contain control characters`)
+    .meta(FREE_TEXT);
 
 /** Body of POST /api/sendMessage. The email is empty when the shopper writes anonymously. */
 export const contactSchema = z.object({
   topic: z.string({ error: "Subject is required" }).trim().min(1, "Subject is required")
     .max(200, "Subject must be at most 200 characters")
-    .refine((v) => !LINE_CONTROLS.test(v), "Subject cannot contain control characters"),
+    .refine((v) => !LINE_CONTROLS.test(v), "Subject cannot contain control characters")
+    .meta(FREE_TEXT),
   message: z.string({ error: "Message is required" }).trim().min(1, "Message is required")
     .max(CONTACT_MESSAGE_MAX, `Message must be at most ${CONTACT_MESSAGE_MAX} characters`)
-    .refine((v) => !TEXT_CONTROLS.test(v), "Message cannot contain control characters"),
+    .refine((v) => !TEXT_CONTROLS.test(v), "Message cannot contain control characters")
+    .meta(FREE_TEXT),
   userEmail: z.union([
     z.literal(""),
     z.email("Please enter a valid email address").max(254),
@@ -113,7 +122,8 @@ export const contactSchema = z.object({
 const text = (label: string, max: number) =>
   z.string({ error: `${label} is required` }).trim().min(1, `${label} is required`)
     .max(max, `${label} must be at most ${max} characters`)
-    .refine((v) => !LINE_CONTROLS.test(v), `${label} cannot contain control characters`);
+    .refine((v) => !LINE_CONTROLS.test(v), `${label} cannot contain control characters`)
+    .meta(FREE_TEXT);
 
 /** A US ZIP code as the /checkout form sends it; a ZIP+4 is accepted too. */
 const usZipCode = z.string({ error: "ZIP code is required" }).trim()

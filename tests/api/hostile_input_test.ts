@@ -26,6 +26,22 @@ import {
   US_ADDRESS,
 } from "../helpers/shop_fixtures.ts";
 import { stripePayments } from "../../server/payments/stripe.ts";
+import { z } from "zod";
+import {
+  adminVerifySchema,
+  contactSchema,
+  demoPaySchema,
+  loginSchema,
+  orderCreateSchema,
+  paymentIntentSchema,
+  promoValidateSchema,
+  quantityUpdateSchema,
+  registerSchema,
+  simpleAddSchema,
+  stockUpdateSchema,
+  testerAddSchema,
+  trackingSchema,
+} from "../../shared/schemas.ts";
 import { SWITCHES } from "../../shared/catalog/switches.ts";
 
 type Json = Record<string, unknown>;
@@ -33,7 +49,10 @@ type Json = Record<string, unknown>;
 // ---------------------------------------------------------------------------------------------
 // The table's vocabulary
 
-/** One field of a JSON body or query string, described enough to derive its bad values. */
+/**
+ * One field of a JSON body or query string, described enough to derive its bad values. Tables
+ * are made from the shared schemas the routes validate with (`fieldsOf`), never kept by hand.
+ */
 interface Field {
   type: "string" | "number" | "boolean" | "object" | "array";
   /** Leaving it out is fine. */
@@ -576,42 +595,66 @@ async function plentyOfStock(t: TestApp): Promise<void> {
 // ---------------------------------------------------------------------------------------------
 // The table
 
-const text = (extra: Partial<Field> = {}): Field => ({ type: "string", ...extra });
-const num = (extra: Partial<Field> = {}): Field => ({ type: "number", ...extra });
-const OPTIONAL = { optional: true, nullable: true } as const;
-const FREE = { freeText: true } as const;
 const NO_BODY = { kind: "none" } as const;
 const IGNORED_BODY = { kind: "ignored" } as const;
 
-const usAddressFields: Record<string, Field> = {
-  street: text(FREE),
-  apartment: text({ ...OPTIONAL, ...FREE }),
-  city: text(FREE),
-  state: text({ ...OPTIONAL, ...FREE }),
-  zipCode: text(),
-  country: text({ optional: true }),
-};
+// deno-lint-ignore no-explicit-any
+type ZodDef = any;
 
-const demoPayFields: Record<string, Field> = {
-  cardNumber: text(),
-  email: text(OPTIONAL),
-  name: text({ ...OPTIONAL, ...FREE }),
-  address: {
-    type: "object",
-    ...OPTIONAL,
-    fields: {
-      street: text(FREE),
-      apartment: text({ ...OPTIONAL, ...FREE }),
-      city: text(FREE),
-      state: text({ ...OPTIONAL, ...FREE }),
-      zipCode: text(OPTIONAL),
-      country: text(),
-    },
-  },
-  businessPurchase: { type: "boolean", ...OPTIONAL },
-  taxId: text(FREE),
-  promoCode: text(OPTIONAL),
-};
+/**
+ * The field table of a shared zod object schema (the first option of a union): each field's
+ * type, whether it may be missing or null, and whether it is free text (`FREE_TEXT` in
+ * shared/schemas.ts). `rules` adjusts a field by its dotted path where the route adds a rule of
+ * its own on top of the schema (say, a tax ID required for business purchases).
+ */
+function fieldsOf(
+  schema: z.ZodType,
+  rules: Record<string, Partial<Field>> = {},
+  prefix = "",
+): Record<string, Field> {
+  let def: ZodDef = (schema as ZodDef)._zod.def;
+  while (def.type === "union" || def.type === "pipe") {
+    def = def.type === "union" ? def.options[0]._zod.def : def.in._zod.def;
+  }
+  return Object.fromEntries(
+    Object.entries(def.shape as Record<string, z.ZodType>).map(([name, field]) => {
+      const path = prefix + name;
+      return [name, { ...fieldOf(field, rules, `${path}.`), ...rules[path] }];
+    }),
+  );
+}
+
+function fieldOf(schema: z.ZodType, rules: Record<string, Partial<Field>>, prefix: string): Field {
+  const field: Partial<Field> = {};
+  let current: ZodDef = schema;
+  for (;;) {
+    if (z.globalRegistry.get(current)?.freeText) field.freeText = true;
+    const def = current._zod.def;
+    if (def.type === "optional" || def.type === "default") field.optional = true;
+    else if (def.type === "nullable") field.nullable = true;
+    else if (def.type !== "pipe") break;
+    current = def.type === "pipe" ? def.in : def.innerType;
+  }
+  const type = current._zod.def.type;
+  if (type === "object") {
+    return { ...field, type: "object", fields: fieldsOf(current, rules, prefix) };
+  }
+  if (type === "array" || type === "boolean" || type === "number") return { ...field, type };
+  if (type === "literal") {
+    return { ...field, type: typeof current._zod.def.values[0] === "number" ? "number" : "string" };
+  }
+  if (type === "union") return { ...field, ...fieldOf(current._zod.def.options[0], rules, prefix) };
+  return { ...field, type: "string" };
+}
+
+/**
+ * Business purchases need a tax ID, so the base request's is required; a postal code is at most
+ * 20 characters, fewer than the markup sample has.
+ */
+const demoPayFields = fieldsOf(demoPaySchema, {
+  taxId: { optional: undefined, nullable: undefined },
+  "address.zipCode": { freeText: undefined },
+});
 
 const demoPayBody = {
   cardNumber: "4242 4242 4242 4242",
@@ -699,7 +742,7 @@ const GROUPS: Group[] = [
         method: "POST",
         path: "/api/cart/add",
         base: () => ({ query: { itemId: String(STARTER.id), quantity: "1" } }),
-        query: { itemId: num(), quantity: num(), cartId: text() },
+        query: fieldsOf(simpleAddSchema),
         body: IGNORED_BODY,
         accepts: {
           "query quantity: missing": "quantity defaults to 1",
@@ -720,18 +763,7 @@ const GROUPS: Group[] = [
             bodyColor: "white",
           },
         }),
-        body: {
-          kind: "json",
-          fields: {
-            name: text(),
-            size: num(),
-            keycaps: text(),
-            switches: { type: "array" },
-            quantity: num({ optional: true }),
-            bodyColor: text(OPTIONAL),
-            cartId: text(OPTIONAL),
-          },
-        },
+        body: { kind: "json", fields: fieldsOf(testerAddSchema) },
         extra: [
           picks("duplicate ids", Array(10).fill(switchPicks[0])),
           picks("id -1", [{ id: -1 }, ...switchPicks.slice(1)]),
@@ -770,7 +802,7 @@ const GROUPS: Group[] = [
           params: { cartId: await newPackCart(ctx.t), itemId: `${STARTER.id}` },
           query: { quantity: "2" },
         }),
-        query: { quantity: num() },
+        query: fieldsOf(quantityUpdateSchema),
         body: IGNORED_BODY,
         accepts: { "query quantity: -1": "0 or less removes the line (see cart_test.ts)" },
       },
@@ -789,15 +821,7 @@ const GROUPS: Group[] = [
           name: "Ann",
         },
       }),
-      body: {
-        kind: "json",
-        fields: {
-          topic: text(FREE),
-          message: text(FREE),
-          userEmail: text(OPTIONAL),
-          name: text({ ...OPTIONAL, ...FREE }),
-        },
-      },
+      body: { kind: "json", fields: fieldsOf(contactSchema) },
     }],
   },
   {
@@ -825,22 +849,13 @@ const GROUPS: Group[] = [
             promoCode: "LATEDELIVERY",
           },
         }),
-        body: {
-          kind: "json",
-          fields: {
-            cartId: text(),
-            email: text(),
-            customerName: text(FREE),
-            shippingAddress: { type: "object", fields: usAddressFields },
-            promoCode: text(OPTIONAL),
-          },
-        },
+        body: { kind: "json", fields: fieldsOf(orderCreateSchema) },
       },
       {
         method: "POST",
         path: "/api/promo/validate",
         base: (ctx) => ({ body: { code: "LATEDELIVERY", cartId: ctx.cartId } }),
-        body: { kind: "json", fields: { code: text(), cartId: text(OPTIONAL) } },
+        body: { kind: "json", fields: fieldsOf(promoValidateSchema) },
         accepts: {
           "body cartId: control and RTL characters": "an unknown cart prices as an empty one",
           "body cartId: markup": "an unknown cart prices as an empty one",
@@ -907,7 +922,7 @@ const GROUPS: Group[] = [
         method: "POST",
         path: "/api/admin/verify",
         base: () => ({ body: { password: TEST_ADMIN_PASSWORD } }),
-        body: { kind: "json", fields: { password: text() } },
+        body: { kind: "json", fields: fieldsOf(adminVerifySchema) },
       },
       {
         method: "POST",
@@ -939,7 +954,7 @@ const GROUPS: Group[] = [
           headers: withCookie(ctx),
           body: { trackingNumber: "9400 1000 0000 0000 0001" },
         }),
-        body: { kind: "json", fields: { trackingNumber: text() } },
+        body: { kind: "json", fields: fieldsOf(trackingSchema) },
       },
       {
         method: "POST",
@@ -975,7 +990,7 @@ const GROUPS: Group[] = [
           headers: withCookie(ctx),
           body: { stock: 50 },
         }),
-        body: { kind: "json", fields: { stock: num() } },
+        body: { kind: "json", fields: fieldsOf(stockUpdateSchema) },
       },
       {
         method: "PUT",
@@ -985,7 +1000,7 @@ const GROUPS: Group[] = [
           headers: withCookie(ctx),
           body: { stock: 500 },
         }),
-        body: { kind: "json", fields: { stock: num() } },
+        body: { kind: "json", fields: fieldsOf(stockUpdateSchema) },
       },
       ...["/api/test/ping", "/api/test/test_email"].map((path): Route => ({
         method: "GET",
@@ -1046,10 +1061,7 @@ const GROUPS: Group[] = [
         base: () => ({
           body: { email: `u${crypto.randomUUID()}@example.com`, password: "Sw1tchesRule" },
         }),
-        body: {
-          kind: "json",
-          fields: { email: text(), password: text(), user_id: text(OPTIONAL) },
-        },
+        body: { kind: "json", fields: fieldsOf(registerSchema) },
         accepts: {
           "body user_id: control and RTL characters": "a malformed id is replaced by a random one",
           "body user_id: markup": "a malformed id is replaced by a random one",
@@ -1059,10 +1071,7 @@ const GROUPS: Group[] = [
         method: "POST",
         path: "/auth/login",
         base: (ctx) => ({ body: { email: ctx.email, password: ctx.password } }),
-        body: {
-          kind: "json",
-          fields: { email: text(), password: text(), cartId: text(OPTIONAL) },
-        },
+        body: { kind: "json", fields: fieldsOf(loginSchema) },
         accepts: {
           "body cartId: control and RTL characters": "an unknown guest cart is not joined",
           "body cartId: markup": "an unknown guest cart is not joined",
@@ -1092,20 +1101,7 @@ const GROUPS: Group[] = [
             promoCode: "LATEDELIVERY",
           },
         }),
-        body: {
-          kind: "json",
-          fields: {
-            cart_data: { type: "object", fields: { cartId: text() } },
-            email: text(),
-            name: text(FREE),
-            address: text(FREE),
-            apartment: text({ ...OPTIONAL, ...FREE }),
-            city: text(FREE),
-            state: text({ ...OPTIONAL, ...FREE }),
-            zipcode: text(),
-            promoCode: text(OPTIONAL),
-          },
-        },
+        body: { kind: "json", fields: fieldsOf(paymentIntentSchema) },
         accepts: {
           "body: {}": "an empty body asks for the payment config (docs/product.md#checkout-api)",
           "body: empty": "an empty body asks for the payment config (docs/product.md#checkout-api)",
