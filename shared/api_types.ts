@@ -188,3 +188,87 @@ export interface HostedCheckoutView {
   url: string;
   orderNumber: string;
 }
+
+/** `POST /auth/login`: the session token and the cart the account now uses. */
+export interface LoginAnswer {
+  token: string;
+  userId: string;
+  email: string;
+  cartId: string | null;
+}
+
+/** `POST /auth/register` (201). */
+export interface RegisterAnswer {
+  ok: true;
+  userId: string;
+}
+
+/** `GET /auth/me`. */
+export interface AccountView {
+  userId: string;
+  email: string;
+}
+
+/** `POST /api/orders/create`: the embedded payment to confirm and the order's totals. */
+export interface EmbeddedCheckoutView {
+  stripeClientSecret: string | undefined;
+  orderNumber: string;
+  paymentIntentId: string;
+  totals: PublicOrderView;
+}
+
+/** `POST /auth/create-payment-intent` when it creates a payment. */
+export interface AccountPaymentView {
+  clientSecret: string | undefined;
+  orderNumber: string;
+  paymentIntentId: string;
+}
+
+/** `GET /api/payments/config` (and `POST /auth/create-payment-intent` with `{}`). */
+export interface PaymentsConfigView {
+  provider: "demo" | "stripe";
+  publishableKey: string | null;
+  reservationMinutes?: number;
+}
+
+/** `POST /api/promo/validate`. */
+export interface PromoValidation {
+  code: string;
+  percentOff: number;
+  discount: number;
+  discountCents: number;
+}
+
+/** `GET /api/orders/session/{sessionId}`: the order a payment session paid for. */
+export interface PaymentSessionStatus {
+  orderNumber: string;
+  status: OrderStatus;
+}
+
+/** The demo provider's pay and confirm calls. */
+export interface DemoPayAnswer {
+  ok: true;
+  orderNumber: string;
+  status: OrderStatus;
+  redirectUrl: string;
+}
+
+/** `GET /api/testers/{id}/availability` and `/api/items/{id}/availability`. */
+export interface AvailabilityView {
+  available: boolean;
+}
+
+/** `GET /api/packs/{slug}`: a themed pack with its ten switches. */
+export interface PackView {
+  id: number;
+  idWithKeycaps: number;
+  slug: string;
+  title: string;
+  description: string;
+  image: string;
+  imageUrl: string;
+  basePrice: number;
+  basePriceCents: number;
+  priceWithKeycapsCents: number;
+  switches: { id: number; name: string; brand: string; referralLink: string; imageUrl: string }[];
+}

@@ -18,6 +18,13 @@ import { clientKey } from "../middleware/client_key.ts";
 import { optionalJson, parseWith, validateJson } from "../middleware/validate.ts";
 import { originOf } from "./orders.ts";
 import { LimitReached } from "../errors.ts";
+import type {
+  AccountPaymentView,
+  AccountView,
+  LoginAnswer,
+  PaymentsConfigView,
+  RegisterAnswer,
+} from "../../shared/api_types.ts";
 
 type Deps = AppDeps & { imageBase: string };
 
@@ -49,7 +56,7 @@ export function authRoutes(deps: Deps): Hono {
     );
     const { email, password, user_id } = c.req.valid("json");
     const user = await registerUser(kv, clock, email, password, user_id ?? null);
-    return c.json({ ok: true, userId: user.userId }, 201);
+    return c.json({ ok: true, userId: user.userId } satisfies RegisterAnswer, 201);
   });
 
   app.post("/login", validateJson(loginSchema), async (c) => {
@@ -74,7 +81,9 @@ export function authRoutes(deps: Deps): Hono {
     }
     const token = await createUserSession(kv, clock, user.userId);
     const joined = await linkCartToUser(kv, clock, user.userId, cartId ?? null);
-    return c.json({ token, userId: user.userId, email: user.email, cartId: joined });
+    return c.json(
+      { token, userId: user.userId, email: user.email, cartId: joined } satisfies LoginAnswer,
+    );
   });
 
   app.post("/logout", async (c) => {
@@ -85,7 +94,7 @@ export function authRoutes(deps: Deps): Hono {
 
   app.get("/me", async (c) => {
     const user = await requireUser(deps, c);
-    return c.json({ userId: user.userId, email: user.email });
+    return c.json({ userId: user.userId, email: user.email } satisfies AccountView);
   });
 
   app.get("/orders", async (c) => {
@@ -101,7 +110,12 @@ export function authRoutes(deps: Deps): Hono {
     const empty = typeof raw === "object" && raw !== null && !Array.isArray(raw) &&
       Object.keys(raw).length === 0;
     if (empty) {
-      return c.json({ publishableKey: deps.payments.publishableKey, provider: deps.payments.name });
+      return c.json(
+        {
+          publishableKey: deps.payments.publishableKey,
+          provider: deps.payments.name,
+        } satisfies PaymentsConfigView,
+      );
     }
     const body = parseWith(paymentIntentSchema, raw);
     const { order, payment } = await startCheckout(deps, {
@@ -123,11 +137,13 @@ export function authRoutes(deps: Deps): Hono {
       promoCode: body.promoCode,
       userId: user.userId,
     });
-    return c.json({
-      clientSecret: payment.clientSecret,
-      orderNumber: order.orderNumber,
-      paymentIntentId: payment.id,
-    });
+    return c.json(
+      {
+        clientSecret: payment.clientSecret,
+        orderNumber: order.orderNumber,
+        paymentIntentId: payment.id,
+      } satisfies AccountPaymentView,
+    );
   });
   return app;
 }

@@ -4,7 +4,7 @@ import { type Bom, bomOf, switchKey, unitsAvailable } from "../../shared/bom.ts"
 import { PACKS } from "../../shared/catalog/packs.ts";
 import { itemImageUrl, packImageUrl, switchImageUrl } from "../../shared/images.ts";
 import { toDollars } from "../../shared/pricing.ts";
-import type { SwitchView } from "../../shared/api_types.ts";
+import type { AvailabilityView, PackView, SwitchView } from "../../shared/api_types.ts";
 import { idSchema } from "../../shared/schemas.ts";
 import type { AppDeps } from "../deps.ts";
 import { NotFound } from "../errors.ts";
@@ -156,29 +156,31 @@ export function catalogRoutes({ kv, imageBase }: AppDeps & { imageBase: string }
     const plain = products.get(pack.id);
     const withKeycaps = products.get(pack.idWithKeycaps);
     if (!plain || !withKeycaps) throw new NotFound(`The ${pack.title} is not sold right now`);
-    return c.json({
-      id: pack.id,
-      idWithKeycaps: pack.idWithKeycaps,
-      slug: pack.slug,
-      title: pack.title,
-      description: pack.description,
-      image: pack.image,
-      imageUrl: packImageUrl(imageBase, pack.image),
-      basePrice: toDollars(plain.priceCents),
-      basePriceCents: plain.priceCents,
-      priceWithKeycapsCents: withKeycaps.priceCents,
-      switches: switches.flatMap((s) =>
-        s
-          ? [{
-            id: s.id,
-            name: s.name,
-            brand: s.brand,
-            referralLink: s.referralLink,
-            imageUrl: switchImageUrl(imageBase, s.image),
-          }]
-          : []
-      ),
-    });
+    return c.json(
+      {
+        id: pack.id,
+        idWithKeycaps: pack.idWithKeycaps,
+        slug: pack.slug,
+        title: pack.title,
+        description: pack.description,
+        image: pack.image,
+        imageUrl: packImageUrl(imageBase, pack.image),
+        basePrice: toDollars(plain.priceCents),
+        basePriceCents: plain.priceCents,
+        priceWithKeycapsCents: withKeycaps.priceCents,
+        switches: switches.flatMap((s) =>
+          s
+            ? [{
+              id: s.id,
+              name: s.name,
+              brand: s.brand,
+              referralLink: s.referralLink,
+              imageUrl: switchImageUrl(imageBase, s.image),
+            }]
+            : []
+        ),
+      } satisfies PackView,
+    );
   });
 
   for (const kind of ["testers", "items"] as const) {
@@ -189,7 +191,9 @@ export function catalogRoutes({ kv, imageBase }: AppDeps & { imageBase: string }
       if (!product || !isRightKind) {
         throw new NotFound(`No ${kind === "testers" ? "tester" : "item"} with id ${id}`);
       }
-      return c.json({ available: await isAvailable(kv, bomOf(product.bom)) });
+      return c.json(
+        { available: await isAvailable(kv, bomOf(product.bom)) } satisfies AvailabilityView,
+      );
     });
   }
   return app;

@@ -8,7 +8,7 @@ import { publicOrderView } from "../db/order_views.ts";
 import { getDemoPayment } from "../payments/demo.ts";
 import { payDemo } from "../payments/demo_flow.ts";
 import { validateJson, validateParams } from "../middleware/validate.ts";
-import type { DemoSessionView } from "../../shared/api_types.ts";
+import type { DemoPayAnswer, DemoSessionView } from "../../shared/api_types.ts";
 
 type Deps = AppDeps & { imageBase: string };
 
@@ -52,12 +52,14 @@ export function demoRoutes(deps: Deps): Hono {
     async (c) => {
       const { id } = c.req.valid("param");
       const paid = await payDemo(deps, id, "checkout_session", c.req.valid("json"));
-      return c.json({
-        ok: true,
-        orderNumber: paid.orderNumber,
-        status: paid.status,
-        redirectUrl: `/order-success?session_id=${id}`,
-      });
+      return c.json(
+        {
+          ok: true,
+          orderNumber: paid.orderNumber,
+          status: paid.status,
+          redirectUrl: `/order-success?session_id=${id}`,
+        } satisfies DemoPayAnswer,
+      );
     },
   );
 
@@ -68,12 +70,14 @@ export function demoRoutes(deps: Deps): Hono {
     async (c) => {
       const { id } = c.req.valid("param");
       const paid = await payDemo(deps, id, "payment_intent", c.req.valid("json"));
-      return c.json({
-        ok: true,
-        orderNumber: paid.orderNumber,
-        status: paid.status,
-        redirectUrl: `/completion?payment_intent=${id}&redirect_status=succeeded`,
-      });
+      return c.json(
+        {
+          ok: true,
+          orderNumber: paid.orderNumber,
+          status: paid.status,
+          redirectUrl: `/completion?payment_intent=${id}&redirect_status=succeeded`,
+        } satisfies DemoPayAnswer,
+      );
     },
   );
   return app;

@@ -18,6 +18,12 @@ import { clientKey } from "../middleware/client_key.ts";
 import { optionalUser } from "../middleware/user_auth.ts";
 import { validateJson, validateParams } from "../middleware/validate.ts";
 import type { HostedCheckoutView } from "../../shared/api_types.ts";
+import type {
+  EmbeddedCheckoutView,
+  PaymentsConfigView,
+  PaymentSessionStatus,
+  PromoValidation,
+} from "../../shared/api_types.ts";
 
 type Deps = AppDeps & { imageBase: string };
 
@@ -71,20 +77,24 @@ export function orderRoutes(deps: Deps): Hono {
       promoCode: body.promoCode,
       userId: (await optionalUser(deps, c))?.userId,
     });
-    return c.json({
-      stripeClientSecret: payment.clientSecret,
-      orderNumber: order.orderNumber,
-      paymentIntentId: payment.id,
-      totals: publicOrderView(order, imageBase, clock.now()),
-    });
+    return c.json(
+      {
+        stripeClientSecret: payment.clientSecret,
+        orderNumber: order.orderNumber,
+        paymentIntentId: payment.id,
+        totals: publicOrderView(order, imageBase, clock.now()),
+      } satisfies EmbeddedCheckoutView,
+    );
   });
 
   app.get("/payments/config", (c) =>
-    c.json({
-      provider: deps.payments.name,
-      publishableKey: deps.payments.publishableKey,
-      reservationMinutes: config.reservationMinutes,
-    }));
+    c.json(
+      {
+        provider: deps.payments.name,
+        publishableKey: deps.payments.publishableKey,
+        reservationMinutes: config.reservationMinutes,
+      } satisfies PaymentsConfigView,
+    ));
 
   app.post("/promo/validate", validateJson(promoValidateSchema), async (c) => {
     const { code, cartId } = c.req.valid("json");
@@ -92,12 +102,14 @@ export function orderRoutes(deps: Deps): Hono {
     const cart = cartId ? await findCart(kv, clock, cartId) : null;
     const subtotal = cart ? subtotalOf(await priceLines(kv, cart.value!.lines, imageBase)) : 0;
     const discount = discountCents(subtotal, promo.percentOff);
-    return c.json({
-      code: promo.code,
-      percentOff: promo.percentOff,
-      discount: toDollars(discount),
-      discountCents: discount,
-    });
+    return c.json(
+      {
+        code: promo.code,
+        percentOff: promo.percentOff,
+        discount: toDollars(discount),
+        discountCents: discount,
+      } satisfies PromoValidation,
+    );
   });
 
   const sessionParam = z.object({ sessionId: z.string().min(1).max(200) });
@@ -112,7 +124,9 @@ export function orderRoutes(deps: Deps): Hono {
         order = await receivePaymentEvent(deps, event) ?? order;
       }
     }
-    return c.json({ orderNumber: order.orderNumber, status: order.status });
+    return c.json(
+      { orderNumber: order.orderNumber, status: order.status } satisfies PaymentSessionStatus,
+    );
   });
 
   const orderParam = z.object({ orderNumber: z.string().min(1).max(64) });
