@@ -1,23 +1,21 @@
-import { useEffect, useState } from "react";
 import { api } from "./api.ts";
+import { useRequest } from "./use_request.ts";
 
 /**
  * Availability of a tester or item by id, checked on load. A failed check counts as unavailable
  * (docs/product.md#catalogue-api) and is only logged. null while the check runs.
  */
 export function useAvailability(kind: "testers" | "items", id: number): boolean | null {
-  const [available, setAvailable] = useState<boolean | null>(null);
-  useEffect(() => {
-    const controller = new AbortController();
-    setAvailable(null);
-    api<{ available: boolean }>(`/api/${kind}/${id}/availability`, { signal: controller.signal })
-      .then((r) => setAvailable(r.available === true))
-      .catch((err) => {
-        if (controller.signal.aborted) return;
-        console.warn(`Availability check failed for ${kind} ${id}`, err);
-        setAvailable(false);
+  const check = useRequest(`${kind}/${id}`, async (signal) => {
+    try {
+      const answer = await api<{ available: boolean }>(`/api/${kind}/${id}/availability`, {
+        signal,
       });
-    return () => controller.abort();
-  }, [kind, id]);
-  return available;
+      return answer.available === true;
+    } catch (err) {
+      if (!signal.aborted) console.warn(`Availability check failed for ${kind} ${id}`, err);
+      return false;
+    }
+  });
+  return check.state === "loaded" ? check.data : null;
 }

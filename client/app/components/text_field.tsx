@@ -18,6 +18,7 @@ export function TextField({
   maxLength = 200,
   value,
   onChange,
+  onBlur,
   hint,
   error,
 }: {
@@ -35,6 +36,8 @@ export function TextField({
   maxLength?: number;
   value: string;
   onChange: (value: string) => void;
+  /** Called when the field loses focus (forms show a field's error once it was left). */
+  onBlur?: () => void;
   hint?: string;
   error?: string;
 }) {
@@ -56,6 +59,7 @@ export function TextField({
         aria-invalid={error ? true : undefined}
         aria-describedby={describedBy || undefined}
         onChange={(e) => onChange(e.target.value)}
+        onBlur={onBlur}
       />
       {hint && <span id={`${id}-hint`} className="muted small">{hint}</span>}
       {error && <p id={`${id}-error`} className="error-text small" role="alert">{error}</p>}

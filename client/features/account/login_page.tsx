@@ -1,10 +1,12 @@
-import { type FormEvent, useState } from "react";
+import { useState } from "react";
 import { Link, useNavigate } from "react-router-dom";
 import { toast } from "react-hot-toast";
+import { loginSchema } from "../../../shared/schemas.ts";
 import { api, ApiError } from "../../app/api.ts";
-import { TextField } from "../../app/components/text_field.tsx";
 import { loadCart } from "../../app/cart/cart_service.ts";
 import { useStore } from "../../app/store/store.ts";
+import { AccountFieldset, AccountForm } from "./account_form.tsx";
+import { useAccountFields } from "./use_account_fields.ts";
 
 /** The answer of POST /auth/login. */
 interface LoginAnswer {
@@ -14,6 +16,9 @@ interface LoginAnswer {
   /** The cart to use from now on: the guest cart joined to the account's, or null. */
   cartId: string | null;
 }
+
+/** The fields this form has, checked as POST /auth/login checks them. */
+const loginFields = loginSchema.pick({ email: true, password: true });
 
 /** The toast of a failed sign-in: the server's words for a wrong password or too many tries. */
 function loginFailure(err: unknown): string {
@@ -28,22 +33,18 @@ function loginFailure(err: unknown): string {
  */
 export function LoginPage() {
   const navigate = useNavigate();
-  const [email, setEmail] = useState("");
-  const [password, setPassword] = useState("");
+  const form = useAccountFields("login");
   const [working, setWorking] = useState(false);
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    if (working) return;
+  async function submit() {
+    const { email, password } = form.values;
+    if (!form.check(loginFields, { email, password })) return;
     setWorking(true);
     try {
       const answer = await api<LoginAnswer>("/auth/login", {
         method: "POST",
-        body: {
-          email: email.trim(),
-          password,
-          cartId: useStore.getState().cartId,
-        },
+        // Sent as typed: the server cleans both the way the check above did.
+        body: { email: email.trim(), password, cartId: useStore.getState().cartId },
       });
       const state = useStore.getState();
       state.signIn(answer.userId, answer.token, answer.email);
@@ -57,38 +58,23 @@ export function LoginPage() {
   }
 
   return (
-    <section className="page account-page">
-      <h1>Sign in</h1>
-      <form className="card account-form" onSubmit={submit} aria-label="Sign in">
-        <TextField
-          id="login-email"
-          name="email"
-          label="Email"
-          type="email"
-          autoComplete="email"
-          required
-          maxLength={254}
-          value={email}
-          onChange={setEmail}
-        />
-        <TextField
-          id="login-password"
-          name="password"
-          label="Password"
-          labelAside={<Link to="/restore-password" className="small">Forgot password?</Link>}
-          type="password"
-          autoComplete="current-password"
-          required
-          value={password}
-          onChange={setPassword}
-        />
-        <button type="submit" className="button account-submit" disabled={working}>
-          {working ? "Signing in..." : "Sign in"}
-        </button>
-        <p className="account-switch">
+    <AccountForm
+      title="Sign in"
+      submitLabel="Sign in"
+      workingLabel="Signing in..."
+      working={working}
+      onSubmit={submit}
+      footer={
+        <>
           New here? <Link to="/register">Create an account</Link>
-        </p>
-      </form>
-    </section>
+        </>
+      }
+    >
+      <AccountFieldset
+        form={form}
+        passwordAutoComplete="current-password"
+        passwordAside={<Link to="/restore-password" className="small">Forgot password?</Link>}
+      />
+    </AccountForm>
   );
 }

@@ -1,16 +1,11 @@
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { Link } from "react-router-dom";
 import type { PublicOrderView } from "../../../shared/order_view.ts";
 import { formatCents } from "../../../shared/pricing.ts";
 import { STATUS_LABELS } from "../../../shared/status.ts";
 import { api, ApiError } from "../../app/api.ts";
 import { useStore } from "../../app/store/store.ts";
-
-type Load =
-  | { kind: "loading" }
-  | { kind: "ended" }
-  | { kind: "failed" }
-  | { kind: "loaded"; orders: PublicOrderView[] };
+import { type Request, useRequest } from "../../app/use_request.ts";
 
 const DATE_FORMAT = new Intl.DateTimeFormat(undefined, { dateStyle: "medium" });
 
@@ -20,46 +15,35 @@ const DATE_FORMAT = new Intl.DateTimeFormat(undefined, { dateStyle: "medium" });
  */
 export function MyOrdersPage() {
   const token = useStore((s) => s.token);
-  const [load, setLoad] = useState<Load>({ kind: "loading" });
-  const [attempt, setAttempt] = useState(0);
-
-  useEffect(() => {
-    if (!token) return;
-    let live = true;
-    setLoad({ kind: "loading" });
-    api<PublicOrderView[]>("/auth/orders").then(
-      (orders) => live && setLoad({ kind: "loaded", orders }),
-      (err) => {
-        if (!live) return;
-        if (err instanceof ApiError && err.status === 401) {
-          setLoad({ kind: "ended" });
-          useStore.getState().signOut();
-        } else {
-          console.warn("Orders could not be loaded", err);
-          setLoad({ kind: "failed" });
-        }
-      },
-    );
-    return () => {
-      live = false;
-    };
-  }, [token, attempt]);
+  // Kept after the sign-out it causes, so the page can say why the shopper was signed out.
+  const [ended, setEnded] = useState(false);
+  // Keyed by the token: a new session loads its own orders, none loads nothing.
+  const load = useRequest(token, async (signal) => {
+    try {
+      return await api<PublicOrderView[]>("/auth/orders", { signal });
+    } catch (err) {
+      if (signal.aborted) throw err;
+      if (err instanceof ApiError && err.status === 401) {
+        setEnded(true);
+        useStore.getState().signOut();
+      } else {
+        console.warn("Orders could not be loaded", err);
+      }
+      throw err;
+    }
+  });
 
   return (
     <section className="page account-page my-orders-page">
       <h1>My orders</h1>
-      <MyOrdersBody load={token ? load : null} ended={load.kind === "ended"} retry={setAttempt} />
+      <MyOrdersBody load={load} ended={ended} />
     </section>
   );
 }
 
-function MyOrdersBody({ load, ended, retry }: {
-  /** null when nobody is signed in. */
-  load: Load | null;
-  ended: boolean;
-  retry: (change: (n: number) => number) => void;
-}) {
-  if (!load || load.kind === "ended") {
+function MyOrdersBody({ load, ended }: { load: Request<PublicOrderView[]>; ended: boolean }) {
+  // Idle: nobody is signed in (any more).
+  if (load.state === "idle") {
     return (
       <div className="card account-notice" role={ended ? "alert" : undefined}>
         <p>
@@ -74,18 +58,18 @@ function MyOrdersBody({ load, ended, retry }: {
       </div>
     );
   }
-  if (load.kind === "loading") return <p className="loading">Loading orders...</p>;
-  if (load.kind === "failed") {
+  if (load.state === "loading") return <p className="loading">Loading orders...</p>;
+  if (load.state === "failed") {
     return (
       <div className="card account-notice" role="alert">
         <p>Your orders could not be loaded. Please try again.</p>
-        <button type="button" className="button secondary" onClick={() => retry((n) => n + 1)}>
+        <button type="button" className="button secondary" onClick={load.reload}>
           Try again
         </button>
       </div>
     );
   }
-  if (load.orders.length === 0) {
+  if (load.data.length === 0) {
     return (
       <div className="card account-notice" data-testid="no-orders">
         <p>You have no orders yet.</p>
@@ -95,7 +79,7 @@ function MyOrdersBody({ load, ended, retry }: {
   }
   return (
     <ul className="account-orders" aria-label="Orders">
-      {load.orders.map((order) => <OrderRow key={order.orderNumber} order={order} />)}
+      {load.data.map((order) => <OrderRow key={order.orderNumber} order={order} />)}
     </ul>
   );
 }

@@ -1,32 +1,14 @@
-import { type FormEvent, useState } from "react";
+import { useState } from "react";
 import { Link, useNavigate } from "react-router-dom";
 import { toast } from "react-hot-toast";
+import { EMAIL_MESSAGE, PASSWORD_MESSAGE, registerSchema } from "../../../shared/schemas.ts";
 import { api, ApiError } from "../../app/api.ts";
-import { TextField } from "../../app/components/text_field.tsx";
 import { useStore } from "../../app/store/store.ts";
-import {
-  EMAIL_MESSAGE,
-  isStrongPassword,
-  PASSWORD_MESSAGE,
-  stripTags,
-} from "../../../shared/account_rules.ts";
+import { AccountFieldset, AccountForm } from "./account_form.tsx";
+import { useAccountFields } from "./use_account_fields.ts";
 
-/** Inline messages of the two fields. */
-interface FieldErrors {
-  email?: string;
-  password?: string;
-}
-
-/** A quick shape check; the server's stricter check answers with the same message. */
-const EMAIL_SHAPE = /^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/;
-
-/** The spec's sign-up checks on the cleaned values (tags stripped, trimmed). */
-function checkFields(email: string, password: string): FieldErrors {
-  const errors: FieldErrors = {};
-  if (!EMAIL_SHAPE.test(email) || email.length > 254) errors.email = EMAIL_MESSAGE;
-  if (!isStrongPassword(password)) errors.password = PASSWORD_MESSAGE;
-  return errors;
-}
+/** The fields this form has, checked and cleaned as POST /auth/register does. */
+const registerFields = registerSchema.pick({ email: true, password: true });
 
 /** The 'already created' toast with its 'go to login' action (docs/product.md#account-messages). */
 function toastAccountExists(): void {
@@ -45,35 +27,21 @@ function toastAccountExists(): void {
 
 /**
  * /register (docs/product.md#accounts): email and password, cleaned of tags and spaces and
- * checked here with the spec's messages before sending. Success goes to /login.
+ * checked here with the server's own schema and messages before sending. Success goes to /login.
  */
 export function RegisterPage() {
   const navigate = useNavigate();
-  const [email, setEmail] = useState("");
-  const [password, setPassword] = useState("");
-  const [errors, setErrors] = useState<FieldErrors>({});
+  const form = useAccountFields("register");
   const [working, setWorking] = useState(false);
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    if (working) return;
-    const cleanEmail = stripTags(email);
-    const cleanPassword = stripTags(password);
-    const found = checkFields(cleanEmail, cleanPassword);
-    setErrors(found);
-    if (found.email || found.password) {
-      document.getElementById(found.email ? "register-email" : "register-password")?.focus();
-      return;
-    }
+  async function submit() {
+    const clean = form.check(registerFields, form.values);
+    if (!clean) return;
     setWorking(true);
     try {
       await api("/auth/register", {
         method: "POST",
-        body: {
-          email: cleanEmail,
-          password: cleanPassword,
-          user_id: useStore.getState().userId,
-        },
+        body: { ...clean, user_id: useStore.getState().userId },
       });
       toast.success("Account created successfully! Please log in.");
       navigate("/login");
@@ -81,8 +49,8 @@ export function RegisterPage() {
       setWorking(false);
       if (err instanceof ApiError && err.status === 400) {
         // The server repeats the spec's field messages; show them where they belong.
-        if (err.message === EMAIL_MESSAGE) setErrors({ email: EMAIL_MESSAGE });
-        else if (err.message === PASSWORD_MESSAGE) setErrors({ password: PASSWORD_MESSAGE });
+        if (err.message === EMAIL_MESSAGE) form.showError("email", EMAIL_MESSAGE);
+        else if (err.message === PASSWORD_MESSAGE) form.showError("password", PASSWORD_MESSAGE);
         else if (/already exists/i.test(err.message)) toastAccountExists();
         else toast.error(err.message);
       } else if (err instanceof ApiError && err.status === 429) {
@@ -94,46 +62,23 @@ export function RegisterPage() {
   }
 
   return (
-    <section className="page account-page">
-      <h1>Create account</h1>
-      <form className="card account-form" onSubmit={submit} aria-label="Create account" noValidate>
-        <TextField
-          id="register-email"
-          name="email"
-          label="Email"
-          type="email"
-          autoComplete="email"
-          required
-          maxLength={254}
-          value={email}
-          error={errors.email}
-          onChange={(value) => {
-            setEmail(value);
-            if (errors.email) setErrors((f) => ({ ...f, email: undefined }));
-          }}
-        />
-        <TextField
-          id="register-password"
-          name="password"
-          label="Password"
-          type="password"
-          autoComplete="new-password"
-          required
-          value={password}
-          hint="At least 8 characters, with uppercase, lowercase and a number."
-          error={errors.password}
-          onChange={(value) => {
-            setPassword(value);
-            if (errors.password) setErrors((f) => ({ ...f, password: undefined }));
-          }}
-        />
-        <button type="submit" className="button account-submit" disabled={working}>
-          {working ? "Creating account..." : "Create account"}
-        </button>
-        <p className="account-switch">
+    <AccountForm
+      title="Create account"
+      submitLabel="Create account"
+      workingLabel="Creating account..."
+      working={working}
+      onSubmit={submit}
+      footer={
+        <>
           Already have an account? <Link to="/login">Sign in</Link>
-        </p>
-      </form>
-    </section>
+        </>
+      }
+    >
+      <AccountFieldset
+        form={form}
+        passwordAutoComplete="new-password"
+        passwordHint="At least 8 characters, with uppercase, lowercase and a number."
+      />
+    </AccountForm>
   );
 }

@@ -4,84 +4,9 @@
  * A 401 from any call but the login means the session ended: the adminAuth flag is dropped so
  * the page falls back to the password form.
  */
-import type { Region } from "../../../shared/policy.ts";
-import type { OrderStatus } from "../../../shared/status.ts";
+import type { AdminOrderView, InventoryView, StockCounts } from "../../../shared/api_types.ts";
 import { api, ApiError, type ApiOptions } from "../../app/api.ts";
 import { useStore } from "../../app/store/store.ts";
-import type { Address } from "../../../shared/api_types.ts";
-
-/** A switch inside an ordered tester or cube. */
-export interface AdminOrderSwitch {
-  id: number;
-  brand: string;
-  name: string;
-  imageUrl: string;
-}
-
-/** One ordered line. */
-export interface AdminOrderItem {
-  lineId: string;
-  kind: "product" | "custom" | "cube";
-  name: string;
-  price: number;
-  quantity: number;
-  imageUrl: string;
-  size: number | null;
-  keycaps: string | null;
-  bodyColor: string | null;
-  switches: AdminOrderSwitch[];
-}
-
-/** An order as GET /api/admin/orders returns it (money in dollars). */
-export interface AdminOrder {
-  orderNumber: string;
-  status: OrderStatus;
-  region: Region;
-  email: string | null;
-  customerName: string | null;
-  shippingAddress: Address | null;
-  items: AdminOrderItem[];
-  trackingNumber: string | null;
-  taxId: { type: string; value: string } | null;
-  promoCode: string | null;
-  subtotal: number;
-  discount: number;
-  shipping: number;
-  tax: number;
-  total: number;
-  cancelReason: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
-
-/**
- * Stock counts (docs/decisions.md#inventory-words): `stock` is on the shelf and not yet sold,
- * reserved units included; `reserved` is held by unpaid checkouts; `available` is stock - reserved
- * (never below 0); `used` is sold.
- */
-export interface StockCounts {
-  stock: number;
-  reserved: number;
-  available: number;
-  used: number;
-}
-
-/** One switch's stock. */
-export interface SwitchStock extends StockCounts {
-  id: number;
-  name: string;
-}
-
-/** One component's stock (boxes, keycaps, cube bodies). */
-export interface ComponentStock extends StockCounts {
-  name: string;
-}
-
-/** GET /api/admin/inventory. */
-export interface Inventory {
-  switches: SwitchStock[];
-  inventory: ComponentStock[];
-}
 
 /** Drops the admin flag when the server says the session is gone, then rethrows. */
 function watchSession(err: unknown): never {
@@ -122,8 +47,8 @@ export async function hasAdminSession(): Promise<boolean> {
 }
 
 /** Every order, newest first. */
-export function fetchOrders(): Promise<AdminOrder[]> {
-  return adminApi<AdminOrder[]>("/api/admin/orders");
+export function fetchOrders(): Promise<AdminOrderView[]> {
+  return adminApi<AdminOrderView[]>("/api/admin/orders");
 }
 
 /** The New orders as a CSV file. */
@@ -138,8 +63,8 @@ export function fetchNewOrdersCsv(): Promise<Blob> {
 export function addTrackingNumber(
   orderNumber: string,
   trackingNumber: string,
-): Promise<AdminOrder> {
-  return adminApi<AdminOrder>(`/api/admin/orders/${encodeURIComponent(orderNumber)}/tracking`, {
+): Promise<AdminOrderView> {
+  return adminApi<AdminOrderView>(`/api/admin/orders/${encodeURIComponent(orderNumber)}/tracking`, {
     method: "POST",
     body: { trackingNumber },
   });
@@ -159,23 +84,26 @@ export async function shipProcessedOrders(): Promise<number> {
  * the client no longer has it after login, and the session cookie is enough for the server. The
  * JSON content type is kept (an empty JSON object as the body).
  */
-export function markDelivered(orderNumber: string): Promise<AdminOrder> {
-  return adminApi<AdminOrder>(`/api/admin/orders/${encodeURIComponent(orderNumber)}/delivered`, {
-    method: "POST",
-    body: {},
-  });
+export function markDelivered(orderNumber: string): Promise<AdminOrderView> {
+  return adminApi<AdminOrderView>(
+    `/api/admin/orders/${encodeURIComponent(orderNumber)}/delivered`,
+    {
+      method: "POST",
+      body: {},
+    },
+  );
 }
 
 /** Cancels an order before shipment; a paid one is refunded in full. */
-export function cancelOrder(orderNumber: string): Promise<AdminOrder> {
-  return adminApi<AdminOrder>(`/api/admin/orders/${encodeURIComponent(orderNumber)}/cancel`, {
+export function cancelOrder(orderNumber: string): Promise<AdminOrderView> {
+  return adminApi<AdminOrderView>(`/api/admin/orders/${encodeURIComponent(orderNumber)}/cancel`, {
     method: "POST",
   });
 }
 
 /** Stock and use of every switch and component. */
-export function fetchInventory(): Promise<Inventory> {
-  return adminApi<Inventory>("/api/admin/inventory");
+export function fetchInventory(): Promise<InventoryView> {
+  return adminApi<InventoryView>("/api/admin/inventory");
 }
 
 /**

@@ -1,5 +1,6 @@
 import { useEffect, useState } from "react";
 import { useStore } from "../../app/store/store.ts";
+import { useRequest } from "../../app/use_request.ts";
 import { hasAdminSession } from "./admin_api.ts";
 import { Dashboard } from "./dashboard.tsx";
 import { LoginForm } from "./login_form.tsx";
@@ -12,26 +13,22 @@ import { LoginForm } from "./login_form.tsx";
 export function AdminPage() {
   const adminAuth = useStore((s) => s.adminAuth);
   const setAdminAuth = useStore((s) => s.setAdminAuth);
-  // On load with the flag set, the dashboard waits for the session check.
-  const [checking, setChecking] = useState(adminAuth);
+  // Only a flag found on load is checked; a login on this page has just made the session.
+  const [flagOnLoad] = useState(adminAuth);
+  const session = useRequest(flagOnLoad ? "admin-session" : null, async (signal) => {
+    const ok = await hasAdminSession();
+    // Dropped with the answer, so the dashboard is never shown for a session that is gone.
+    if (!ok && !signal.aborted) setAdminAuth(false);
+    return ok;
+  });
 
   useEffect(() => {
-    if (!checking) return;
-    let live = true;
-    hasAdminSession()
-      .then((ok) => {
-        if (live && !ok) setAdminAuth(false);
-      })
-      // A network failure is not proof of a lost session: the dashboard reports its own errors.
-      .catch((err) => console.warn("Admin session check failed", err))
-      .finally(() => {
-        if (live) setChecking(false);
-      });
-    return () => {
-      live = false;
-    };
-  }, [checking, setAdminAuth]);
+    // A network failure is not proof of a lost session: the dashboard reports its own errors.
+    if (session.state === "failed") console.warn("Admin session check failed", session.error);
+  }, [session.state, session.error]);
 
+  // On load with the flag set, the dashboard waits for the session check.
+  const checking = session.state === "loading";
   if (!adminAuth) return <LoginForm onSuccess={() => setAdminAuth(true)} />;
   if (checking) {
     return (

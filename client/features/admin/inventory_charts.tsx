@@ -13,7 +13,12 @@ import {
 } from "recharts";
 import { Fragment } from "react";
 import { COMPONENTS } from "../../../shared/bom.ts";
-import type { ComponentStock, SwitchStock } from "./admin_api.ts";
+import type { InventoryView } from "../../../shared/api_types.ts";
+
+/** One switch's stock. */
+type SwitchStock = InventoryView["switches"][number];
+/** One component's stock (boxes, keycaps, cube bodies). */
+type ComponentStock = InventoryView["inventory"][number];
 
 /**
  * The bar colour of 'Switches Stock' (docs/product.md#admin-dashboard: a fixed bar colour), free

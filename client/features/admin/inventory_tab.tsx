@@ -1,12 +1,7 @@
 import { type FormEvent, useCallback, useEffect, useMemo, useState } from "react";
 import { toast } from "react-hot-toast";
-import {
-  adminErrorMessage,
-  fetchInventory,
-  type Inventory,
-  type StockCounts,
-  updateStock,
-} from "./admin_api.ts";
+import type { InventoryView, StockCounts } from "../../../shared/api_types.ts";
+import { adminErrorMessage, fetchInventory, updateStock } from "./admin_api.ts";
 import { ComponentPies, SwitchesStockChart, withBreaks } from "./inventory_charts.tsx";
 
 /** One editable stock line: a switch or a component. */
@@ -17,7 +12,7 @@ interface StockRow extends StockCounts {
   name: string;
 }
 
-function rowsOf(inventory: Inventory): StockRow[] {
+function rowsOf(inventory: InventoryView): StockRow[] {
   return [
     ...inventory.inventory.map((c) => ({
       ...c,
@@ -34,7 +29,7 @@ function rowsOf(inventory: Inventory): StockRow[] {
  * table where each shelf count can be edited and saved in place.
  */
 export function InventoryTab() {
-  const [inventory, setInventory] = useState<Inventory | null>(null);
+  const [inventory, setInventory] = useState<InventoryView | null>(null);
   const [failed, setFailed] = useState(false);
 
   const load = useCallback(async () => {

@@ -7,19 +7,13 @@ import {
   isNewForAdmin,
   STATUS_LABELS,
 } from "../../../shared/status.ts";
+import type { AdminOrderItem, AdminOrderView } from "../../../shared/api_types.ts";
 import { formatDollars } from "../../app/money.ts";
-import {
-  addTrackingNumber,
-  adminErrorMessage,
-  type AdminOrder,
-  type AdminOrderItem,
-  cancelOrder,
-  markDelivered,
-} from "./admin_api.ts";
+import { addTrackingNumber, adminErrorMessage, cancelOrder, markDelivered } from "./admin_api.ts";
 
 /** Props of one order's rows. */
 interface OrderRowProps {
-  order: AdminOrder;
+  order: AdminOrderView;
   /** 'Hide User Data': mask email, street, tracking and order number (docs/product.md#masking). */
   hideUserData: boolean;
   /** Called after any change, so the tables reload. */
@@ -183,7 +177,7 @@ function formatDate(iso: string): string {
 }
 
 /** The shipping address; the street line is masked when user data is hidden. */
-function AddressCell({ order, hide }: { order: AdminOrder; hide: boolean }) {
+function AddressCell({ order, hide }: { order: AdminOrderView; hide: boolean }) {
   const address = order.shippingAddress;
   if (!address) return <span className="muted">No address</span>;
   const street = [address.street, address.apartment].filter(Boolean).join(", ");
@@ -217,7 +211,7 @@ function TrackingLink(
 /** The tracking input of a New order: empty is refused before any call. */
 function TrackingForm(
   { order, shownNumber, hide, busy, onSubmit }: {
-    order: AdminOrder;
+    order: AdminOrderView;
     shownNumber: string;
     hide: boolean;
     busy: boolean;
@@ -263,7 +257,7 @@ function TrackingForm(
 }
 
 /** Every item of the order with its options and switches, then the totals. */
-function OrderDetails({ order }: { order: AdminOrder }) {
+function OrderDetails({ order }: { order: AdminOrderView }) {
   return (
     <div className="admin-details">
       <ul className="admin-detail-items">

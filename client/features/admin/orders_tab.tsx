@@ -1,9 +1,9 @@
 import { type ReactNode, useCallback, useEffect, useState } from "react";
 import { toast } from "react-hot-toast";
 import { isNewForAdmin, isProcessedForAdmin } from "../../../shared/status.ts";
+import type { AdminOrderView } from "../../../shared/api_types.ts";
 import {
   adminErrorMessage,
-  type AdminOrder,
   fetchNewOrdersCsv,
   fetchOrders,
   shipProcessedOrders,
@@ -25,7 +25,8 @@ function saveFile(blob: Blob, filename: string): void {
 }
 
 function byCreated(direction: 1 | -1) {
-  return (a: AdminOrder, b: AdminOrder) => direction * a.createdAt.localeCompare(b.createdAt);
+  return (a: AdminOrderView, b: AdminOrderView) =>
+    direction * a.createdAt.localeCompare(b.createdAt);
 }
 
 /**
@@ -34,7 +35,7 @@ function byCreated(direction: 1 | -1) {
  * cancelled, expired and unpaid orders. 'Hide User Data' masks both tables.
  */
 export function OrdersTab() {
-  const [orders, setOrders] = useState<AdminOrder[] | null>(null);
+  const [orders, setOrders] = useState<AdminOrderView[] | null>(null);
   const [failed, setFailed] = useState(false);
   const [hideUserData, setHideUserData] = useState(false);
   const [busy, setBusy] = useState<"csv" | "ship" | null>(null);
@@ -171,7 +172,7 @@ function OrdersTable(
   { id, title, orders, hideUserData, onChanged, empty, toolbar, hiddenTitle = false }: {
     id: string;
     title: string;
-    orders: AdminOrder[];
+    orders: AdminOrderView[];
     hideUserData: boolean;
     onChanged: () => void;
     empty: string;

@@ -1,14 +1,9 @@
+import type { HostedCheckoutView } from "../../../shared/api_types.ts";
 import type { Region } from "../../../shared/policy.ts";
 import { useState } from "react";
 import { toast } from "react-hot-toast";
 import { api, ApiError } from "../../app/api.ts";
 import { insufficientStockMessage, shortStockOf } from "../../app/stock_errors.ts";
-
-/** The answer of a hosted checkout start. */
-interface CheckoutStart {
-  url?: string;
-  orderNumber?: string;
-}
 
 /** The two hosted checkout buttons; both lock while one runs, and when the cart is empty. */
 export function CheckoutButtons({ cartId, empty }: { cartId: string | null; empty: boolean }) {
@@ -21,7 +16,7 @@ export function CheckoutButtons({ cartId, empty }: { cartId: string | null; empt
     }
     setProcessing(true);
     try {
-      const result = await api<CheckoutStart>(
+      const result = await api<HostedCheckoutView>(
         `/api/cart/${encodeURIComponent(cartId)}/checkout/${region}`,
         { method: "POST" },
       );

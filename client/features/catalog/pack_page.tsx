@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { Link } from "react-router-dom";
 import { toast } from "react-hot-toast";
 import type { PackView } from "../../../shared/api_types.ts";
@@ -8,54 +8,45 @@ import { addItemToCart } from "../../app/cart/cart_service.ts";
 import { toastAddedWithLink, toastAddFailed } from "../../app/cart/cart_toasts.tsx";
 import { AddToCartButton } from "../../app/components/add_to_cart_button.tsx";
 import { useAvailability } from "../../app/use_availability.ts";
+import { type Request, useRequest } from "../../app/use_request.ts";
 
-type Load =
-  | { state: "loading" }
-  | { state: "error"; message: string }
-  | { state: "ready"; pack: PackView };
+/** Loads GET /api/packs/{slug}; a failure is logged and the page offers to try again. */
+function usePack(slug: string): Request<PackView> {
+  return useRequest(slug, async (signal) => {
+    try {
+      return await api<PackView>(`/api/packs/${encodeURIComponent(slug)}`, { signal });
+    } catch (err) {
+      if (!signal.aborted) console.warn(`Tester pack ${slug} could not be loaded`, err);
+      throw err;
+    }
+  });
+}
 
-/** Loads GET /api/packs/{slug}; `attempt` changes to retry. */
-function usePack(slug: string, attempt: number): Load {
-  const [load, setLoad] = useState<Load>({ state: "loading" });
-  useEffect(() => {
-    const controller = new AbortController();
-    setLoad({ state: "loading" });
-    api<PackView>(`/api/packs/${encodeURIComponent(slug)}`, { signal: controller.signal })
-      .then((pack) => setLoad({ state: "ready", pack }))
-      .catch((err) => {
-        if (controller.signal.aborted) return;
-        console.warn(`Tester pack ${slug} could not be loaded`, err);
-        const message = err instanceof ApiError && err.status === 404
-          ? "This tester is not sold right now."
-          : err instanceof ApiError && err.status === 0
-          ? err.message
-          : "Something went wrong on our side. Please try again.";
-        setLoad({ state: "error", message });
-      });
-    return () => controller.abort();
-  }, [slug, attempt]);
-  return load;
+/** What the shopper reads when the pack could not be loaded. */
+function failureMessage(err: unknown): string {
+  if (err instanceof ApiError && err.status === 404) return "This tester is not sold right now.";
+  if (err instanceof ApiError && err.status === 0) return err.message;
+  return "Something went wrong on our side. Please try again.";
 }
 
 /** A themed tester pack page (docs/product.md#pack-pages). */
 export function PackPage({ slug }: { slug: string }) {
-  const [attempt, setAttempt] = useState(0);
-  const load = usePack(slug, attempt);
+  const load = usePack(slug);
 
-  if (load.state === "loading") {
+  if (load.state === "idle" || load.state === "loading") {
     return (
       <div className="page pack-page">
         <p className="loading" role="status">Loading tester...</p>
       </div>
     );
   }
-  if (load.state === "error") {
+  if (load.state === "failed") {
     return (
       <div className="page pack-page">
         <h1>We couldn't load this tester</h1>
-        <p className="error-text" role="alert">{load.message}</p>
+        <p className="error-text" role="alert">{failureMessage(load.error)}</p>
         <div className="row">
-          <button type="button" className="button" onClick={() => setAttempt((n) => n + 1)}>
+          <button type="button" className="button" onClick={load.reload}>
             Try again
           </button>
           <Link className="button secondary" to="/shop">Back to the shop</Link>
@@ -63,7 +54,7 @@ export function PackPage({ slug }: { slug: string }) {
       </div>
     );
   }
-  return <PackDetails pack={load.pack} />;
+  return <PackDetails pack={load.data} />;
 }
 
 /** The loaded pack: image, keycap option, price, add to cart and the switches inside. */

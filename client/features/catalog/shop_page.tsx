@@ -1,4 +1,3 @@
-import { useEffect, useState } from "react";
 import { Link } from "react-router-dom";
 import { toast } from "react-hot-toast";
 import type { ProductView } from "../../../shared/api_types.ts";
@@ -15,24 +14,24 @@ import { api, errorMessage } from "../../app/api.ts";
 import { addItemToCart } from "../../app/cart/cart_service.ts";
 import { ProductCard } from "../../app/components/product_card.tsx";
 import { IMAGE_BASE } from "../../app/image_base.ts";
+import { useRequest } from "../../app/use_request.ts";
 
 /** The themed packs the shop lists (docs/product.md#shop: Starter, Popular, Linear, Tactile). */
 const THEMED_PACK_IDS = [384, 380, 386, 382];
 
 /** Product prices as the server charges them, by id; null until loaded or when loading failed. */
 function useProductPrices(): Map<number, number> | null {
-  const [prices, setPrices] = useState<Map<number, number> | null>(null);
-  useEffect(() => {
-    const controller = new AbortController();
-    api<ProductView[]>("/api/products", { signal: controller.signal })
-      .then((products) => setPrices(new Map(products.map((p) => [p.id, p.priceCents]))))
-      .catch((err) => {
-        // The catalogue prices below are the seeded ones, so the page stays usable without this.
-        if (!controller.signal.aborted) console.warn("Product prices could not be loaded", err);
-      });
-    return () => controller.abort();
-  }, []);
-  return prices;
+  const request = useRequest("products", async (signal) => {
+    try {
+      const products = await api<ProductView[]>("/api/products", { signal });
+      return new Map(products.map((p) => [p.id, p.priceCents]));
+    } catch (err) {
+      // The catalogue prices below are the seeded ones, so the page stays usable without this.
+      if (!signal.aborted) console.warn("Product prices could not be loaded", err);
+      throw err;
+    }
+  });
+  return request.data;
 }
 
 /**

@@ -7,6 +7,7 @@ import { type AppliedPromo, CheckoutSummary } from "./checkout_summary.tsx";
 import { DemoCardForm } from "./demo_card_form.tsx";
 import { HoldCountdown, useHoldSecondsLeft } from "./hold_countdown.tsx";
 import { type ShippingFields, ShippingForm } from "./shipping_form.tsx";
+import { checkShipping, isValidZip, type ShippingErrors } from "./shipping_check.ts";
 import {
   type OrderCreateRequest,
   type PaymentState,
@@ -30,10 +31,6 @@ const EMPTY_FIELDS: ShippingFields = {
   zipCode: "",
 };
 
-const ZIP_PATTERN = /^\d{5}$/;
-// Only a plausible address goes to the server; the server's own check has the final word.
-const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
 /**
  * /checkout: contact, shipping and payment on this site (the embedded payment), beside the order
  * summary. The order and its payment are created once the details are complete and the terms
@@ -45,6 +42,8 @@ export function CheckoutPage() {
   const [configFailed, setConfigFailed] = useState(false);
   const [fields, setFields] = useState<ShippingFields>(EMPTY_FIELDS);
   const [terms, setTerms] = useState(false);
+  // Fields the shopper has left: only those show their error, not a form full of them at once.
+  const [left, setLeft] = useState<ReadonlySet<keyof ShippingFields>>(new Set());
   const [promo, setPromo] = useState<AppliedPromo | null>(null);
   const shippingKnown = useZipEstimate(fields.zipCode);
 
@@ -56,22 +55,10 @@ export function CheckoutPage() {
   }, []);
 
   const hasItems = (cart?.items.length ?? 0) > 0;
-  const missing = missingForPayment(fields, terms);
-  const request: OrderCreateRequest | null = cart && hasItems && missing.length === 0
-    ? {
-      cartId: cart.id,
-      email: fields.email.trim(),
-      customerName: `${fields.firstName.trim()} ${fields.lastName.trim()}`,
-      shippingAddress: {
-        street: fields.address.trim(),
-        apartment: fields.apartment.trim(),
-        city: fields.city.trim(),
-        state: fields.state.trim(),
-        zipCode: fields.zipCode,
-        country: "US",
-      },
-      promoCode: promo?.code ?? null,
-    }
+  const { details, errors } = checkShipping(fields);
+  const missing = missingForPayment(errors, terms);
+  const request: OrderCreateRequest | null = cart && hasItems && details && terms
+    ? { cartId: cart.id, ...details, promoCode: promo?.code ?? null }
     : null;
   const { state: payment, retry } = usePaymentCreation(request);
   const holdSeconds = useHoldSecondsLeft(payment.kind === "ready" ? payment.hold : null);
@@ -148,7 +135,9 @@ export function CheckoutPage() {
       <div className="checkout-layout">
         <ShippingForm
           fields={fields}
+          errors={shownErrors(errors, left)}
           onChange={(name, value) => setFields((f) => ({ ...f, [name]: value }))}
+          onLeave={(name) => setLeft((s) => s.has(name) ? s : new Set(s).add(name))}
         />
         <CheckoutSummary
           cart={cart}
@@ -208,10 +197,10 @@ export function CheckoutPage() {
   );
 }
 
-/** True once a 5-digit ZIP has stood for TIMINGS.zipEstimateDelayMs, as the spec describes. */
+/** True once a valid ZIP has stood for TIMINGS.zipEstimateDelayMs, as the spec describes. */
 function useZipEstimate(zipCode: string): boolean {
   const [known, setKnown] = useState(false);
-  const complete = ZIP_PATTERN.test(zipCode);
+  const complete = isValidZip(zipCode);
   useEffect(() => {
     setKnown(false);
     if (!complete) return;
@@ -221,17 +210,34 @@ function useZipEstimate(zipCode: string): boolean {
   return known;
 }
 
+/** How the payment note names a field that still needs the shopper, in form order. */
+const MISSING_WORDS: Record<keyof ShippingFields, string> = {
+  email: "a valid email",
+  firstName: "first name",
+  lastName: "last name",
+  address: "address",
+  apartment: "a valid apartment",
+  city: "city",
+  state: "a valid state",
+  zipCode: "a valid ZIP code",
+};
+
 /** What still stands between the shopper and paying, in the words of the form. */
-function missingForPayment(fields: ShippingFields, terms: boolean): string[] {
-  const missing: string[] = [];
-  if (!EMAIL_PATTERN.test(fields.email.trim())) missing.push("a valid email");
-  if (!fields.firstName.trim()) missing.push("first name");
-  if (!fields.lastName.trim()) missing.push("last name");
-  if (!fields.address.trim()) missing.push("address");
-  if (!fields.city.trim()) missing.push("city");
-  if (!ZIP_PATTERN.test(fields.zipCode)) missing.push("a 5-digit ZIP code");
+function missingForPayment(errors: ShippingErrors, terms: boolean): string[] {
+  const missing = (Object.keys(MISSING_WORDS) as (keyof ShippingFields)[])
+    .filter((name) => errors[name]).map((name) => MISSING_WORDS[name]);
   if (!terms) missing.push("agreement to the terms of service");
   return missing;
+}
+
+/** The errors of the fields the shopper has already left. */
+function shownErrors(
+  errors: ShippingErrors,
+  left: ReadonlySet<keyof ShippingFields>,
+): ShippingErrors {
+  return Object.fromEntries(
+    Object.entries(errors).filter(([name]) => left.has(name as keyof ShippingFields)),
+  );
 }
 
 function paymentNote(

@@ -89,7 +89,11 @@ export function SummaryLine({ item, quantity, testId }: {
   );
 }
 
-function PromoCodeForm({ promo, onApply, onRemove }: {
+/**
+ * The promo code field and its Apply button, or the applied code with a way to remove it. The
+ * demo payment page uses it too.
+ */
+export function PromoCodeForm({ promo, onApply, onRemove }: {
   promo: AppliedPromo | null;
   onApply: (code: string) => Promise<string | null>;
   onRemove: () => void;
@@ -156,11 +160,29 @@ function PromoCodeForm({ promo, onApply, onRemove }: {
   );
 }
 
-function OrderDetails({ totals, shippingKnown, promo }: {
+/**
+ * The totals box: subtotal, discount, shipping, tax and total. The demo payment page shows its
+ * order's totals with it too, under its own test ids and with the shipping region named.
+ */
+export function OrderDetails({
+  totals,
+  shippingKnown,
+  promo,
+  discountLabel = promo ? `Discount (${promo.code}, ${promo.percentOff}%)` : "Discount",
+  shippingLabel = "Shipping",
+  testIdPrefix = "summary",
+  freeShippingNote = true,
+}: {
   totals: Totals;
   shippingKnown: boolean;
   promo: AppliedPromo | null;
+  discountLabel?: string;
+  shippingLabel?: string;
+  testIdPrefix?: string;
+  /** Whether to mention the free US shipping threshold (not abroad, where it does not apply). */
+  freeShippingNote?: boolean;
 }) {
+  const testId = (name: string) => `${testIdPrefix}-${name}`;
   // Before the ZIP is known the total leaves shipping out, and says so.
   const total = shippingKnown ? totals.totalCents : totals.totalCents - totals.shippingCents;
   return (
@@ -169,17 +191,17 @@ function OrderDetails({ totals, shippingKnown, promo }: {
       <dl>
         <div>
           <dt>Subtotal</dt>
-          <dd data-testid="summary-subtotal">{formatCents(totals.subtotalCents)}</dd>
+          <dd data-testid={testId("subtotal")}>{formatCents(totals.subtotalCents)}</dd>
         </div>
         {totals.discountCents > 0 && (
           <div className="discount-row">
-            <dt>Discount{promo ? ` (${promo.code}, ${promo.percentOff}%)` : ""}</dt>
-            <dd data-testid="summary-discount">-{formatCents(totals.discountCents)}</dd>
+            <dt>{discountLabel}</dt>
+            <dd data-testid={testId("discount")}>-{formatCents(totals.discountCents)}</dd>
           </div>
         )}
         <div>
-          <dt>Shipping</dt>
-          <dd data-testid="summary-shipping" aria-live="polite">
+          <dt>{shippingLabel}</dt>
+          <dd data-testid={testId("shipping")} aria-live="polite">
             {!shippingKnown
               ? "Enter your ZIP code"
               : totals.shippingCents === 0
@@ -189,14 +211,14 @@ function OrderDetails({ totals, shippingKnown, promo }: {
         </div>
         <div>
           <dt>Estimated tax</dt>
-          <dd data-testid="summary-tax">{formatCents(totals.taxCents)}</dd>
+          <dd data-testid={testId("tax")}>{formatCents(totals.taxCents)}</dd>
         </div>
         <div className="total-row">
           <dt>{shippingKnown ? "Total" : "Total before shipping"}</dt>
-          <dd data-testid="summary-total">{formatCents(total)}</dd>
+          <dd data-testid={testId("total")}>{formatCents(total)}</dd>
         </div>
       </dl>
-      {totals.shippingCents > 0 && (
+      {freeShippingNote && totals.shippingCents > 0 && (
         <p className="muted small">
           Free US shipping on orders of {formatCents(FREE_SHIPPING_THRESHOLD_CENTS)}{" "}
           or more after discounts.

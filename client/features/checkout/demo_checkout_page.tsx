@@ -1,11 +1,11 @@
-import { type KeyboardEvent, type ReactNode, useEffect, useState } from "react";
+import { type ReactNode, useState } from "react";
 import { Link, useParams } from "react-router-dom";
-import type { Address } from "../../../shared/api_types.ts";
-import type { PublicOrderView } from "../../../shared/order_view.ts";
+import type { DemoSessionView } from "../../../shared/api_types.ts";
 import { computeTotals, SHOP_NAME, type Totals } from "../../../shared/policy.ts";
 import { formatCents } from "../../../shared/pricing.ts";
 import { api, ApiError, errorMessage } from "../../app/api.ts";
 import { TextField } from "../../app/components/text_field.tsx";
+import { useRequest } from "../../app/use_request.ts";
 import {
   COUNTRIES,
   type DemoPaid,
@@ -13,27 +13,26 @@ import {
   PayInputError,
   type PromoResult,
 } from "./checkout_text.ts";
-import { SummaryLine } from "./checkout_summary.tsx";
+import { AddressFields, type AddressInput } from "./address_fields.tsx";
+import {
+  type AppliedPromo,
+  OrderDetails,
+  PromoCodeForm,
+  SummaryLine,
+} from "./checkout_summary.tsx";
 import { DemoCardForm } from "./demo_card_form.tsx";
 import { HoldCountdown, type HoldEnd, holdEndOf, useHoldSecondsLeft } from "./hold_countdown.tsx";
 
-/** GET /api/demo/checkout-sessions/{id}. */
-interface DemoSession {
-  id: string;
-  status: "open" | "succeeded" | "canceled" | "refunded";
-  expiresAt: string | null;
-  order: PublicOrderView;
+/** A session as loaded, with its hold pinned when the answer arrived. */
+interface Loaded {
+  session: DemoSessionView;
+  hold: HoldEnd | null;
 }
 
-type Load =
-  | { kind: "loading" }
-  | { kind: "missing" }
-  | { kind: "failed" }
-  | { kind: "loaded"; session: DemoSession; hold: HoldEnd | null };
-
-interface Fields extends Address {
+interface Fields extends AddressInput {
   email: string;
   name: string;
+  country: string;
   business: boolean;
   taxId: string;
 }
@@ -41,7 +40,7 @@ interface Fields extends Address {
 const EMPTY: Fields = {
   email: "",
   name: "",
-  street: "",
+  address: "",
   apartment: "",
   city: "",
   state: "",
@@ -60,45 +59,38 @@ const EMPTY: Fields = {
  */
 export function DemoCheckoutPage() {
   const { sessionId = "" } = useParams();
-  const [load, setLoad] = useState<Load>({ kind: "loading" });
+  const load = useRequest(sessionId, async (signal): Promise<Loaded> => {
+    try {
+      const session = await api<DemoSessionView>(
+        `/api/demo/checkout-sessions/${encodeURIComponent(sessionId)}`,
+        { signal },
+      );
+      return { session, hold: holdEndOf(session.order) };
+    } catch (err) {
+      if (!signal.aborted && !isMissing(err)) {
+        console.error("Checkout session could not be loaded", err);
+      }
+      throw err;
+    }
+  });
 
-  useEffect(() => {
-    let live = true;
-    setLoad({ kind: "loading" });
-    api<DemoSession>(`/api/demo/checkout-sessions/${encodeURIComponent(sessionId)}`).then(
-      (session) => live && setLoad({ kind: "loaded", session, hold: holdEndOf(session.order) }),
-      (err) => {
-        if (!live) return;
-        if (err instanceof ApiError && err.status === 404) setLoad({ kind: "missing" });
-        else {
-          console.error("Checkout session could not be loaded", err);
-          setLoad({ kind: "failed" });
-        }
-      },
-    );
-    return () => {
-      live = false;
-    };
-  }, [sessionId]);
-
-  if (load.kind === "loading") {
+  if (load.state === "idle" || load.state === "loading") {
     return (
       <DemoFrame>
         <p className="loading">Loading checkout...</p>
       </DemoFrame>
     );
   }
-  if (load.kind !== "loaded") {
+  if (load.state === "failed") {
+    const missing = isMissing(load.error);
     return (
       <DemoFrame>
         <div className="card demo-closed" role="alert">
           <h2>
-            {load.kind === "missing"
-              ? "This checkout link is not valid"
-              : "This checkout could not be loaded"}
+            {missing ? "This checkout link is not valid" : "This checkout could not be loaded"}
           </h2>
           <p>
-            {load.kind === "missing"
+            {missing
               ? "It may have been replaced by a newer checkout. Return to your cart to check out again."
               : "Please check your connection and reload the page, or return to your cart."}
           </p>
@@ -107,7 +99,7 @@ export function DemoCheckoutPage() {
       </DemoFrame>
     );
   }
-  const { session } = load;
+  const { session, hold } = load.data;
   const closed = closedReason(session);
   if (closed) {
     return (
@@ -126,7 +118,11 @@ export function DemoCheckoutPage() {
       </DemoFrame>
     );
   }
-  return <DemoCheckoutForm session={session} hold={load.hold} />;
+  return <DemoCheckoutForm session={session} hold={hold} />;
+}
+
+function isMissing(err: unknown): boolean {
+  return err instanceof ApiError && err.status === 404;
 }
 
 function DemoFrame({ children }: { children: ReactNode }) {
@@ -146,7 +142,7 @@ function BackToCart() {
 }
 
 /** Why a session can no longer be paid, in the shopper's words; null when it can. */
-function closedReason(session: DemoSession): { title: string; text: string } | null {
+function closedReason(session: DemoSessionView): { title: string; text: string } | null {
   const { order } = session;
   const paid = order.status !== "STARTED" && order.status !== "EXPIRED" &&
     order.status !== "CANCELLED";
@@ -170,15 +166,13 @@ function closedReason(session: DemoSession): { title: string; text: string } | n
   return null;
 }
 
-function DemoCheckoutForm({ session, hold }: { session: DemoSession; hold: HoldEnd | null }) {
+function DemoCheckoutForm({ session, hold }: { session: DemoSessionView; hold: HoldEnd | null }) {
   const { order } = session;
   const holdSeconds = useHoldSecondsLeft(hold);
   const international = order.region === "international";
   const [fields, setFields] = useState<Fields>({ ...EMPTY, country: international ? "" : "US" });
-  const [promoCode, setPromoCode] = useState(order.promoCode ?? "");
-  const [promo, setPromo] = useState<{ code: string; percentOff: number } | null>(null);
-  const [promoError, setPromoError] = useState<string | null>(null);
-  const [promoBusy, setPromoBusy] = useState(false);
+  // A code applied here; without one the order keeps the code it was created with.
+  const [promo, setPromo] = useState<AppliedPromo | null>(null);
 
   function set<K extends keyof Fields>(name: K, value: Fields[K]) {
     setFields((f) => ({ ...f, [name]: value }));
@@ -191,33 +185,16 @@ function DemoCheckoutForm({ session, hold }: { session: DemoSession; hold: HoldE
     : order;
   const appliedCode = promo?.code ?? order.promoCode;
 
-  async function applyPromo() {
-    const code = promoCode.trim();
-    if (!code) {
-      setPromoError("Enter a promo code");
-      return;
-    }
-    setPromoBusy(true);
+  async function applyPromo(code: string): Promise<string | null> {
     try {
       const result = await api<PromoResult>("/api/promo/validate", {
         method: "POST",
         body: { code },
       });
       setPromo({ code: result.code, percentOff: result.percentOff });
-      setPromoCode(result.code);
-      setPromoError(null);
+      return null;
     } catch (err) {
-      setPromo(null);
-      setPromoError(errorMessage(err, "The promo code could not be checked."));
-    }
-    setPromoBusy(false);
-  }
-
-  function promoKey(event: KeyboardEvent<HTMLInputElement>) {
-    // Enter applies the code instead of submitting anything else.
-    if (event.key === "Enter") {
-      event.preventDefault();
-      applyPromo();
+      return errorMessage(err, "The promo code could not be checked.");
     }
   }
 
@@ -237,7 +214,7 @@ function DemoCheckoutForm({ session, hold }: { session: DemoSession; hold: HoldE
           address,
           businessPurchase: international && fields.business,
           taxId: international && fields.business ? fields.taxId.trim() : null,
-          promoCode: promoCode.trim() || null,
+          promoCode: appliedCode,
         },
       },
     );
@@ -249,78 +226,23 @@ function DemoCheckoutForm({ session, hold }: { session: DemoSession; hold: HoldE
       <div className="demo-layout">
         <section className="card demo-summary" aria-labelledby="demo-summary-title">
           <h2 id="demo-summary-title">
-            Pay {SHOP_NAME}{" "}
-            <span className="demo-total" data-testid="demo-total">
-              {formatCents(totals.totalCents)}
-            </span>
+            Pay {SHOP_NAME} <span className="demo-total">{formatCents(totals.totalCents)}</span>
           </h2>
           <ul className="summary-lines">
             {order.items.map((item, i) => (
               <SummaryLine key={i} item={item} quantity={item.quantity} testId="demo-line" />
             ))}
           </ul>
-          <dl className="totals-list">
-            <div>
-              <dt>Subtotal</dt>
-              <dd data-testid="demo-subtotal">{formatCents(totals.subtotalCents)}</dd>
-            </div>
-            {totals.discountCents > 0 && (
-              <div>
-                <dt>Discount{appliedCode ? ` (${appliedCode})` : ""}</dt>
-                <dd data-testid="demo-discount">-{formatCents(totals.discountCents)}</dd>
-              </div>
-            )}
-            <div>
-              <dt>Shipping ({international ? "international" : "United States"})</dt>
-              <dd data-testid="demo-shipping">
-                {totals.shippingCents === 0 ? "Free" : formatCents(totals.shippingCents)}
-              </dd>
-            </div>
-            <div>
-              <dt>Estimated tax</dt>
-              <dd data-testid="demo-tax">{formatCents(totals.taxCents)}</dd>
-            </div>
-            <div className="total-row">
-              <dt>Total</dt>
-              <dd>{formatCents(totals.totalCents)}</dd>
-            </div>
-          </dl>
-          <div className="field promo-field">
-            <label htmlFor="demo-promo">Promo code</label>
-            <div className="promo-row">
-              <input
-                id="demo-promo"
-                name="promo"
-                autoComplete="off"
-                spellCheck={false}
-                maxLength={40}
-                value={promoCode}
-                aria-invalid={promoError ? true : undefined}
-                aria-describedby={promoError ? "demo-promo-error" : undefined}
-                onKeyDown={promoKey}
-                onChange={(e) => {
-                  setPromoCode(e.target.value);
-                  setPromoError(null);
-                }}
-              />
-              <button
-                type="button"
-                className="button secondary"
-                disabled={promoBusy}
-                onClick={applyPromo}
-              >
-                {promoBusy ? "Applying..." : "Apply"}
-              </button>
-            </div>
-            {promoError && (
-              <p id="demo-promo-error" className="error-text small" role="alert">{promoError}</p>
-            )}
-            {promo && !promoError && (
-              <p className="ok-text small" role="status">
-                {promo.code} applied: {promo.percentOff}% off
-              </p>
-            )}
-          </div>
+          <PromoCodeForm promo={promo} onApply={applyPromo} onRemove={() => setPromo(null)} />
+          <OrderDetails
+            totals={totals}
+            shippingKnown
+            promo={promo}
+            discountLabel={appliedCode ? `Discount (${appliedCode})` : "Discount"}
+            shippingLabel={`Shipping (${international ? "international" : "United States"})`}
+            testIdPrefix="demo"
+            freeShippingNote={!international}
+          />
           <BackToCart />
         </section>
 
@@ -367,43 +289,14 @@ function DemoCheckoutForm({ session, hold }: { session: DemoSession; hold: HoldE
                   : <option value="US">United States</option>}
               </select>
             </div>
-            <TextField
-              id="demo-street"
-              label="Address"
-              autoComplete="shipping address-line1"
-              value={fields.street}
-              onChange={(v) => set("street", v)}
+            {/* Optional here: the provider's pay call needs only the card. */}
+            <AddressFields
+              idPrefix="demo"
+              values={fields}
+              onChange={set}
+              region={international ? "international" : "us"}
+              marked={false}
             />
-            <TextField
-              id="demo-apartment"
-              label="Apartment, suite, etc."
-              autoComplete="shipping address-line2"
-              value={fields.apartment}
-              onChange={(v) => set("apartment", v)}
-            />
-            <div className="field-trio">
-              <TextField
-                id="demo-city"
-                label="City"
-                autoComplete="shipping address-level2"
-                value={fields.city}
-                onChange={(v) => set("city", v)}
-              />
-              <TextField
-                id="demo-state"
-                label={international ? "State / region" : "State"}
-                autoComplete="shipping address-level1"
-                value={fields.state}
-                onChange={(v) => set("state", v)}
-              />
-              <TextField
-                id="demo-zip"
-                label={international ? "Postal code" : "ZIP code"}
-                autoComplete="shipping postal-code"
-                value={fields.zipCode}
-                onChange={(v) => set("zipCode", v)}
-              />
-            </div>
             {international && (
               <>
                 <label className="checkbox">
@@ -444,14 +337,14 @@ function DemoCheckoutForm({ session, hold }: { session: DemoSession; hold: HoldE
 
 /** The address to send: none when nothing was typed, so a card-only payment stays possible. */
 function addressOf(fields: Fields): PayAddress | null {
-  const typed = [fields.street, fields.apartment, fields.city, fields.state, fields.zipCode]
+  const typed = [fields.address, fields.apartment, fields.city, fields.state, fields.zipCode]
     .some((v) => v.trim() !== "");
   if (!typed) return null;
   if (!fields.country) missingField("demo-country", "Choose the country to ship to");
-  if (!fields.street.trim()) missingField("demo-street", "Enter your address");
+  if (!fields.address.trim()) missingField("demo-address", "Enter your address");
   if (!fields.city.trim()) missingField("demo-city", "Enter your city");
   return {
-    street: fields.street.trim(),
+    street: fields.address.trim(),
     apartment: fields.apartment.trim(),
     city: fields.city.trim(),
     state: fields.state.trim(),

@@ -1,4 +1,6 @@
 import { TextField } from "../../app/components/text_field.tsx";
+import { AddressFields } from "./address_fields.tsx";
+import type { ShippingErrors } from "./shipping_check.ts";
 
 /** The checkout form's fields (docs/product.md#data, checkout form). */
 export interface ShippingFields {
@@ -12,10 +14,16 @@ export interface ShippingFields {
   zipCode: string;
 }
 
-/** The Contact and Shipping sections of /checkout; every field carries its autocomplete hint. */
-export function ShippingForm({ fields, onChange }: {
+/**
+ * The Contact and Shipping sections of /checkout; every field carries its autocomplete hint and,
+ * once the shopper has left it, the server's message when the server would refuse it.
+ */
+export function ShippingForm({ fields, errors, onChange, onLeave }: {
   fields: ShippingFields;
+  /** The messages to show now (the page decides which fields are ready to be told off). */
+  errors: ShippingErrors;
   onChange: (name: keyof ShippingFields, value: string) => void;
+  onLeave: (name: keyof ShippingFields) => void;
 }) {
   function field(
     name: keyof ShippingFields,
@@ -36,7 +44,9 @@ export function ShippingForm({ fields, onChange }: {
         }
         autoComplete={autoComplete}
         value={fields[name]}
+        error={errors[name]}
         onChange={(value) => onChange(name, value)}
+        onBlur={() => onLeave(name)}
         {...extra}
       />
     );
@@ -71,30 +81,15 @@ export function ShippingForm({ fields, onChange }: {
           {field("firstName", "First name", "shipping given-name", { required: true })}
           {field("lastName", "Last name", "shipping family-name", { required: true })}
         </div>
-        {field("address", "Address", "shipping address-line1", { required: true })}
-        {field("apartment", "Apartment, suite, etc.", "shipping address-line2", {
-          maxLength: 100,
-        })}
-        <div className="field-trio">
-          {field("city", "City", "shipping address-level2", { required: true, maxLength: 100 })}
-          {/* Optional as in the spec's list of what payment needs: the ZIP implies the state. */}
-          {field("state", "State", "shipping address-level1", { maxLength: 50 })}
-          <TextField
-            id="checkout-zipCode"
-            name="zipCode"
-            className="field field-zipCode"
-            label="ZIP code"
-            inputMode="numeric"
-            autoComplete="shipping postal-code"
-            required
-            maxLength={5}
-            pattern="[0-9]{5}"
-            value={fields.zipCode}
-            hint="5 digits"
-            // Only digits: a ZIP is complete at 5 characters (docs/product.md#validation).
-            onChange={(value) => onChange("zipCode", value.replace(/\D/g, "").slice(0, 5))}
-          />
-        </div>
+        <AddressFields
+          idPrefix="checkout"
+          values={fields}
+          errors={errors}
+          onChange={onChange}
+          onLeave={onLeave}
+          region="us"
+          marked
+        />
       </form>
     </div>
   );

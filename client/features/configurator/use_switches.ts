@@ -1,6 +1,6 @@
-import { useCallback, useEffect, useState } from "react";
 import type { SwitchView } from "../../../shared/api_types.ts";
 import { api } from "../../app/api.ts";
+import { useRequest } from "../../app/use_request.ts";
 import { type SwitchChoice, toSwitchChoice } from "./switch_choice.ts";
 
 /** The switch list of a configurator page, with its loading and failure states. */
@@ -19,23 +19,13 @@ export interface SwitchesState {
  * the page offers a retry.
  */
 export function useSwitches(): SwitchesState {
-  const [switches, setSwitches] = useState<SwitchChoice[] | null>(null);
-  const [failed, setFailed] = useState(false);
-  const [attempt, setAttempt] = useState(0);
-
-  useEffect(() => {
-    const controller = new AbortController();
-    setFailed(false);
-    api<SwitchView[]>("/api/switches", { signal: controller.signal })
-      .then((list) => setSwitches(list.map(toSwitchChoice)))
-      .catch((err) => {
-        if (controller.signal.aborted) return;
-        console.warn("The switch list could not be loaded.", err);
-        setFailed(true);
-      });
-    return () => controller.abort();
-  }, [attempt]);
-
-  const retry = useCallback(() => setAttempt((n) => n + 1), []);
-  return { switches, failed, retry };
+  const request = useRequest("switches", async (signal) => {
+    try {
+      return (await api<SwitchView[]>("/api/switches", { signal })).map(toSwitchChoice);
+    } catch (err) {
+      if (!signal.aborted) console.warn("The switch list could not be loaded.", err);
+      throw err;
+    }
+  });
+  return { switches: request.data, failed: request.state === "failed", retry: request.reload };
 }

@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Link, useParams, useSearchParams } from "react-router-dom";
 import type { PublicOrderView } from "../../../shared/order_view.ts";
 import { POLICY } from "../../../shared/policy.ts";
@@ -6,15 +6,17 @@ import { formatCents } from "../../../shared/pricing.ts";
 import { STATUS_LABELS } from "../../../shared/status.ts";
 import { api, ApiError } from "../../app/api.ts";
 import { useOrderFromPayment } from "../../app/use_order_from_payment.ts";
+import { useRequest } from "../../app/use_request.ts";
 import { OrderItems } from "./order_items.tsx";
 import { OrderProgress } from "./order_progress.tsx";
 
-type Load =
-  | { kind: "loading" }
-  | { kind: "nothing" }
-  | { kind: "not-found" }
-  | { kind: "failed" }
-  | { kind: "loaded"; order: PublicOrderView; gaveUpWaiting: boolean };
+/** An order as loaded, and whether the page stopped waiting for its payment. */
+interface Loaded {
+  order: PublicOrderView;
+  gaveUpWaiting: boolean;
+  /** Still waiting for the payment, with time left: ask again shortly. */
+  pollAgain: boolean;
+}
 
 /** The redirect back from the provider can beat the payment: poll this often, this long. */
 const POLL_MS = 2000;
@@ -33,42 +35,50 @@ export function OrderPage() {
   const [params] = useSearchParams();
   const sessionId = params.get("session_id");
   const orderNumber = pathNumber ?? params.get("order");
-  const [load, setLoad] = useState<Load>(
-    orderNumber || sessionId ? { kind: "loading" } : { kind: "nothing" },
-  );
+  const [sessionError, setSessionError] = useState<{ error: unknown } | null>(null);
+  // When the page first asked for this order: polling for its payment stops POLL_FOR_MS later.
+  const since = useRef<{ orderNumber: string; at: number } | null>(null);
 
   // With an order number the page shows it; a session id alone is first turned into one.
-  useOrderFromPayment(orderNumber ? null : sessionId, (err) => setLoad(failure(err)));
+  useOrderFromPayment(orderNumber ? null : sessionId, (error) => {
+    if (!isNotFound(error)) console.error("The order could not be loaded", error);
+    setSessionError({ error });
+  });
 
+  const request = useRequest(orderNumber, async (signal): Promise<Loaded> => {
+    if (since.current?.orderNumber !== orderNumber) {
+      since.current = { orderNumber: orderNumber!, at: Date.now() };
+    }
+    try {
+      const order = await api<PublicOrderView>(`/api/orders/${encodeURIComponent(orderNumber!)}`, {
+        signal,
+      });
+      const waiting = order.status === "STARTED" && order.awaitingPayment;
+      const timeLeft = Date.now() - since.current.at < POLL_FOR_MS;
+      return { order, gaveUpWaiting: waiting && !timeLeft, pollAgain: waiting && timeLeft };
+    } catch (err) {
+      if (!signal.aborted && !isNotFound(err)) console.error("The order could not be loaded", err);
+      throw err;
+    }
+  });
+  const { reload } = request;
+  const pollAgain = request.state === "loaded" && request.data.pollAgain;
   useEffect(() => {
-    if (!orderNumber) {
-      if (!sessionId) setLoad({ kind: "nothing" });
-      return;
-    }
-    let live = true;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const since = Date.now();
-    setLoad({ kind: "loading" });
-    async function fetchOrder() {
-      try {
-        const order = await api<PublicOrderView>(`/api/orders/${encodeURIComponent(orderNumber!)}`);
-        if (!live) return;
-        const waiting = order.status === "STARTED" && order.awaitingPayment;
-        const timeLeft = Date.now() - since < POLL_FOR_MS;
-        setLoad({ kind: "loaded", order, gaveUpWaiting: waiting && !timeLeft });
-        if (waiting && timeLeft) timer = setTimeout(fetchOrder, POLL_MS);
-      } catch (err) {
-        if (!live) return;
-        // A failed poll keeps what is shown; only a failed first load replaces the page.
-        setLoad((current) => current.kind === "loaded" ? current : failure(err));
-      }
-    }
-    fetchOrder();
-    return () => {
-      live = false;
-      clearTimeout(timer);
-    };
-  }, [orderNumber, sessionId]);
+    if (!pollAgain) return;
+    const timer = setTimeout(reload, POLL_MS);
+    return () => clearTimeout(timer);
+  }, [pollAgain, request.data, reload]);
+
+  // A failed poll keeps what is shown; only a failed first load replaces the page.
+  const load: Load = request.data
+    ? { kind: "loaded", ...request.data }
+    : request.state === "failed"
+    ? failure(request.error)
+    : !orderNumber && sessionError
+    ? failure(sessionError.error)
+    : orderNumber || sessionId
+    ? { kind: "loading" }
+    : { kind: "nothing" };
 
   switch (load.kind) {
     case "loading":
@@ -114,10 +124,19 @@ export function OrderPage() {
   }
 }
 
+type Load =
+  | { kind: "loading" }
+  | { kind: "nothing" }
+  | { kind: "not-found" }
+  | { kind: "failed" }
+  | { kind: "loaded"; order: PublicOrderView; gaveUpWaiting: boolean };
+
+function isNotFound(err: unknown): boolean {
+  return err instanceof ApiError && err.status === 404;
+}
+
 function failure(err: unknown): Load {
-  if (err instanceof ApiError && err.status === 404) return { kind: "not-found" };
-  console.error("The order could not be loaded", err);
-  return { kind: "failed" };
+  return isNotFound(err) ? { kind: "not-found" } : { kind: "failed" };
 }
 
 function OrderView({ order, gaveUpWaiting }: { order: PublicOrderView; gaveUpWaiting: boolean }) {
