@@ -2,12 +2,25 @@
  * Product illustrations drawn from catalogue data. The shop has no internet access for photos, so
  * every product image is a small SVG built here. The output is served as an image under a strict
  * CSP, so it holds no scripts, event attributes, external references or <foreignObject>: only
- * shapes, and text that is always XML-escaped.
+ * shapes, and text. All markup is written in `markup` templates, which escape every interpolated
+ * string, so text is escaped by construction.
  *
  * Solid objects use an isometric projection (camera looking along -(1,1,1)), which keeps the maths
  * tiny and gives the familiar "product on a shelf" 3/4 view.
  */
+import { html, type raw } from "hono/html";
 import type { ItemData, PackData, SwitchData } from "../../shared/catalog/types.ts";
+
+/** Markup from a `markup` template: nested in another, it is kept as it is. */
+type Markup = ReturnType<typeof raw>;
+
+/**
+ * Hono's `html` template: interpolated strings are escaped, numbers written as they are, nested
+ * templates and arrays of them kept, and false, null and undefined skipped. It returns a promise
+ * only when given one, which nothing here does. (Under its own name, deno fmt would reindent the
+ * templates as HTML, and the whitespace would change the images' bytes.)
+ */
+const markup = html as (strings: TemplateStringsArray, ...values: unknown[]) => Markup;
 
 type Vec3 = [number, number, number];
 
@@ -40,19 +53,6 @@ const PASTELS = ["#bfe8d2", "#b9dbf5", "#f6bcd0"] as const;
 const WHITE_KEYCAP = "#fbfbf9";
 /** PLA colour of printed plates and boxes: a mid-tone that stands out on light and dark pages. */
 const PLATE = "#d8cdbf";
-
-/** Escapes text for XML content and attribute values. */
-function escapeXml(text: string): string {
-  return text.replace(/[&<>"']/g, (ch) => XML_ENTITIES[ch]);
-}
-
-const XML_ENTITIES: Record<string, string> = {
-  "&": "&amp;",
-  "<": "&lt;",
-  ">": "&gt;",
-  '"': "&quot;",
-  "'": "&apos;",
-};
 
 /** Only a strict #rrggbb colour may reach an attribute, so catalogue typos cannot inject markup. */
 function safeColor(color: string): string {
@@ -91,9 +91,10 @@ function num(v: number): string {
   return String(Math.round(v * 10) / 10);
 }
 
-function doc(title: string, body: string): string {
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="${SIZE}" height="${SIZE}" ` +
-    `viewBox="0 0 ${SIZE} ${SIZE}" role="img"><title>${escapeXml(title)}</title>${body}</svg>`;
+function doc(title: string, body: Markup): string {
+  const size = markup`width="${SIZE}" height="${SIZE}" viewBox="0 0 ${SIZE} ${SIZE}"`;
+  return markup`<svg xmlns="http://www.w3.org/2000/svg" ${size} role="img"><title>${title}</title>${body}</svg>`
+    .toString();
 }
 
 function rawProject(p: Vec3): [number, number] {
@@ -163,7 +164,7 @@ function brightness(n: Vec3): number {
  * turned to the camera are drawn, sides far to near and then the caps, which is a correct painter's
  * order for the extruded shapes used here.
  */
-function prism(bottom: Vec3[], top: Vec3[], view: View, paint: Paint): string {
+function prism(bottom: Vec3[], top: Vec3[], view: View, paint: Paint): Markup {
   const centre = mean([...bottom, ...top]);
   const n = bottom.length;
   const sides = bottom.map((p, i): Vec3[] => [p, bottom[(i + 1) % n], top[(i + 1) % n], top[i]]);
@@ -172,12 +173,14 @@ function prism(bottom: Vec3[], top: Vec3[], view: View, paint: Paint): string {
   const ordered = sides.filter(visible)
     .sort((a, b) => dot(mean(a), VIEW_DIR) - dot(mean(b), VIEW_DIR))
     .concat(caps.filter(visible));
-  const opacity = paint.opacity === undefined ? "" : ` fill-opacity="${paint.opacity}"`;
-  return ordered.map((face) => {
-    const fill = shade(paint.fill, brightness(outwardNormal(face, centre)));
-    const stroke = paint.stroke ?? edge(paint.fill);
-    return `<path d="${pathOf(face, view)}" fill="${fill}"${opacity} stroke="${stroke}"/>`;
-  }).join("");
+  const opacity = paint.opacity !== undefined && markup` fill-opacity="${paint.opacity}"`;
+  const stroke = paint.stroke ?? edge(paint.fill);
+  return markup`${
+    ordered.map((face) => {
+      const fill = shade(paint.fill, brightness(outwardNormal(face, centre)));
+      return markup`<path d="${pathOf(face, view)}" fill="${fill}"${opacity} stroke="${stroke}"/>`;
+    })
+  }`;
 }
 
 /** Axis-aligned square outline at height z. */
@@ -212,16 +215,21 @@ function plus(arm: number, width: number, z: number): Vec3[] {
 }
 
 /** Ellipse for a circle of radius r in a horizontal plane; `squash` flattens it further. */
-function isoEllipse(view: View, r: number, z: number, squash: number, attrs: string): string {
+function isoEllipse(view: View, r: number, z: number, squash: number, attrs: Markup): Markup {
   const [x, y] = rawProject([0, 0, z]);
-  return `<ellipse cx="${num(view.ox + x * view.scale)}" cy="${num(view.oy + y * view.scale)}" ` +
-    `rx="${num(r * Math.SQRT2 * COS30 * view.scale)}" ` +
-    `ry="${num((r / Math.SQRT2) * squash * view.scale)}" ${attrs}/>`;
+  const [cx, cy] = [num(view.ox + x * view.scale), num(view.oy + y * view.scale)];
+  const rx = num(r * Math.SQRT2 * COS30 * view.scale);
+  const ry = num((r / Math.SQRT2) * squash * view.scale);
+  return markup`<ellipse cx="${cx}" cy="${cy}" rx="${rx}" ry="${ry}" ${attrs}/>`;
 }
 
-/** Soft contact shadow; flattened so it reads as a shadow on the page rather than a disc. */
-function shadow(view: View, half: number, z: number): string {
-  return isoEllipse(view, half * 1.15, z, 0.55, `fill="#000" fill-opacity=".16"`);
+/**
+ * A solid object: its soft contact shadow, flattened so it reads as a shadow on the page rather
+ * than a disc, then its parts with shared outline settings.
+ */
+function solid(view: View, half: number, z: number, parts: (Markup | false)[]): Markup {
+  const shadow = isoEllipse(view, half * 1.15, z, 0.55, markup`fill="#000" fill-opacity=".16"`);
+  return markup`${shadow}<g stroke-linejoin="round" stroke-width="1.2">${parts}</g>`;
 }
 
 /**
@@ -236,82 +244,74 @@ export function switchSvg(sw: SwitchData): string {
   const housingTint = mix("#e8eef3", color, 0.15);
   const bottomHousing = mix("#5b5f66", color, 0.12);
   const metal = "#c9ccd1";
-  let body = shadow(view, 7.8, -3);
-  body += `<g stroke-linejoin="round" stroke-width="1.2">`;
-  // Gold-ish pins first: the bottom housing then hides all but their tips.
-  body += prism(...box(-4.2, -3.4, 2.1, 2.9, -3, 0), view, { fill: "#d4b25a" });
-  body += prism(...box(2.1, 2.9, 4.6, 5.4, -3, 0), view, { fill: "#d4b25a" });
-  body += prism(...box(-7, 7, -7, 7, 0, 5), view, { fill: bottomHousing });
-  // The stem body is drawn before the clear top housing so it shows through it, tinted.
-  body += prism(...box(-3, 3, -2.4, 2.4, 4, 11), view, { fill: color });
-  if (types.includes("tactile")) {
-    // The tactile leg bump, as a small wedge on the front of the stem.
-    body += prism(
-      [[-1.1, 2.4, 5.8], [-1.1, 2.4, 9], [-1.1, 4.4, 7.4]],
-      [[1.1, 2.4, 5.8], [1.1, 2.4, 9], [1.1, 4.4, 7.4]],
-      view,
-      { fill: shade(color, 0.85), stroke: "#33373c" },
-    );
-  }
-  if (types.includes("clicky")) {
-    // A box-style click bar across the front of the stem.
-    body += prism(...box(-4.6, 4.6, 3.2, 4, 7, 7.8), view, { fill: metal, stroke: "#4b4f55" });
-  }
-  body += prism(square(0, 0, 7.8, 5), square(0, 0, 7.8, 7), view, {
-    fill: housingTint,
-    opacity: 0.4,
-    stroke: "#7d8a96",
-    noCaps: true,
-  });
-  body += prism(square(0, 0, 7.8, 7), square(0, 0, 5.8, 11), view, {
-    fill: housingTint,
-    opacity: 0.45,
-    stroke: "#7d8a96",
-  });
-  // LED window and stem opening on the top face.
-  body += prism(...box(-1.9, 1.9, -5.2, -4, 11, 11.05), view, { fill: "#3c4046", opacity: 0.35 });
-  body += prism(...box(-3.3, 3.3, -3.3, 3.3, 11, 11.05), view, { fill: "#3c4046", opacity: 0.3 });
-  if (types.includes("silent")) {
-    const ring = `fill="none" stroke="#8d86c9" stroke-width="${num(0.7 * view.scale)}"`;
-    body += isoEllipse(view, 2.75, 11.4, 1, ring);
-  }
-  body += prism(plus(2.05, 0.65, 11), plus(2.05, 0.65, 15), view, { fill: color });
-  body += "</g>";
-  return doc(`${sw.brand} ${sw.name} switch`, body);
+  const ring = markup`fill="none" stroke="#8d86c9" stroke-width="${num(0.7 * view.scale)}"`;
+  return doc(
+    `${sw.brand} ${sw.name} switch`,
+    solid(view, 7.8, -3, [
+      // Gold-ish pins first: the bottom housing then hides all but their tips.
+      prism(...box(-4.2, -3.4, 2.1, 2.9, -3, 0), view, { fill: "#d4b25a" }),
+      prism(...box(2.1, 2.9, 4.6, 5.4, -3, 0), view, { fill: "#d4b25a" }),
+      prism(...box(-7, 7, -7, 7, 0, 5), view, { fill: bottomHousing }),
+      // The stem body is drawn before the clear top housing so it shows through it, tinted.
+      prism(...box(-3, 3, -2.4, 2.4, 4, 11), view, { fill: color }),
+      // The tactile leg bump, as a small wedge on the front of the stem.
+      types.includes("tactile") && prism(
+        [[-1.1, 2.4, 5.8], [-1.1, 2.4, 9], [-1.1, 4.4, 7.4]],
+        [[1.1, 2.4, 5.8], [1.1, 2.4, 9], [1.1, 4.4, 7.4]],
+        view,
+        { fill: shade(color, 0.85), stroke: "#33373c" },
+      ),
+      // A box-style click bar across the front of the stem.
+      types.includes("clicky") &&
+      prism(...box(-4.6, 4.6, 3.2, 4, 7, 7.8), view, { fill: metal, stroke: "#4b4f55" }),
+      prism(square(0, 0, 7.8, 5), square(0, 0, 7.8, 7), view, {
+        fill: housingTint,
+        opacity: 0.4,
+        stroke: "#7d8a96",
+        noCaps: true,
+      }),
+      prism(square(0, 0, 7.8, 7), square(0, 0, 5.8, 11), view, {
+        fill: housingTint,
+        opacity: 0.45,
+        stroke: "#7d8a96",
+      }),
+      // LED window and stem opening on the top face.
+      prism(...box(-1.9, 1.9, -5.2, -4, 11, 11.05), view, { fill: "#3c4046", opacity: 0.35 }),
+      prism(...box(-3.3, 3.3, -3.3, 3.3, 11, 11.05), view, { fill: "#3c4046", opacity: 0.3 }),
+      types.includes("silent") && isoEllipse(view, 2.75, 11.4, 1, ring),
+      prism(plus(2.05, 0.65, 11), plus(2.05, 0.65, 15), view, { fill: color }),
+    ]),
+  );
 }
 
 /** Flat printed plate seen from above, with a darker band below it for its thickness. */
-function plate(x: number, y: number, w: number, h: number, color: string): string {
-  const side = shade(color, 0.72);
+function plate(x: number, y: number, w: number, h: number, color: string): Markup {
   const line = edge(color);
-  return `<rect x="${x}" y="${y + 9}" width="${w}" height="${h}" rx="12" fill="${side}" ` +
-    `stroke="${line}" stroke-width="1.5"/><rect x="${x}" y="${y}" width="${w}" height="${h}" ` +
-    `rx="12" fill="${color}" stroke="${line}" stroke-width="1.5"/>`;
+  const rect = (top: number, fill: string) =>
+    markup`<rect x="${x}" y="${top}" width="${w}" height="${h}" rx="12" fill="${fill}" stroke="${line}" stroke-width="1.5"/>`;
+  return markup`${rect(y + 9, shade(color, 0.72))}${rect(y, color)}`;
 }
 
 /** Top view of one switch in a plate: clear housing and the coloured plus-shaped stem. */
-function switchTop(cx: number, cy: number, color: string): string {
+function switchTop(cx: number, cy: number, color: string): Markup {
   const c = safeColor(color);
-  return `<rect x="${cx - 17}" y="${cy - 17}" width="34" height="34" rx="3" fill="#eef2f5" ` +
-    `fill-opacity=".55" stroke="#6f7a84"/><rect x="${cx - 11}" y="${cy - 11}" width="22" ` +
-    `height="22" rx="2" fill="#fff" fill-opacity=".4" stroke="#8d98a2"/><path d="M${cx - 2.5} ${
-      cy - 8
-    }h5v5.5h5.5v5h-5.5v5.5h-5v-5.5h-5.5v-5h5.5z" fill="${c}" stroke="${edge(c)}"/>`;
+  const line = edge(c);
+  const [x0, y0, x1, y1] = [cx - 17, cy - 17, cx - 11, cy - 11];
+  const stem = `M${cx - 2.5} ${cy - 8}h5v5.5h5.5v5h-5.5v5.5h-5v-5.5h-5.5v-5h5.5z`;
+  return markup`<rect x="${x0}" y="${y0}" width="34" height="34" rx="3" fill="#eef2f5" fill-opacity=".55" stroke="#6f7a84"/><rect x="${x1}" y="${y1}" width="22" height="22" rx="2" fill="#fff" fill-opacity=".4" stroke="#8d98a2"/><path d="${stem}" fill="${c}" stroke="${line}"/>`;
 }
 
 /** Empty plate socket from above; the light strip is the far wall, which gives it depth. */
-function socketTop(cx: number, cy: number, size: number): string {
-  const x = cx - size / 2;
-  const y = cy - size / 2;
-  return `<rect x="${x}" y="${y}" width="${size}" height="${size}" rx="1.5" fill="#2a2622"/>` +
-    `<rect x="${x + 1}" y="${y + 1}" width="${size - 2}" height="4" fill="#5a5148"/>`;
+function socketTop(cx: number, cy: number, size: number): Markup {
+  const [x, y, inner] = [cx - size / 2, cy - size / 2, size - 2];
+  const [x1, y1] = [x + 1, y + 1];
+  return markup`<rect x="${x}" y="${y}" width="${size}" height="${size}" rx="1.5" fill="#2a2622"/><rect x="${x1}" y="${y1}" width="${inner}" height="4" fill="#5a5148"/>`;
 }
 
 /** The text of a title, shrunk to fit the plate when it is long. */
-function label(text: string, x: number, y: number, maxWidth: number, color: string): string {
+function label(text: string, x: number, y: number, maxWidth: number, color: string): Markup {
   const size = Math.min(17, Math.floor(maxWidth / (0.58 * Math.max(1, text.length))));
-  return `<text x="${x}" y="${y}" font-family="system-ui,sans-serif" font-size="${size}" ` +
-    `font-weight="700" text-anchor="middle" fill="${color}">${escapeXml(text)}</text>`;
+  return markup`<text x="${x}" y="${y}" font-family="system-ui,sans-serif" font-size="${size}" font-weight="700" text-anchor="middle" fill="${color}">${text}</text>`;
 }
 
 /**
@@ -321,34 +321,33 @@ function label(text: string, x: number, y: number, maxWidth: number, color: stri
  */
 export function packSvg(pack: PackData, switches: SwitchData[]): string {
   const byId = new Map(switches.map((s) => [s.id, s]));
-  let body = plate(10, 42, 220, 160, PLATE);
-  body += label(pack.title, 120, 72, 196, "#3a322b");
-  pack.switchIds.slice(0, 10).forEach((id, i) => {
+  const sockets = pack.switchIds.slice(0, 10).map((id, i) => {
     const cx = 32 + (i % 5) * 44;
     const cy = 108 + Math.floor(i / 5) * 50;
     const sw = byId.get(id);
-    body += sw ? switchTop(cx, cy, sw.color) : socketTop(cx, cy, 28);
+    return sw ? switchTop(cx, cy, sw.color) : socketTop(cx, cy, 28);
   });
-  return doc(pack.title, body);
+  const title = label(pack.title, 120, 72, 196, "#3a322b");
+  return doc(pack.title, markup`${plate(10, 42, 220, 160, PLATE)}${title}${sockets}`);
 }
 
 /** Isometric cube body with one face decoration per visible face. */
-function cubeBody(view: View, color: string): string {
-  let out = prism(...box(-12, 12, -12, 12, -12, 12), view, { fill: color });
+function cubeBody(view: View, color: string): Markup {
+  const body = prism(...box(-12, 12, -12, 12, -12, 12), view, { fill: color });
   // Faint layer lines on the sides: the body is 3D-printed.
   let lines = "";
   for (let z = -9; z <= 9; z += 3) {
     lines += pathOf([[12, -12, z], [12, 12, z], [-12, 12, z]], view).slice(0, -1);
   }
-  out += `<path d="${lines}" fill="none" stroke="${edge(color)}" stroke-opacity=".25"/>`;
-  return out;
+  const line = edge(color);
+  return markup`${body}<path d="${lines}" fill="none" stroke="${line}" stroke-opacity=".25"/>`;
 }
 
 /**
  * An empty switch socket on a cube face: the dark opening, and inside it the walls turned to the
  * camera, clipped to the opening. `u` and `v` span the face, `n` is the outward normal.
  */
-function cubeSocket(view: View, c: Vec3, u: Vec3, v: Vec3, n: Vec3, id: string): string {
+function cubeSocket(view: View, c: Vec3, u: Vec3, v: Vec3, n: Vec3, id: string): Markup {
   const at = (s: number, t: number, d: number): Vec3 => [
     c[0] + u[0] * s + v[0] * t - n[0] * d,
     c[1] + u[1] * s + v[1] * t - n[1] * d,
@@ -356,9 +355,7 @@ function cubeSocket(view: View, c: Vec3, u: Vec3, v: Vec3, n: Vec3, id: string):
   ];
   const h = 7;
   const depth = 6;
-  const opening = [at(-h, -h, 0), at(h, -h, 0), at(h, h, 0), at(-h, h, 0)];
-  let out = `<clipPath id="${id}"><path d="${pathOf(opening, view)}"/></clipPath>` +
-    `<g clip-path="url(#${id})"><path d="${pathOf(opening, view)}" fill="#1d1a17"/>`;
+  const opening = pathOf([at(-h, -h, 0), at(h, -h, 0), at(h, h, 0), at(-h, h, 0)], view);
   // A wall at one edge faces into the hole; it is seen when that inward direction faces the camera.
   const walls: [Vec3, Vec3[]][] = [
     [u, [at(-h, -h, 0), at(-h, h, 0), at(-h, h, depth), at(-h, -h, depth)]],
@@ -366,16 +363,13 @@ function cubeSocket(view: View, c: Vec3, u: Vec3, v: Vec3, n: Vec3, id: string):
     [[-u[0], -u[1], -u[2]], [at(h, -h, 0), at(h, h, 0), at(h, h, depth), at(h, -h, depth)]],
     [[-v[0], -v[1], -v[2]], [at(-h, h, 0), at(h, h, 0), at(h, h, depth), at(-h, h, depth)]],
   ];
-  for (const [inward, wall] of walls) {
-    if (dot(inward, VIEW_DIR) > 1e-6) {
-      out += `<path d="${pathOf(wall, view)}" fill="#4a433c"/>`;
-    }
-  }
-  return out + "</g>";
+  const seen = walls.filter(([inward]) => dot(inward, VIEW_DIR) > 1e-6)
+    .map(([, wall]) => markup`<path d="${pathOf(wall, view)}" fill="#4a433c"/>`);
+  return markup`<clipPath id="${id}"><path d="${opening}"/></clipPath><g clip-path="url(#${id})"><path d="${opening}" fill="#1d1a17"/>${seen}</g>`;
 }
 
 /** A keycap standing on a cube face, as a tapered box along the face normal `axis`. */
-function keycap(view: View, axis: 0 | 1 | 2, color: string): string {
+function keycap(view: View, axis: 0 | 1 | 2, color: string): Markup[] {
   const outline = (half: number, at: number): Vec3[] =>
     square(0, 0, half, 0).map(([a, b]) => {
       const p: Vec3 = [0, 0, 0];
@@ -386,8 +380,10 @@ function keycap(view: View, axis: 0 | 1 | 2, color: string): string {
       return p;
     });
   // The switch housing peeks out between cube and keycap.
-  return prism(outline(7.2, 12), outline(7.2, 13.4), view, { fill: "#6d6a66" }) +
-    prism(outline(9, 13.4), outline(6.8, 19), view, { fill: color });
+  return [
+    prism(outline(7.2, 12), outline(7.2, 13.4), view, { fill: "#6d6a66" }),
+    prism(outline(9, 13.4), outline(6.8, 19), view, { fill: color }),
+  ];
 }
 
 /**
@@ -397,11 +393,15 @@ function keycap(view: View, axis: 0 | 1 | 2, color: string): string {
 export function cubeSvg(keycaps: "white" | "pastel", bodyColor: "white" | "black"): string {
   const view = fitView([[-12, -12, 19], [19, 19, -12], [19, -12, -12], [-12, 19, -12]], 16);
   const caps = keycaps === "pastel" ? PASTELS : [WHITE_KEYCAP, WHITE_KEYCAP, WHITE_KEYCAP];
-  let body = shadow(view, 14, -12) + `<g stroke-linejoin="round" stroke-width="1.2">`;
-  body += cubeBody(view, CUBE_BODY[bodyColor]);
-  body += keycap(view, 0, caps[1]) + keycap(view, 1, caps[2]) + keycap(view, 2, caps[0]);
-  body += "</g>";
-  return doc(`Fidget cube, ${keycaps} keycaps, ${bodyColor} body`, body);
+  return doc(
+    `Fidget cube, ${keycaps} keycaps, ${bodyColor} body`,
+    solid(view, 14, -12, [
+      cubeBody(view, CUBE_BODY[bodyColor]),
+      ...keycap(view, 0, caps[1]),
+      ...keycap(view, 1, caps[2]),
+      ...keycap(view, 2, caps[0]),
+    ]),
+  );
 }
 
 /**
@@ -411,24 +411,23 @@ export function cubeSvg(keycaps: "white" | "pastel", bodyColor: "white" | "black
  */
 export function itemSvg(item: ItemData): string {
   if (item.image === "layout-tester") {
-    let body = plate(8, 52, 224, 132, PLATE);
     // Row stagger of a real keyboard: Q row, A row (+0.25u), Z row (+0.75u).
-    [0, 0.25, 0.75].forEach((offset, row) => {
-      for (let col = 0; col < 5; col++) {
-        body += socketTop(30 + (col + offset) * 36, 78 + row * 40, 26);
-      }
-    });
-    return doc(item.name, body);
+    const sockets = [0, 0.25, 0.75].flatMap((offset, row) =>
+      [0, 1, 2, 3, 4].map((col) => socketTop(30 + (col + offset) * 36, 78 + row * 40, 26))
+    );
+    return doc(item.name, markup`${plate(8, 52, 224, 132, PLATE)}${sockets}`);
   }
   if (item.image === "fidget-cube-case") {
     const view = fitView([[-12, -12, 12], [16, 16, -12], [12, -12, -12], [-12, 12, -12]], 30);
-    let body = shadow(view, 13, -12) + `<g stroke-linejoin="round" stroke-width="1.2">`;
-    body += cubeBody(view, CUBE_BODY.white);
-    body += cubeSocket(view, [0, 0, 12], [1, 0, 0], [0, 1, 0], [0, 0, 1], "s0");
-    body += cubeSocket(view, [12, 0, 0], [0, 1, 0], [0, 0, 1], [1, 0, 0], "s1");
-    body += cubeSocket(view, [0, 12, 0], [1, 0, 0], [0, 0, 1], [0, 1, 0], "s2");
-    body += "</g>";
-    return doc(item.name, body);
+    return doc(
+      item.name,
+      solid(view, 13, -12, [
+        cubeBody(view, CUBE_BODY.white),
+        cubeSocket(view, [0, 0, 12], [1, 0, 0], [0, 1, 0], [0, 0, 1], "s0"),
+        cubeSocket(view, [12, 0, 0], [0, 1, 0], [0, 0, 1], [1, 0, 0], "s1"),
+        cubeSocket(view, [0, 12, 0], [1, 0, 0], [0, 0, 1], [0, 1, 0], "s2"),
+      ]),
+    );
   }
   return placeholder(item.name);
 }
@@ -436,10 +435,7 @@ export function itemSvg(item: ItemData): string {
 function placeholder(title: string): string {
   return doc(
     title,
-    `<rect x="40" y="40" width="160" height="160" rx="18" fill="#8c867e" fill-opacity=".12" ` +
-      `stroke="#8c867e" stroke-width="3" stroke-dasharray="10 8"/><path d="M98 102a22 22 0 1 1 ` +
-      `30 20c-6 3-8 6-8 12v6" fill="none" stroke="#8c867e" stroke-width="9" ` +
-      `stroke-linecap="round"/><circle cx="120" cy="160" r="6" fill="#8c867e"/>`,
+    markup`<rect x="40" y="40" width="160" height="160" rx="18" fill="#8c867e" fill-opacity=".12" stroke="#8c867e" stroke-width="3" stroke-dasharray="10 8"/><path d="M98 102a22 22 0 1 1 30 20c-6 3-8 6-8 12v6" fill="none" stroke="#8c867e" stroke-width="9" stroke-linecap="round"/><circle cx="120" cy="160" r="6" fill="#8c867e"/>`,
   );
 }
 

@@ -1,167 +1,82 @@
 /**
  * `deno task backup [file]`: writes every entry of the shop's Deno KV (KV_PATH, default
- * ./data/shop.kv) to a JSON-lines file, one `{key, value, versionstamp}` per line. Values keep
- * their exact types (Uint8Array, bigint, Date, Map, Set, Deno.KvU64, ...) through tagged objects,
- * so `deno task restore` gives back entries that compare equal, types included.
+ * ./data/shop.kv) to a JSON-lines file, one `{"key": [...], "value": ...}` per line, in key order.
+ *
+ * The shop stores JSON values only (strings, finite numbers, booleans, null, arrays and plain
+ * objects) under keys of strings and numbers, and JSON gives those back exactly. Anything else
+ * (bigint, Uint8Array, Deno.KvU64, Date, Map, NaN, -0, an undefined array element, ...) stops
+ * the backup with its key named, rather than being written as something that restores
+ * differently. A property set to undefined is left out: it reads back the same, as absent.
  *
  * Not in a backup, because Deno KV cannot list them: pending queue messages (reservation expiry
  * and email jobs; the server's start-up sweeps redo both) and `expireIn` deadlines (records that
- * must expire store their own expiry and are checked on read). Versionstamps are recorded for
- * reference only; a restore gets new ones. Local KV belongs to one process, so stop the shop first;
+ * must expire store their own expiry and are checked on read). Versionstamps are not kept: a
+ * restore writes every entry anew. Local KV belongs to one process, so stop the shop first;
  * against a KV Connect URL the listing is not one snapshot of a store that keeps changing.
  */
 import { openKv } from "../kv.ts";
 
 /** One line of a backup. */
 export interface BackupLine {
-  key: unknown[];
+  key: (string | number)[];
   value: unknown;
-  versionstamp?: string;
 }
 
-/** The tag of an encoded value that JSON cannot hold as it is. */
-const TAG = "$kv";
+/** What stops a backup: an entry JSON cannot hold exactly. */
+export class NotJsonError extends TypeError {}
 
-const TYPED_ARRAYS = {
-  Int8Array,
-  Uint8Array,
-  Uint8ClampedArray,
-  Int16Array,
-  Uint16Array,
-  Int32Array,
-  Uint32Array,
-  Float32Array,
-  Float64Array,
-  BigInt64Array,
-  BigUint64Array,
-} as const;
-
-type TypedArrayName = keyof typeof TYPED_ARRAYS;
-
-function toBase64(bytes: Uint8Array): string {
-  let binary = "";
-  for (let i = 0; i < bytes.length; i += 0x8000) {
-    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  }
-  return btoa(binary);
-}
-
-function fromBase64(text: string): Uint8Array<ArrayBuffer> {
-  const binary = atob(text);
-  const bytes = new Uint8Array(new ArrayBuffer(binary.length));
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  return bytes;
+/** What `value` is, for an error message: `a bigint`, `a Uint8Array`, `undefined`, `NaN`... */
+function describe(value: unknown): string {
+  if (typeof value === "number") return Object.is(value, -0) ? "-0" : String(value);
+  if (value === undefined) return "undefined";
+  if (typeof value !== "object" || value === null) return `a ${typeof value}`;
+  return `a ${value.constructor?.name ?? "non-plain object"}`;
 }
 
 /**
- * A JSON-safe form of a KV value or key part. Plain JSON stays as it is, so a backup reads like
- * the data; everything else becomes `{"$kv": type, ...}`, and a plain object that happens to have
- * a `$kv` field is wrapped too, so decoding is never ambiguous.
+ * Why `value` would not come back from JSON exactly, naming where in it (`at` is its path), or
+ * null when it would.
  */
-export function encodeValue(value: unknown): unknown {
-  switch (typeof value) {
-    case "string":
-    case "boolean":
-      return value;
-    case "undefined":
-      return { [TAG]: "undefined" };
-    case "bigint":
-      return { [TAG]: "bigint", v: value.toString() };
-    case "number":
-      // JSON has no NaN, infinities or negative zero.
-      return Number.isFinite(value) && !Object.is(value, -0)
-        ? value
-        : { [TAG]: "number", v: String(Object.is(value, -0) ? "-0" : value) };
-    case "object":
-      break;
-    default:
-      throw new TypeError(`Cannot back up a value of type ${typeof value}`);
-  }
-  if (value === null) return null;
-  if (value instanceof Deno.KvU64) return { [TAG]: "u64", v: value.value.toString() };
-  if (value instanceof Date) return { [TAG]: "date", v: encodeValue(value.getTime()) };
-  if (value instanceof RegExp) return { [TAG]: "regexp", source: value.source, flags: value.flags };
-  if (value instanceof Map) {
-    return { [TAG]: "map", v: [...value].map(([k, v]) => [encodeValue(k), encodeValue(v)]) };
-  }
-  if (value instanceof Set) return { [TAG]: "set", v: [...value].map(encodeValue) };
-  if (value instanceof ArrayBuffer) {
-    return { [TAG]: "arraybuffer", v: toBase64(new Uint8Array(value)) };
-  }
-  if (ArrayBuffer.isView(value)) {
-    const type = value.constructor.name;
-    if (type !== "DataView" && !(type in TYPED_ARRAYS)) {
-      throw new TypeError(`Cannot back up a ${type}`);
+export function jsonProblem(value: unknown, at: string): string | null {
+  if (value === null || typeof value === "string" || typeof value === "boolean") return null;
+  if (typeof value === "number" && Number.isFinite(value) && !Object.is(value, -0)) return null;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const problem = i in value ? jsonProblem(value[i], `${at}[${i}]`) : `${at}[${i}] is empty`;
+      if (problem) return problem;
     }
-    const bytes = new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
-    return { [TAG]: type === "DataView" ? "dataview" : "bytes", type, v: toBase64(bytes) };
+    return null;
   }
-  if (value instanceof Error) {
-    return { [TAG]: "error", name: value.name, message: value.message, stack: value.stack ?? null };
+  const proto = typeof value === "object" ? Object.getPrototypeOf(value) : undefined;
+  if (proto !== Object.prototype && proto !== null) return `${at} is ${describe(value)}`;
+  for (const [k, v] of Object.entries(value as object)) {
+    // A property set to undefined reads back as an absent one: the same to every reader.
+    if (v === undefined) continue;
+    const problem = jsonProblem(v, `${at}.${k}`);
+    if (problem) return problem;
   }
-  if (Array.isArray(value)) return Array.from(value, encodeValue);
-  const entries = Object.entries(value).map(([k, v]) => [k, encodeValue(v)]);
-  const object = Object.fromEntries(entries);
-  return TAG in object ? { [TAG]: "object", v: object } : object;
+  return null;
 }
 
-/** The value `encodeValue` was given, with its type. */
-export function decodeValue(value: unknown): unknown {
-  if (value === null || typeof value !== "object") return value;
-  if (Array.isArray(value)) return value.map(decodeValue);
-  const object = value as Record<string, unknown>;
-  if (!(TAG in object)) {
-    return Object.fromEntries(Object.entries(object).map(([k, v]) => [k, decodeValue(v)]));
+/** Why a key would not come back from JSON exactly (a part that is no string or number), or null. */
+export function keyProblem(key: readonly unknown[]): string | null {
+  for (const [i, part] of key.entries()) {
+    const at = `key part ${i}`;
+    if (typeof part !== "string" && typeof part !== "number") return `${at} is ${describe(part)}`;
+    const problem = jsonProblem(part, at);
+    if (problem) return problem;
   }
-  const v = object.v;
-  switch (object[TAG]) {
-    case "undefined":
-      return undefined;
-    case "bigint":
-      return BigInt(v as string);
-    case "number":
-      return Number(v);
-    case "u64":
-      return new Deno.KvU64(BigInt(v as string));
-    case "date":
-      return new Date(decodeValue(v) as number);
-    case "regexp":
-      return new RegExp(object.source as string, object.flags as string);
-    case "map":
-      return new Map((v as [unknown, unknown][]).map(([k, x]) => [decodeValue(k), decodeValue(x)]));
-    case "set":
-      return new Set((v as unknown[]).map(decodeValue));
-    case "arraybuffer":
-      return fromBase64(v as string).buffer;
-    case "dataview":
-      return new DataView(fromBase64(v as string).buffer);
-    case "bytes": {
-      const type = object.type as TypedArrayName;
-      if (!(type in TYPED_ARRAYS)) throw new TypeError(`Unknown typed array ${type}`);
-      return new TYPED_ARRAYS[type](fromBase64(v as string).buffer);
-    }
-    case "error": {
-      const error = new Error(object.message as string);
-      error.name = object.name as string;
-      if (typeof object.stack === "string") error.stack = object.stack;
-      return error;
-    }
-    case "object":
-      return Object.fromEntries(
-        Object.entries(v as Record<string, unknown>).map(([k, x]) => [k, decodeValue(x)]),
-      );
-    default:
-      throw new TypeError(`Unknown tag ${JSON.stringify(object[TAG])} in a backup`);
-  }
+  return null;
 }
 
-/** One JSON line (without its newline) for a KV entry. */
+/** One JSON line (without its newline) for a KV entry; throws NotJsonError naming the key. */
 export function encodeEntry(entry: Deno.KvEntry<unknown>): string {
-  const line: BackupLine = {
-    key: entry.key.map(encodeValue),
-    value: encodeValue(entry.value),
-    versionstamp: entry.versionstamp,
-  };
+  const problem = keyProblem(entry.key) ?? jsonProblem(entry.value, "value");
+  if (problem) {
+    const key = entry.key.map((part) => Deno.inspect(part)).join(", ");
+    throw new NotJsonError(`Cannot back up [${key}]: ${problem}; a backup holds JSON values only`);
+  }
+  const line: BackupLine = { key: entry.key as (string | number)[], value: entry.value };
   return JSON.stringify(line);
 }
 
@@ -171,8 +86,9 @@ export async function* backupLines(kv: Deno.Kv): AsyncGenerator<string> {
 }
 
 /**
- * Writes the backup to `path` through a temporary file renamed at the end, so an interrupted run
- * never leaves something that looks like a complete backup. Returns how many entries it holds.
+ * Writes the backup to `path` through a temporary file renamed at the end, so an interrupted or
+ * refused run never leaves something that looks like a complete backup. Returns how many entries
+ * it holds.
  */
 export async function backupToFile(kv: Deno.Kv, path: string): Promise<number> {
   const partial = `${path}.partial`;
@@ -209,6 +125,10 @@ async function main(args: string[]): Promise<void> {
   try {
     const count = await backupToFile(kv, path);
     console.log(`Backed up ${count} entries to ${path}`);
+  } catch (err) {
+    if (!(err instanceof NotJsonError)) throw err;
+    console.error(`Backup failed: ${err.message}`);
+    Deno.exitCode = 1;
   } finally {
     kv.close();
   }

@@ -2,11 +2,13 @@
  * `deno task restore <file> [--force]`: loads a backup written by `deno task backup` into the
  * shop's Deno KV (KV_PATH, default ./data/shop.kv). Refuses a store that already holds anything,
  * unless --force, which empties it first so the result is exactly the backup. Entries are written
- * in atomic batches within Deno KV's limits (1000 mutations, 800 KiB per commit). Stop the shop
- * first: local KV belongs to one process.
+ * in atomic batches within Deno KV's limits (1000 mutations, 800 KiB per commit). Every entry gets
+ * a new versionstamp, the stock version's included, so shops sharing the store see the restored
+ * catalogue and stock within the stock version's trust window. Stop the shop first: local KV
+ * belongs to one process.
  */
 import { openKv } from "../kv.ts";
-import { type BackupLine, decodeValue, kvPathFromEnv } from "./backup.ts";
+import { jsonProblem, keyProblem, kvPathFromEnv } from "./backup.ts";
 
 /** Options of a restore. */
 export interface RestoreOptions {
@@ -33,22 +35,20 @@ interface Entry {
 
 /** Parses one backup line; `where` names it in errors. */
 export function decodeLine(line: string, where: string): Entry {
-  let parsed: BackupLine;
+  let parsed: { key?: unknown; value?: unknown } | null;
   try {
     parsed = JSON.parse(line);
-  } catch {
-    throw new RestoreRefused(`${where} is not JSON`);
+  } catch (err) {
+    throw new RestoreRefused(`${where} is not JSON (${(err as Error).message})`);
   }
-  if (!parsed || !Array.isArray(parsed.key) || parsed.key.length === 0 || !("value" in parsed)) {
-    throw new RestoreRefused(`${where} is not a backup entry ({key, value})`);
+  const { key, value } = parsed ?? {};
+  if (!Array.isArray(key) || key.length === 0 || !("value" in parsed!)) {
+    throw new RestoreRefused(`${where} is not a backup entry {"key": [...], "value": ...}`);
   }
-  const key = parsed.key.map(decodeValue) as Deno.KvKey;
-  return {
-    key,
-    value: decodeValue(parsed.value),
-    size: line.length,
-    keySize: JSON.stringify(parsed.key).length,
-  };
+  // JSON.parse can still give what a backup never holds, such as Infinity for 1e999.
+  const problem = keyProblem(key) ?? jsonProblem(value, "value");
+  if (problem) throw new RestoreRefused(`${where}: ${problem}`);
+  return { key, value, size: line.length, keySize: JSON.stringify(key).length };
 }
 
 async function isEmpty(kv: Deno.Kv): Promise<boolean> {
