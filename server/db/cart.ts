@@ -79,16 +79,26 @@ export async function findCart(
   cartId: string,
 ): Promise<Deno.KvEntryMaybe<CartRecord> | null> {
   if (!CART_ID.test(cartId)) return null;
-  const entry = await kv.get<CartRecord>(keys.cart(cartId));
+  return liveCart(await kv.get<CartRecord>(keys.cart(cartId)), clock);
+}
+
+/** A cart entry read with other keys, or null when it does not exist or has expired. */
+export function liveCart(
+  entry: Deno.KvEntryMaybe<CartRecord>,
+  clock: Clock,
+): Deno.KvEntryMaybe<CartRecord> | null {
   if (!entry.value || entry.value.updatedAt + CART_TTL_MS <= clock.now()) return null;
   return entry;
 }
+
+/** The message of a cart that does not exist or has expired. */
+export const CART_GONE = "Cart not found. It may have expired; add items to start a new one.";
 
 /** The cart; throws NotFound when it does not exist or has expired. */
 export async function getCart(kv: Deno.Kv, clock: Clock, cartId: string): Promise<CartRecord> {
   const entry = await findCart(kv, clock, cartId);
   if (!entry) {
-    throw new NotFound("Cart not found. It may have expired; add items to start a new one.");
+    throw new NotFound(CART_GONE);
   }
   return entry.value!;
 }
@@ -183,7 +193,7 @@ export async function addToCart(kv: Deno.Kv, clock: Clock, input: AddInput): Pro
     async () => {
       const entry = input.cartId ? await findCart(kv, clock, input.cartId) : null;
       if (input.cartId && !entry) {
-        throw new NotFound("Cart not found. It may have expired; add items to start a new one.");
+        throw new NotFound(CART_GONE);
       }
       const now = clock.now();
       const cart: CartRecord = entry?.value ?? {
@@ -284,7 +294,7 @@ async function updateCart(
     async () => {
       const entry = await findCart(kv, clock, cartId);
       if (!entry) {
-        throw new NotFound("Cart not found. It may have expired; add items to start a new one.");
+        throw new NotFound(CART_GONE);
       }
       const now = clock.now();
       const next: CartRecord = {

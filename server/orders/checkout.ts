@@ -15,7 +15,7 @@ import { computeTotals, type Region } from "../../shared/policy.ts";
 import type { Address } from "../../shared/api_types.ts";
 import { unitsAvailable } from "../../shared/bom.ts";
 import { Conflict, LimitReached, NotFound, Unavailable } from "../errors.ts";
-import { getCart } from "../db/cart.ts";
+import { CART_GONE, type CartRecord, liveCart } from "../db/cart.ts";
 import { type PricedLine, priceLines, subtotalOf } from "../db/cart_view.ts";
 import { type HoldsEntry, liveHolds, writeHoldsTo } from "../db/holds.ts";
 import { keys } from "../db/keys.ts";
@@ -94,11 +94,21 @@ interface PricedCart {
   userId: string | null;
   percentOff: number;
   promoCode: string | null;
+  /** The pending checkout and holds as read with the cart, for the reservation's first try. */
+  firstReads: { pending: Deno.KvEntryMaybe<string>; holds: HoldsEntry } | null;
 }
 
 async function loadCart(deps: CheckoutDeps, input: CheckoutInput): Promise<PricedCart> {
   const { kv, clock } = deps;
-  const cart = await getCart(kv, clock, input.cartId);
+  // One read for the cart and what the reservation checks first (its pending checkout, the
+  // client's holds); the reservation reads those two again only if it must retry.
+  const [cartEntry, pending, holds] = await kv.getMany<[CartRecord, string, never]>([
+    keys.cart(input.cartId),
+    keys.pendingCheckout(input.cartId),
+    keys.holds(input.client),
+  ]) as [Deno.KvEntryMaybe<CartRecord>, Deno.KvEntryMaybe<string>, HoldsEntry];
+  const cart = liveCart(cartEntry, clock)?.value;
+  if (!cart) throw new NotFound(CART_GONE);
   const [lines, promo] = await Promise.all([
     priceLines(kv, cart.lines, deps.imageBase),
     input.promoCode?.trim() ? getPromo(kv, input.promoCode) : null,
@@ -115,6 +125,7 @@ async function loadCart(deps: CheckoutDeps, input: CheckoutInput): Promise<Price
     userId: input.userId ?? cart.userId ?? null,
     percentOff: promo?.percentOff ?? 0,
     promoCode: promo?.code ?? null,
+    firstReads: { pending, holds },
   };
 }
 
@@ -144,7 +155,9 @@ function reservationJob(
   let previous: Previous | null;
   return {
     async prepare(): Promise<Prepared> {
-      [pending, holds] = await kv.getMany<[string, never]>([
+      const first = cart.firstReads;
+      cart.firstReads = null;
+      [pending, holds] = first ? [first.pending, first.holds] : await kv.getMany<[string, never]>([
         keys.pendingCheckout(input.cartId),
         keys.holds(input.client),
       ]) as [Deno.KvEntryMaybe<string>, HoldsEntry];
