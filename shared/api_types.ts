@@ -211,7 +211,7 @@ export interface AccountView {
 
 /** `POST /api/orders/create`: the embedded payment to confirm and the order's totals. */
 export interface EmbeddedCheckoutView {
-  stripeClientSecret: string | undefined;
+  stripeClientSecret: string;
   orderNumber: string;
   paymentIntentId: string;
   totals: PublicOrderView;
@@ -219,7 +219,7 @@ export interface EmbeddedCheckoutView {
 
 /** `POST /auth/create-payment-intent` when it creates a payment. */
 export interface AccountPaymentView {
-  clientSecret: string | undefined;
+  clientSecret: string;
   orderNumber: string;
   paymentIntentId: string;
 }
@@ -256,19 +256,4 @@ export interface DemoPayAnswer {
 /** `GET /api/testers/{id}/availability` and `/api/items/{id}/availability`. */
 export interface AvailabilityView {
   available: boolean;
-}
-
-/** `GET /api/packs/{slug}`: a themed pack with its ten switches. */
-export interface PackView {
-  id: number;
-  idWithKeycaps: number;
-  slug: string;
-  title: string;
-  description: string;
-  image: string;
-  imageUrl: string;
-  basePrice: number;
-  basePriceCents: number;
-  priceWithKeycapsCents: number;
-  switches: { id: number; name: string; brand: string; referralLink: string; imageUrl: string }[];
 }

@@ -1,5 +1,6 @@
 import { api } from "./api.ts";
 import { useRequest } from "./use_request.ts";
+import type { AvailabilityView } from "../../shared/api_types.ts";
 
 /**
  * Availability of a tester or item by id, checked on load. A failed check counts as unavailable
@@ -8,7 +9,7 @@ import { useRequest } from "./use_request.ts";
 export function useAvailability(kind: "testers" | "items", id: number): boolean | null {
   const check = useRequest(`${kind}/${id}`, async (signal) => {
     try {
-      const answer = await api<{ available: boolean }>(`/api/${kind}/${id}/availability`, {
+      const answer = await api<AvailabilityView>(`/api/${kind}/${id}/availability`, {
         signal,
       });
       return answer.available === true;

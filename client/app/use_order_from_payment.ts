@@ -2,6 +2,7 @@ import { useEffect, useEffectEvent } from "react";
 import { useNavigate } from "react-router-dom";
 import { api } from "./api.ts";
 import { clearCart } from "./cart/cart_service.ts";
+import type { PaymentSessionStatus } from "../../shared/api_types.ts";
 
 /**
  * Where a payment provider sends the shopper back (/completion after the embedded payment,
@@ -19,7 +20,7 @@ export function useOrderFromPayment(
   useEffect(() => {
     if (!paymentId) return;
     let live = true;
-    api<{ orderNumber: string }>(`/api/orders/session/${encodeURIComponent(paymentId)}`).then(
+    api<PaymentSessionStatus>(`/api/orders/session/${encodeURIComponent(paymentId)}`).then(
       ({ orderNumber }) => {
         if (!live) return;
         // Paid: the server emptied the cart; the browser forgets its id so the badge follows.

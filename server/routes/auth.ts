@@ -139,7 +139,8 @@ export function authRoutes(deps: Deps): Hono {
     });
     return c.json(
       {
-        clientSecret: payment.clientSecret,
+        // An embedded payment (a payment intent) always has its client secret.
+        clientSecret: payment.clientSecret!,
         orderNumber: order.orderNumber,
         paymentIntentId: payment.id,
       } satisfies AccountPaymentView,

@@ -79,7 +79,8 @@ export function orderRoutes(deps: Deps): Hono {
     });
     return c.json(
       {
-        stripeClientSecret: payment.clientSecret,
+        // An embedded payment (a payment intent) always has its client secret.
+        stripeClientSecret: payment.clientSecret!,
         orderNumber: order.orderNumber,
         paymentIntentId: payment.id,
         totals: publicOrderView(order, imageBase, clock.now()),

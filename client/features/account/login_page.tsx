@@ -7,15 +7,7 @@ import { loadCart } from "../../app/cart/cart_service.ts";
 import { useStore } from "../../app/store/store.ts";
 import { AccountFieldset, AccountForm } from "./account_form.tsx";
 import { useAccountFields } from "./use_account_fields.ts";
-
-/** The answer of POST /auth/login. */
-interface LoginAnswer {
-  token: string;
-  userId: string;
-  email: string;
-  /** The cart to use from now on: the guest cart joined to the account's, or null. */
-  cartId: string | null;
-}
+import type { LoginAnswer } from "../../../shared/api_types.ts";
 
 /** The fields this form has, checked as POST /auth/login checks them. */
 const loginFields = loginSchema.pick({ email: true, password: true });

@@ -9,6 +9,7 @@ import { toastAddedWithLink, toastAddFailed } from "../../app/cart/cart_toasts.t
 import { AddToCartButton } from "../../app/components/add_to_cart_button.tsx";
 import { useAvailability } from "../../app/use_availability.ts";
 import { type Request, useRequest } from "../../app/use_request.ts";
+import type { AvailabilityView } from "../../../shared/api_types.ts";
 
 /** Loads GET /api/packs/{slug}; a failure is logged and the page offers to try again. */
 function usePack(slug: string): Request<PackView> {
@@ -69,7 +70,7 @@ function PackDetails({ pack }: { pack: PackView }) {
 
   async function add() {
     // Stock may have run out since the page loaded; a failed check counts as unavailable.
-    const fresh = await api<{ available: boolean }>(`/api/testers/${currentId}/availability`)
+    const fresh = await api<AvailabilityView>(`/api/testers/${currentId}/availability`)
       .then((r) => r.available === true, () => false);
     if (!fresh) {
       setSoldOut(currentId);

@@ -2,7 +2,11 @@ import { lazy, Suspense, useEffect, useState } from "react";
 import { Link } from "react-router-dom";
 import { computeTotals, TIMINGS, type Totals } from "../../../shared/policy.ts";
 import { api, errorMessage } from "../../app/api.ts";
-import type { DemoPaid, PaymentsConfig, PromoResult } from "./checkout_text.ts";
+import type {
+  DemoPayAnswer,
+  PaymentsConfigView,
+  PromoValidation,
+} from "../../../shared/api_types.ts";
 import { type AppliedPromo, CheckoutSummary } from "./checkout_summary.tsx";
 import { DemoCardForm } from "./demo_card_form.tsx";
 import { HoldCountdown, useHoldSecondsLeft } from "./hold_countdown.tsx";
@@ -38,7 +42,7 @@ const EMPTY_FIELDS: ShippingFields = {
  */
 export function CheckoutPage() {
   const { cart, loading } = useCart();
-  const [config, setConfig] = useState<PaymentsConfig | null>(null);
+  const [config, setConfig] = useState<PaymentsConfigView | null>(null);
   const [configFailed, setConfigFailed] = useState(false);
   const [fields, setFields] = useState<ShippingFields>(EMPTY_FIELDS);
   const [terms, setTerms] = useState(false);
@@ -48,7 +52,7 @@ export function CheckoutPage() {
   const shippingKnown = useZipEstimate(fields.zipCode);
 
   useEffect(() => {
-    api<PaymentsConfig>("/api/payments/config").then(setConfig, (err) => {
+    api<PaymentsConfigView>("/api/payments/config").then(setConfig, (err) => {
       console.error("Payment configuration could not be loaded", err);
       setConfigFailed(true);
     });
@@ -93,7 +97,7 @@ export function CheckoutPage() {
 
   async function applyPromo(code: string): Promise<string | null> {
     try {
-      const result = await api<PromoResult>("/api/promo/validate", {
+      const result = await api<PromoValidation>("/api/promo/validate", {
         method: "POST",
         body: { code, cartId: cart?.id ?? null },
       });
@@ -106,7 +110,7 @@ export function CheckoutPage() {
 
   async function payDemo(cardNumber: string): Promise<void> {
     if (payment.kind !== "ready" || !request) return;
-    const paid = await api<DemoPaid>(
+    const paid = await api<DemoPayAnswer>(
       `/api/demo/payment-intents/${encodeURIComponent(payment.created.paymentIntentId)}/confirm`,
       {
         method: "POST",

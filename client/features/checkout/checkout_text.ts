@@ -1,38 +1,9 @@
 /**
- * Small pieces the checkout pages share: API answer shapes, the demo test cards and the country
- * list. The error, stock and line texts other features show too live in client/app.
+ * Small pieces the checkout pages share: the demo test cards and the country list (API answer
+ * shapes are in shared/api_types.ts). The error, stock and line texts other features show too
+ * live in client/app.
  */
-import type { PublicOrderView } from "../../../shared/order_view.ts";
 import type { Address } from "../../../shared/api_types.ts";
-
-/** GET /api/payments/config. */
-export interface PaymentsConfig {
-  provider: "demo" | "stripe";
-  publishableKey: string | null;
-  reservationMinutes: number;
-}
-
-/** POST /api/orders/create. */
-export interface OrderCreated {
-  stripeClientSecret: string;
-  orderNumber: string;
-  paymentIntentId: string;
-  totals: PublicOrderView;
-}
-
-/** POST /api/promo/validate. */
-export interface PromoResult {
-  code: string;
-  percentOff: number;
-  discountCents: number;
-}
-
-/** The demo provider's pay and confirm answers. */
-export interface DemoPaid {
-  ok: boolean;
-  orderNumber: string;
-  redirectUrl: string;
-}
 
 /** A postal address (shared/api_types.ts). */
 export type PayAddress = Address;

@@ -6,13 +6,7 @@ import { formatCents } from "../../../shared/pricing.ts";
 import { api, ApiError, errorMessage } from "../../app/api.ts";
 import { TextField } from "../../app/components/text_field.tsx";
 import { useRequest } from "../../app/use_request.ts";
-import {
-  COUNTRIES,
-  type DemoPaid,
-  type PayAddress,
-  PayInputError,
-  type PromoResult,
-} from "./checkout_text.ts";
+import { COUNTRIES, type PayAddress, PayInputError } from "./checkout_text.ts";
 import { AddressFields, type AddressInput } from "./address_fields.tsx";
 import {
   type AppliedPromo,
@@ -22,6 +16,7 @@ import {
 } from "./checkout_summary.tsx";
 import { DemoCardForm } from "./demo_card_form.tsx";
 import { HoldCountdown, type HoldEnd, holdEndOf, useHoldSecondsLeft } from "./hold_countdown.tsx";
+import type { DemoPayAnswer, PromoValidation } from "../../../shared/api_types.ts";
 
 /** A session as loaded, with its hold pinned when the answer arrived. */
 interface Loaded {
@@ -187,7 +182,7 @@ function DemoCheckoutForm({ session, hold }: { session: DemoSessionView; hold: H
 
   async function applyPromo(code: string): Promise<string | null> {
     try {
-      const result = await api<PromoResult>("/api/promo/validate", {
+      const result = await api<PromoValidation>("/api/promo/validate", {
         method: "POST",
         body: { code },
       });
@@ -203,7 +198,7 @@ function DemoCheckoutForm({ session, hold }: { session: DemoSessionView; hold: H
     if (fields.business && !fields.taxId.trim()) {
       missingField("demo-tax-id", "Enter your VAT or Tax ID to purchase as a business");
     }
-    const paid = await api<DemoPaid>(
+    const paid = await api<DemoPayAnswer>(
       `/api/demo/checkout-sessions/${encodeURIComponent(session.id)}/pay`,
       {
         method: "POST",

@@ -1,8 +1,7 @@
 import { useEffect, useRef, useState } from "react";
-import type { Address } from "../../../shared/api_types.ts";
+import type { Address, EmbeddedCheckoutView } from "../../../shared/api_types.ts";
 import { api, errorMessage } from "../../app/api.ts";
 import { insufficientStockMessage, shortStockOf } from "../../app/stock_errors.ts";
-import type { OrderCreated } from "./checkout_text.ts";
 import { type HoldEnd, holdEndOf } from "./hold_countdown.tsx";
 
 /** The body of POST /api/orders/create (shared/schemas.ts orderCreateSchema). */
@@ -18,7 +17,7 @@ export interface OrderCreateRequest {
 export type PaymentState =
   | { kind: "idle" }
   | { kind: "preparing" }
-  | { kind: "ready"; created: OrderCreated; hold: HoldEnd | null }
+  | { kind: "ready"; created: EmbeddedCheckoutView; hold: HoldEnd | null }
   | { kind: "failed"; message: string };
 
 /** Typing pauses this long before the order is (re)created, so keystrokes do not each reserve. */
@@ -26,7 +25,7 @@ const DEBOUNCE_MS = 700;
 
 interface Outcome {
   key: string;
-  created?: OrderCreated;
+  created?: EmbeddedCheckoutView;
   /** Pinned when the answer arrives, so showing the same outcome again keeps counting down. */
   hold?: HoldEnd | null;
   message?: string;
@@ -59,7 +58,7 @@ export function usePaymentCreation(request: OrderCreateRequest | null): {
         // Superseded while waiting for the previous call: the newer details get their own turn.
         if (latest.current !== key) return;
         try {
-          const created = await api<OrderCreated>("/api/orders/create", {
+          const created = await api<EmbeddedCheckoutView>("/api/orders/create", {
             method: "POST",
             body: JSON.parse(key),
           });
