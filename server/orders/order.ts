@@ -138,3 +138,11 @@ export function isHolding(order: Order, now: number): boolean {
   return order.status === "STARTED" && order.reservation.state === "held" &&
     order.reservation.expiresAt > now;
 }
+
+/**
+ * What a write about this order claims in a group commit (server/db/stock_batch.ts): the order,
+ * its cart (and its pending-checkout pointer) and its client's holds.
+ */
+export function orderClaims(order: Order): string[] {
+  return [`order:${order.orderNumber}`, `cart:${order.cartId}`, `holds:${order.holdClient}`];
+}

@@ -19,7 +19,7 @@ import type { StockRecord } from "../db/stock.ts";
 import { findOrderEntry, updateOrder, writeOrderTo } from "../db/orders.ts";
 import { finishEventInto, inboxEvent, recordEventInto, wasHandled } from "../db/payment_inbox.ts";
 import type { PaidDetails, PaymentEvent } from "../payments/provider.ts";
-import { appendStatus, type Order, wasPaid } from "./order.ts";
+import { appendStatus, type Order, orderClaims, wasPaid } from "./order.ts";
 import { owingRefund, queueRefundInto, refundSoon } from "./refunds.ts";
 import { releaseOrder } from "./release.ts";
 import { type JobPlan, runStockJob, type StockJob } from "../db/stock_batch.ts";
@@ -174,12 +174,7 @@ function paidJob(
       ]) as [typeof handled, typeof cart, typeof pending, HoldsEntry];
       return {
         stock: order.reservation.items.map(([k]) => k),
-        exclusive: [
-          `order:${order.orderNumber}`,
-          `cart:${order.cartId}`,
-          `holds:${order.holdClient}`,
-          `event:${event.id}`,
-        ],
+        exclusive: [...orderClaims(order), `event:${event.id}`],
       };
     },
     plan(stock, now): JobPlan<PaidOutcome> {

@@ -3,7 +3,7 @@ import { NotFound } from "../errors.ts";
 import { freeHoldInto, type HoldsEntry } from "../db/holds.ts";
 import { keys } from "../db/keys.ts";
 import { findOrderEntry, writeOrderTo } from "../db/orders.ts";
-import { type Order, withStatus } from "./order.ts";
+import { type Order, orderClaims, withStatus } from "./order.ts";
 import { type JobPlan, runStockJob } from "../db/stock_batch.ts";
 import { applyMove } from "./stock_moves.ts";
 import type { OrderDeps } from "./steps.ts";
@@ -34,11 +34,7 @@ export async function releaseOrder(
       const order = found.value;
       return {
         stock: order.reservation.items.map(([k]) => k),
-        exclusive: [
-          `order:${order.orderNumber}`,
-          `cart:${order.cartId}`,
-          `holds:${order.holdClient}`,
-        ],
+        exclusive: orderClaims(order),
       };
     },
     plan(stock, now): JobPlan<Order> {

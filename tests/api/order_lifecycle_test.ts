@@ -251,18 +251,11 @@ class Crash extends Error {}
 
 for (const boundary of [...CHECKOUT_STEPS, ...PAY_STEPS]) {
   Deno.test(`a stop after "${boundary}" still ends every charge as a paid order or a refund`, async () => {
-    let armed = false;
-    await using t = await createTestApp({
-      onStep: (name) => {
-        if (armed && name === boundary) {
-          armed = false;
-          throw new Crash(`stopped after ${name}`);
-        }
-      },
-    });
+    const stop = stopAfter(boundary);
+    await using t = await createTestApp({ onStep: stop.onStep });
     const cartId = await newPackCart(t);
     const first = await checkout(t, cartId);
-    armed = true;
+    stop.armed = true;
     // A second checkout of the cart (replacing the first), then paying both, as two tabs would.
     const second = await checkout(t, cartId);
     const urls = [first, second].filter((r) => r.status === 200).map((r) => r.json.url);
@@ -280,16 +273,23 @@ for (const boundary of [...CHECKOUT_STEPS, ...PAY_STEPS]) {
   });
 }
 
-Deno.test("expiry asks the provider first: a charge whose handling stopped is paid, not expired", async () => {
-  let armed = true;
-  await using t = await createTestApp({
-    onStep: (name) => {
-      if (armed && name === "charge") {
-        armed = false;
-        throw new Crash("stopped after the charge");
+/** A step hook that stops the workflow once, after `step`, when armed (as a dying process). */
+function stopAfter(step: string, armed = false) {
+  const hook = {
+    armed,
+    onStep(name: string) {
+      if (hook.armed && name === step) {
+        hook.armed = false;
+        throw new Crash(`stopped after ${name}`);
       }
     },
-  });
+  };
+  return hook;
+}
+
+Deno.test("expiry asks the provider first: a charge whose handling stopped is paid, not expired", async () => {
+  const stop = stopAfter("charge", true);
+  await using t = await createTestApp({ onStep: stop.onStep });
   const start = await checkout(t, await newPackCart(t));
   const pay = await payDemo(t, sessionIdOf(start.json.url), { cardNumber: GOOD_CARD });
   assert.equal(pay.status, 500, "the process died after taking the money");
@@ -357,15 +357,8 @@ Deno.test("two checkouts of one cart in one batch on the last unit: the second r
 });
 
 Deno.test("a payment whose handling stopped keeps what the page collected, however it is recorded", async () => {
-  let armed = false;
-  await using t = await createTestApp({
-    onStep: (name) => {
-      if (armed && name === "charge") {
-        armed = false;
-        throw new Crash("stopped after the charge");
-      }
-    },
-  });
+  const stop = stopAfter("charge");
+  await using t = await createTestApp({ onStep: stop.onStep });
   const start = await checkout(t, await newPackCart(t));
   const sessionId = sessionIdOf(start.json.url);
   const body = {
@@ -375,7 +368,7 @@ Deno.test("a payment whose handling stopped keeps what the page collected, howev
     address: US_ADDRESS,
     promoCode: "LATEDELIVERY",
   };
-  armed = true;
+  stop.armed = true;
   assert.equal(
     (await payDemo(t, sessionId, body)).status,
     500,
