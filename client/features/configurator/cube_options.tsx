@@ -1,6 +1,7 @@
 import { cubeImageUrl } from "../../../shared/images.ts";
 import { type BodyColor, CUBE_SIZE, type CubeKeycaps } from "../../../shared/pricing.ts";
 import { IMAGE_BASE } from "../../app/image_base.ts";
+import { BODY_COLOR_LABELS, BodyColorGroup } from "./body_color_group.tsx";
 import { ChoiceGroup } from "./choice_group.tsx";
 
 /** The fidget cube's choices. */
@@ -10,7 +11,6 @@ export interface CubeConfig {
 }
 
 const KEYCAP_LABELS: Record<CubeKeycaps, string> = { white: "White", pastel: "Pastel Mix" };
-const BODY_LABELS: Record<BodyColor, string> = { white: "White", black: "Black" };
 
 /** The preview image, which follows the options, and the cube's choices. */
 export function CubeOptions({ config, onChange }: {
@@ -23,7 +23,7 @@ export function CubeOptions({ config, onChange }: {
         className="cube-preview"
         data-testid="cube-preview"
         src={cubeImageUrl(IMAGE_BASE, config.keycaps, config.bodyColor)}
-        alt={`Fidget cube preview: ${BODY_LABELS[config.bodyColor].toLowerCase()} body with ${
+        alt={`Fidget cube preview: ${BODY_COLOR_LABELS[config.bodyColor].toLowerCase()} body with ${
           KEYCAP_LABELS[config.keycaps].toLowerCase()
         } keycaps`}
         width="240"
@@ -32,11 +32,9 @@ export function CubeOptions({ config, onChange }: {
       <p className="fixed-option">
         Number of switches: <strong>{CUBE_SIZE}</strong>
       </p>
-      <ChoiceGroup<BodyColor>
-        legend="Body colour"
+      <BodyColorGroup
         name="cube-body"
         value={config.bodyColor}
-        choices={[{ value: "white", label: "White" }, { value: "black", label: "Black" }]}
         onChange={(bodyColor) => onChange({ bodyColor })}
       />
       <ChoiceGroup<CubeKeycaps>

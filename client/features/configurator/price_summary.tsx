@@ -1,9 +1,15 @@
-import { formatCents } from "../../../shared/pricing.ts";
+import { formatCents, premiumCents } from "../../../shared/pricing.ts";
 
 /** One line of a price summary. */
 export interface PriceLine {
   label: string;
   cents: number;
+}
+
+/** The premium switches line, only when the chosen switches cost extra. */
+export function premiumLines(extras: number[]): PriceLine[] {
+  const premium = premiumCents(extras);
+  return premium === 0 ? [] : [{ label: "Premium switches", cents: premium }];
 }
 
 /** The price breakdown and total; the lines come from shared/pricing.ts, as the server's do. */

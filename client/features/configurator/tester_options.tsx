@@ -7,6 +7,7 @@ import {
   type TesterKeycaps,
   type TesterSize,
 } from "../../../shared/pricing.ts";
+import { BodyColorGroup } from "./body_color_group.tsx";
 import { ChoiceGroup } from "./choice_group.tsx";
 
 /** The custom tester's choices. */
@@ -47,11 +48,9 @@ export function TesterOptions({ config, onChange }: {
         ]}
         onChange={(keycaps) => onChange({ keycaps })}
       />
-      <ChoiceGroup<BodyColor>
-        legend="Body colour"
+      <BodyColorGroup
         name="tester-body"
         value={config.bodyColor}
-        choices={[{ value: "white", label: "White" }, { value: "black", label: "Black" }]}
         onChange={(bodyColor) => onChange({ bodyColor })}
       />
     </div>
