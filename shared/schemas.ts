@@ -239,3 +239,14 @@ export const paymentIntentSchema = z.object({
   zipcode: usZipCode,
   promoCode: promoCodeSchema.nullish(),
 });
+
+/** What the browser sends to each route, as the schemas above take it (before their defaults). */
+export type OrderCreateInput = z.input<typeof orderCreateSchema>;
+export type PromoValidateInput = z.input<typeof promoValidateSchema>;
+export type DemoPayInput = z.input<typeof demoPaySchema>;
+export type ContactInput = z.input<typeof contactSchema>;
+export type RegisterInput = z.input<typeof registerSchema>;
+export type LoginInput = z.input<typeof loginSchema>;
+export type AdminVerifyInput = z.input<typeof adminVerifySchema>;
+export type TrackingInput = z.input<typeof trackingSchema>;
+export type StockUpdateInput = z.input<typeof stockUpdateSchema>;

@@ -8,6 +8,7 @@ import { useStore } from "../../app/store/store.ts";
 import { AccountFieldset, AccountForm } from "./account_form.tsx";
 import { useAccountFields } from "./use_account_fields.ts";
 import type { LoginAnswer } from "../../../shared/api_types.ts";
+import type { LoginInput } from "../../../shared/schemas.ts";
 
 /** The fields this form has, checked as POST /auth/login checks them. */
 const loginFields = loginSchema.pick({ email: true, password: true });
@@ -36,7 +37,11 @@ export function LoginPage() {
       const answer = await api<LoginAnswer>("/auth/login", {
         method: "POST",
         // Sent as typed: the server cleans both the way the check above did.
-        body: { email: email.trim(), password, cartId: useStore.getState().cartId },
+        body: {
+          email: email.trim(),
+          password,
+          cartId: useStore.getState().cartId,
+        } satisfies LoginInput,
       });
       const state = useStore.getState();
       state.signIn(answer.userId, answer.token, answer.email);

@@ -6,6 +6,7 @@ import { api, ApiError } from "../../app/api.ts";
 import { useStore } from "../../app/store/store.ts";
 import { AccountFieldset, AccountForm } from "./account_form.tsx";
 import { useAccountFields } from "./use_account_fields.ts";
+import type { RegisterInput } from "../../../shared/schemas.ts";
 
 /** The fields this form has, checked and cleaned as POST /auth/register does. */
 const registerFields = registerSchema.pick({ email: true, password: true });
@@ -41,7 +42,7 @@ export function RegisterPage() {
     try {
       await api("/auth/register", {
         method: "POST",
-        body: { ...clean, user_id: useStore.getState().userId },
+        body: { ...clean, user_id: useStore.getState().userId } satisfies RegisterInput,
       });
       toast.success("Account created successfully! Please log in.");
       navigate("/login");

@@ -7,6 +7,12 @@
 import type { AdminOrderView, InventoryView, StockCounts } from "../../../shared/api_types.ts";
 import { api, ApiError, type ApiOptions } from "../../app/api.ts";
 import { useStore } from "../../app/store/store.ts";
+import {
+  type AdminVerifyInput,
+  type StockUpdateInput,
+  stockUpdateSchema,
+  type TrackingInput,
+} from "../../../shared/schemas.ts";
 
 /** Drops the admin flag when the server says the session is gone, then rethrows. */
 function watchSession(err: unknown): never {
@@ -27,7 +33,10 @@ async function adminApi<T>(path: string, options: ApiOptions = {}): Promise<T> {
 
 /** Checks the admin password; the server answers with the session cookie. */
 export async function verifyPassword(password: string): Promise<void> {
-  await api<{ ok: true }>("/api/admin/verify", { method: "POST", body: { password } });
+  await api<{ ok: true }>("/api/admin/verify", {
+    method: "POST",
+    body: { password } satisfies AdminVerifyInput,
+  });
 }
 
 /** Ends the admin session on the server (the cookie is cleared). */
@@ -66,7 +75,7 @@ export function addTrackingNumber(
 ): Promise<AdminOrderView> {
   return adminApi<AdminOrderView>(`/api/admin/orders/${encodeURIComponent(orderNumber)}/tracking`, {
     method: "POST",
-    body: { trackingNumber },
+    body: { trackingNumber } satisfies TrackingInput,
   });
 }
 
@@ -108,17 +117,22 @@ export function fetchInventory(): Promise<InventoryView> {
 
 /**
  * Sets the shelf count of a switch (by id) or a component (by name); answers the updated record.
- * The value goes to the server as typed (null when blank) so its validation message is the one
- * shown.
+ * A count the server's schema refuses (blank, negative, fractional) is refused here with the
+ * server's own message, without a request.
  */
 export function updateStock(
   target: { kind: "switch"; id: number } | { kind: "component"; name: string },
   stock: number | null,
 ): Promise<StockCounts> {
+  const checked = stockUpdateSchema.safeParse({ stock });
+  if (!checked.success) {
+    return Promise.reject(new ApiError(400, checked.error.issues[0].message, null));
+  }
   const path = target.kind === "switch"
     ? `/api/admin/inventory/switches/${target.id}`
     : `/api/admin/inventory/components/${encodeURIComponent(target.name)}`;
-  return adminApi<StockCounts>(path, { method: "PUT", body: { stock } });
+  const body: StockUpdateInput = checked.data;
+  return adminApi<StockCounts>(path, { method: "PUT", body });
 }
 
 /** GET /api/test/ping: the server's answer as text. */

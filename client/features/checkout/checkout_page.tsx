@@ -18,6 +18,7 @@ import {
   usePaymentCreation,
 } from "./use_payment_creation.ts";
 import { useCart } from "../../app/cart/use_cart.ts";
+import type { DemoPayInput, PromoValidateInput } from "../../../shared/schemas.ts";
 
 // Stripe's libraries are large and only needed with real keys: a separate chunk, fetched on use.
 const StripePayment = lazy(async () => ({
@@ -99,7 +100,7 @@ export function CheckoutPage() {
     try {
       const result = await api<PromoValidation>("/api/promo/validate", {
         method: "POST",
-        body: { code, cartId: cart?.id ?? null },
+        body: { code, cartId: cart?.id ?? null } satisfies PromoValidateInput,
       });
       setPromo({ code: result.code, percentOff: result.percentOff });
       return null;
@@ -118,8 +119,9 @@ export function CheckoutPage() {
           cardNumber,
           email: request.email,
           name: request.customerName,
-          address: request.shippingAddress,
-        },
+          // The /checkout page ships to the United States only.
+          address: { ...request.shippingAddress, country: "US" },
+        } satisfies DemoPayInput,
       },
     );
     location.assign(paid.redirectUrl);

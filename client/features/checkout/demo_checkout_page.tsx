@@ -17,6 +17,7 @@ import {
 import { DemoCardForm } from "./demo_card_form.tsx";
 import { HoldCountdown, type HoldEnd, holdEndOf, useHoldSecondsLeft } from "./hold_countdown.tsx";
 import type { DemoPayAnswer, PromoValidation } from "../../../shared/api_types.ts";
+import type { DemoPayInput, PromoValidateInput } from "../../../shared/schemas.ts";
 
 /** A session as loaded, with its hold pinned when the answer arrived. */
 interface Loaded {
@@ -184,7 +185,7 @@ function DemoCheckoutForm({ session, hold }: { session: DemoSessionView; hold: H
     try {
       const result = await api<PromoValidation>("/api/promo/validate", {
         method: "POST",
-        body: { code },
+        body: { code } satisfies PromoValidateInput,
       });
       setPromo({ code: result.code, percentOff: result.percentOff });
       return null;
@@ -210,7 +211,7 @@ function DemoCheckoutForm({ session, hold }: { session: DemoSessionView; hold: H
           businessPurchase: international && fields.business,
           taxId: international && fields.business ? fields.taxId.trim() : null,
           promoCode: appliedCode,
-        },
+        } satisfies DemoPayInput,
       },
     );
     location.assign(paid.redirectUrl);

@@ -3,15 +3,11 @@ import type { Address, EmbeddedCheckoutView } from "../../../shared/api_types.ts
 import { api, errorMessage } from "../../app/api.ts";
 import { insufficientStockMessage, shortStockOf } from "../../app/stock_errors.ts";
 import { type HoldEnd, holdEndOf } from "./hold_countdown.tsx";
+import type { OrderCreateInput } from "../../../shared/schemas.ts";
 
 /** The body of POST /api/orders/create (shared/schemas.ts orderCreateSchema). */
-export interface OrderCreateRequest {
-  cartId: string;
-  email: string;
-  customerName: string;
-  shippingAddress: Address & { country: "US" };
-  promoCode: string | null;
-}
+/** What POST /api/orders/create takes (the shared schema's input). */
+export type OrderCreateRequest = OrderCreateInput;
 
 /** Where the payment of the current details stands. */
 export type PaymentState =

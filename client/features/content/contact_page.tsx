@@ -4,6 +4,7 @@ import { toast } from "react-hot-toast";
 import { CONTACT_MESSAGE_MAX, SHOP_CONTACT_EMAIL } from "../../../shared/policy.ts";
 import { api, errorMessage } from "../../app/api.ts";
 import { TextField } from "../../app/components/text_field.tsx";
+import type { ContactInput } from "../../../shared/schemas.ts";
 
 const EMPTY = { name: "", email: "", subject: "", message: "" };
 
@@ -30,7 +31,7 @@ export function ContactPage() {
           // Anonymous messages carry no address, so no reply is possible.
           userEmail: anonymous ? "" : fields.email.trim(),
           name: anonymous ? "" : fields.name.trim(),
-        },
+        } satisfies ContactInput,
       });
       toast.success("Message sent successfully!");
       setFields(EMPTY);
