@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "react";
-import type { Address, EmbeddedCheckoutView } from "../../../shared/api_types.ts";
+import type { EmbeddedCheckoutView } from "../../../shared/api_types.ts";
 import { api, errorMessage } from "../../app/api.ts";
 import { insufficientStockMessage, shortStockOf } from "../../app/stock_errors.ts";
 import { type HoldEnd, holdEndOf } from "./hold_countdown.tsx";
