@@ -80,12 +80,22 @@ export async function startCheckout(
     deps,
     "attach payment",
     () =>
-      updateOrder(deps.kv, order.orderNumber, (current) => ({
-        ...current,
-        payment,
-        updatedAt: deps.clock.now(),
-      })),
+      updateOrder(
+        deps.kv,
+        order.orderNumber,
+        (current) =>
+          current.status === "STARTED" && current.reservation.state === "held"
+            ? { ...current, payment, updatedAt: deps.clock.now() }
+            : current,
+      ),
   );
+  if (attached.payment?.id !== payment.id) {
+    // Replaced, cancelled or expired while the provider made the payment: it must not be payable.
+    await stopReplaced(deps, order.orderNumber, payment);
+    throw new Conflict(
+      "This checkout was replaced or cancelled before its payment could start. Return to your cart to check out again.",
+    );
+  }
   return { order: attached, payment };
 }
 

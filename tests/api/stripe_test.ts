@@ -1,9 +1,10 @@
 import assert from "node:assert/strict";
 import { computeTotals } from "../../shared/policy.ts";
 import { keys } from "../../server/db/keys.ts";
-import { findOrder } from "../../server/db/orders.ts";
+import { findOrder, listOrders } from "../../server/db/orders.ts";
 import type { Order } from "../../server/orders/order.ts";
 import { sweepExpiredReservations } from "../../server/orders/expiry.ts";
+import { releaseOrder } from "../../server/orders/release.ts";
 import type { StockRecord } from "../../server/db/stock.ts";
 import { listOutbox } from "../../server/email/outbox.ts";
 import { INTERNATIONAL_COUNTRIES, stripePayments } from "../../server/payments/stripe.ts";
@@ -28,10 +29,11 @@ const US_ADDRESS = {
 };
 
 /** A Stripe-mode test app whose provider talks to a fresh fake Stripe on loopback. */
-async function stripeShop() {
+async function stripeShop(onStep?: (step: string) => void | Promise<void>) {
   const fake = await startFakeStripe();
   const t = await createTestApp({
     env: STRIPE_ENV,
+    onStep,
     payments: (_kv, clock) =>
       stripePayments({
         secretKey: STRIPE_ENV.STRIPE_SECRET_KEY,
@@ -591,4 +593,26 @@ Deno.test("the Stripe webhook answers 404 in demo mode", async () => {
   const res = await postWebhook(t, signed.body, signed.signature);
   assert.equal(res.status, 404);
   assert.equal(typeof res.json.error, "string");
+});
+
+Deno.test("a session made for an order expired meanwhile is expired at Stripe and answered 409", async () => {
+  let expireBeforeAttach: (() => Promise<unknown>) | null = null;
+  await using s = await stripeShop(async (step) => {
+    if (step === "create payment" && expireBeforeAttach) await expireBeforeAttach();
+  });
+  const { t, fake } = s;
+  const cart = await fillCart(t);
+  expireBeforeAttach = async () => {
+    expireBeforeAttach = null;
+    // The hold lapses while Stripe makes the session (an outage that lasted the whole hold).
+    const [order] = await listOrders(t.kv);
+    await releaseOrder(t, order.orderNumber, "EXPIRED", "The reservation lapsed");
+  };
+  const res = await t.request(`/api/cart/${cart.id}/checkout/us`, { method: "POST" });
+  assert.equal(res.status, 409, res.text);
+  assert.match(res.json.error, /replaced or cancelled before its payment could start/);
+  const [session] = [...fake.sessions.values()];
+  assert.equal(session.status, "expired", "nobody can pay it");
+  const [order] = await listOrders(t.kv);
+  assert.equal(order.payment, null, "the expired order keeps no payable session");
 });
