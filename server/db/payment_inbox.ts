@@ -41,21 +41,27 @@ export function recordEventInto(op: Deno.AtomicOperation, event: PaymentEvent, n
     });
 }
 
-/** Adds "this event is handled" to `op`: remembered as handled, gone from the inbox. */
+/**
+ * Adds "this event is handled" to `op`, checked that it was not handled before: remembered as
+ * handled, gone from the inbox.
+ */
 export function finishEventInto(op: Deno.AtomicOperation, eventId: string, now: number): void {
-  op.check({ key: keys.paymentEvent(eventId), versionstamp: null })
-    .set(keys.paymentEvent(eventId), { at: now }, { expireIn: HANDLED_MS })
+  markHandledInto(op.check({ key: keys.paymentEvent(eventId), versionstamp: null }), eventId, now);
+}
+
+/** Adds "remembered as handled, gone from the inbox" to `op`, without a check. */
+export function markHandledInto(
+  op: Deno.AtomicOperation,
+  eventId: string,
+  now: number,
+): Deno.AtomicOperation {
+  return op.set(keys.paymentEvent(eventId), { at: now }, { expireIn: HANDLED_MS })
     .delete(keys.paymentInbox(eventId));
 }
 
 /** A recorded event still waiting, or null. */
 export async function inboxEvent(kv: Deno.Kv, eventId: string): Promise<PaymentEvent | null> {
   return (await kv.get<InboxEntry>(keys.paymentInbox(eventId))).value?.event ?? null;
-}
-
-/** Whether an event id was handled already. */
-export async function wasHandled(kv: Deno.Kv, eventId: string): Promise<boolean> {
-  return (await kv.get(keys.paymentEvent(eventId))).versionstamp !== null;
 }
 
 /** Every event still waiting (the start-up sweep). */

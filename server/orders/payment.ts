@@ -17,7 +17,12 @@ import { freeHoldInto, type HoldsEntry } from "../db/holds.ts";
 import { keys } from "../db/keys.ts";
 import type { StockRecord } from "../db/stock.ts";
 import { findOrderEntry, updateOrder, writeOrderTo } from "../db/orders.ts";
-import { finishEventInto, inboxEvent, recordEventInto, wasHandled } from "../db/payment_inbox.ts";
+import {
+  finishEventInto,
+  inboxEvent,
+  markHandledInto,
+  recordEventInto,
+} from "../db/payment_inbox.ts";
 import type { PaidDetails, PaymentEvent } from "../payments/provider.ts";
 import { appendStatus, type Order, orderClaims, wasPaid } from "./order.ts";
 import { owingRefund, queueRefundInto, refundSoon } from "./refunds.ts";
@@ -72,11 +77,11 @@ export async function handlePaymentEvent(
   }
   switch (event.type) {
     case "paid": {
-      const outcome = await step(deps, "record payment", () => recordPayment(deps, event, entry));
-      if (outcome.order.refund?.state === "pending") {
-        await step(deps, "refund", () => refundSoon(deps, outcome.order.orderNumber));
+      const order = await step(deps, "record payment", () => recordPayment(deps, event, entry));
+      if (order.refund?.state === "pending") {
+        await step(deps, "refund", () => refundSoon(deps, order.orderNumber));
       }
-      return outcome.order;
+      return order;
     }
     case "failed": {
       const order = await notePaymentFailure(
@@ -114,21 +119,12 @@ export async function notePaymentFailure(
   );
 }
 
-/** Marks an event handled on its own (when handling it wrote nothing else). */
+/**
+ * Marks an event handled on its own (when handling it wrote nothing else). Unchecked: marking it
+ * again only renews how long it is remembered.
+ */
 async function finishEvent(kv: Deno.Kv, eventId: string, now: number): Promise<void> {
-  if (await wasHandled(kv, eventId)) {
-    await kv.delete(keys.paymentInbox(eventId));
-    return;
-  }
-  const op = kv.atomic();
-  finishEventInto(op, eventId, now);
-  await op.commit();
-}
-
-/** What recording a payment did to its order. */
-export interface PaidOutcome {
-  kind: "recorded" | "already" | "refund";
-  order: Order;
+  await markHandledInto(kv.atomic(), eventId, now).commit();
 }
 
 /** Records a paid event through the stock batch (its stock moves from held to sold). */
@@ -136,7 +132,7 @@ function recordPayment(
   deps: OrderDeps,
   event: PaymentEvent,
   read: Deno.KvEntry<Order>,
-): Promise<PaidOutcome> {
+): Promise<Order> {
   return runStockJob(deps.kv, deps.clock, paidJob(deps, event, read));
 }
 
@@ -152,7 +148,7 @@ function paidJob(
   event: PaymentEvent,
   /** The order as the caller just read it; a retry reads it again. */
   read: Deno.KvEntry<Order> | null,
-): StockJob<PaidOutcome> {
+): StockJob<Order> {
   const { kv } = deps;
   let entry: Deno.KvEntry<Order>;
   let handled: Deno.KvEntryMaybe<unknown>;
@@ -177,18 +173,17 @@ function paidJob(
         exclusive: [...orderClaims(order), `event:${event.id}`],
       };
     },
-    plan(stock, now): JobPlan<PaidOutcome> {
+    plan(stock, now): JobPlan<Order> {
       const order = entry.value;
       const done = (
-        kind: PaidOutcome["kind"],
         next: Order,
         write: (op: Deno.AtomicOperation) => void = () => {},
         moved: ReadonlyMap<StockKey, StockRecord> = new Map(),
-      ): JobPlan<PaidOutcome> => ({
+      ): JobPlan<Order> => ({
         stock: moved,
         checks: 8,
         mutations: 12,
-        result: { kind, order: next },
+        result: next,
         write(op) {
           if (handled.versionstamp) {
             op.delete(keys.paymentInbox(event.id));
@@ -198,7 +193,7 @@ function paidJob(
           write(op);
         },
       });
-      if (handled.versionstamp) return done("already", order);
+      if (handled.versionstamp) return done(order);
 
       if (order.status !== "STARTED" && order.status !== "EXPIRED") {
         // Cancelled before any payment (a replaced checkout whose payment could not be stopped
@@ -208,13 +203,13 @@ function paidJob(
             withPayment(order, event, now, deps.payments.name),
             "cancelled before payment",
           );
-          return done("refund", owed, (op) => {
+          return done(owed, (op) => {
             writeOrderTo(op, owed, entry.versionstamp);
             queueRefundInto(op, owed.orderNumber);
           });
         }
         // Paid before (another event, redirect or poll won): only the event is marked.
-        return done("already", order);
+        return done(order);
       }
 
       const held = order.reservation.state === "held";
@@ -230,7 +225,7 @@ function paidJob(
             ? "We could not fill this order from our shelf after all; your payment is refunded in full."
             : "Your reservation expired before the payment arrived and the items sold out meanwhile; your payment is refunded in full.",
         }, "could not be filled");
-        return done("refund", cancelled, (op) => {
+        return done(cancelled, (op) => {
           writeOrderTo(op, cancelled, entry.versionstamp);
           queueRefundInto(op, cancelled.orderNumber);
           freeHoldInto(op, order.holdClient, holds, order.orderNumber, now);
@@ -246,7 +241,7 @@ function paidJob(
         reservation: { ...order.reservation, state: "committed" },
         paymentError: null,
       };
-      return done("recorded", paid, (op) => {
+      return done(paid, (op) => {
         writeOrderTo(op, paid, entry.versionstamp);
         if (pending.value === order.orderNumber) op.check(pending).delete(pending.key);
         emptyCartInto(op, cart, now);
