@@ -61,16 +61,25 @@ export class Conflict extends DomainError {
   }
 }
 
-/** A per-client limit was reached; the client should wait or finish what it started. */
+/**
+ * A per-client limit was reached; the client should wait (`retryAfterSeconds`, sent as
+ * Retry-After) or finish what it started.
+ */
 export class LimitReached extends DomainError {
-  constructor(message = "Too many attempts. Please wait a minute and try again.") {
+  constructor(
+    message = "Too many attempts. Please wait a minute and try again.",
+    readonly retryAfterSeconds?: number,
+  ) {
     super("limited", message);
   }
 }
 
-/** Something the shop depends on (storage under contention, the payment service) failed. */
+/**
+ * Something the shop depends on (storage under contention, the payment service, the password
+ * hashing capacity) failed or is full; `retryAfterSeconds` says when to try again.
+ */
 export class Unavailable extends DomainError {
-  constructor(message: string) {
+  constructor(message: string, readonly retryAfterSeconds?: number) {
     super("unavailable", message);
   }
 }

@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { DomainError, type ErrorKind } from "../errors.ts";
+import { DomainError, type ErrorKind, LimitReached, Unavailable } from "../errors.ts";
 import type { Logger } from "../deps.ts";
 
 /** The one place where the domain's kinds of failure become HTTP statuses. */
@@ -25,6 +25,9 @@ const STATUS_OF: Record<ErrorKind, ContentfulStatusCode> = {
 export function createErrorHandler(logger: Logger) {
   return function onError(err: Error, c: Context): Response {
     if (err instanceof DomainError) {
+      if ((err instanceof LimitReached || err instanceof Unavailable) && err.retryAfterSeconds) {
+        c.header("Retry-After", String(Math.max(1, Math.ceil(err.retryAfterSeconds))));
+      }
       return c.json({ error: err.message, ...err.extra }, STATUS_OF[err.kind]);
     }
     if (err instanceof HTTPException) {
