@@ -83,11 +83,13 @@ export const quantityUpdateSchema = z.object({
 });
 
 /**
- * Control characters and bidirectional overrides (U+202A-E, U+2066-9) have no place in names,
- * addresses or subjects: they hide or reorder text in the admin, emails and the CSV, and a line
- * break in an email subject would start a new header. Messages may keep tabs and line breaks.
+ * Control characters, bidirectional overrides (U+202A-E, U+2066-9) and the line and paragraph
+ * separators (U+2028-9) have no place in names, addresses or subjects: they hide or reorder text
+ * in the admin, emails and the CSV, and a line break in an email subject would start a new header
+ * (the separators break lines in editors, label printers and some JSON readers, and \p{Cc} does
+ * not cover them). Messages may keep tabs and line breaks.
  */
-const LINE_CONTROLS = /[\p{Cc}\u202a-\u202e\u2066-\u2069]/u;
+const LINE_CONTROLS = /[\p{Cc}\u2028\u2029\u202a-\u202e\u2066-\u2069]/u;
 const TEXT_CONTROLS = /(?![\t\n\r])[\p{Cc}\u202a-\u202e\u2066-\u2069]/u;
 
 /**
