@@ -6,6 +6,9 @@ import { DomainError } from "./errors.ts";
 import { createErrorHandler } from "./middleware/error_handler.ts";
 import { requestLog } from "./middleware/request_log.ts";
 import { securityHeaders } from "./middleware/security.ts";
+import { shopOrigin } from "./middleware/shop_origin.ts";
+import { sameOriginWrites } from "./middleware/same_origin_writes.ts";
+import { noStoreByDefault } from "./middleware/no_store.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { catalogRoutes } from "./routes/catalog.ts";
 import { cartRoutes } from "./routes/cart.ts";
@@ -32,9 +35,13 @@ export function createApp(deps: AppDeps): Hono {
   app.onError(createErrorHandler(logger));
   app.use("*", requestId());
   app.use("*", securityHeaders(config.production, config.imageBaseUrl));
+  app.use("*", shopOrigin(config));
   const log = requestLog(logger, clock, config.logRequests);
-  app.use("/api/*", log);
-  app.use("/auth/*", log);
+  for (const path of ["/api/*", "/auth/*"]) {
+    app.use(path, log);
+    app.use(path, sameOriginWrites());
+    app.use(path, noStoreByDefault());
+  }
   app.use(
     "*",
     bodyLimit({
@@ -72,7 +79,7 @@ export function createApp(deps: AppDeps): Hono {
   app.route("/images", imageRoutes());
   // `deno task dev` only (it sets SHOP_DEV_RELOAD=1): rebuilt client files and live reload.
   const statics = config.devReload ? devStaticRoutes : staticRoutes;
-  app.route("/", statics(config.distDir, config.publicUrl, routeDeps.imageBase));
+  app.route("/", statics(config.distDir, routeDeps.imageBase));
   return app;
 }
 

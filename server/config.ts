@@ -21,6 +21,10 @@ export interface Config {
   reservationMinutes: number;
   /** Unpaid checkouts one client may hold stock with at once. */
   maxHoldsPerClient: number;
+  /** Checkouts one client may start per 10 minutes. */
+  checkoutsPerClient: number;
+  /** Carts one client may create per 10 minutes. */
+  newCartsPerClient: number;
   /** Where the built client lives. */
   distDir: string;
   /** Live reload of a rebuilt client: only in a server run by `deno task dev`, never in production. */
@@ -34,6 +38,7 @@ const optionalUrl = z.url({ protocol: /^https?$/ }).optional();
 
 const PORT_MESSAGE = "must be a whole number from 0 to 65535";
 const HOLDS_MESSAGE = "must be a whole number from 1 to 500";
+const COUNT_MESSAGE = "must be a whole number from 1 to 100000";
 
 const envSchema = z.object({
   PORT: z.coerce.number({ error: PORT_MESSAGE }).int(PORT_MESSAGE).min(0, PORT_MESSAGE)
@@ -54,6 +59,10 @@ const envSchema = z.object({
   // A client's holds are one KV value (at most 64 KiB): 500 keeps far inside it.
   MAX_HOLDS_PER_CLIENT: z.coerce.number({ error: HOLDS_MESSAGE }).int(HOLDS_MESSAGE)
     .min(1, HOLDS_MESSAGE).max(500, HOLDS_MESSAGE).default(3),
+  CHECKOUTS_PER_CLIENT: z.coerce.number({ error: COUNT_MESSAGE }).int(COUNT_MESSAGE)
+    .min(1, COUNT_MESSAGE).max(100_000, COUNT_MESSAGE).default(20),
+  NEW_CARTS_PER_CLIENT: z.coerce.number({ error: COUNT_MESSAGE }).int(COUNT_MESSAGE)
+    .min(1, COUNT_MESSAGE).max(100_000, COUNT_MESSAGE).default(60),
   DIST_DIR: optionalText,
   LOG_REQUESTS: z.enum(["0", "1"], { error: "must be 0 or 1" }).default("1"),
   SHOP_DEV_RELOAD: z.enum(["0", "1"], { error: "must be 0 or 1" }).default("0"),
@@ -81,6 +90,11 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   const production = e.DENO_ENV === "production";
   if (production && !e.ADMIN_PASSWORD) {
     throw new ConfigError("Missing ADMIN_PASSWORD: it is required when DENO_ENV=production");
+  }
+  if (production && !e.PUBLIC_URL) {
+    throw new ConfigError(
+      "Missing PUBLIC_URL: it is required when DENO_ENV=production (the shop's own address, e.g. https://shop.example, for links in emails and payment return URLs)",
+    );
   }
   const stripeKeys = [e.STRIPE_SECRET_KEY, e.STRIPE_PUBLISHABLE_KEY, e.STRIPE_WEBHOOK_SECRET];
   const stripeSet = stripeKeys.filter(Boolean).length;
@@ -111,6 +125,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     imageBaseUrl: e.IMAGE_BASE_URL?.replace(/\/+$/, ""),
     reservationMinutes: e.RESERVATION_MINUTES,
     maxHoldsPerClient: e.MAX_HOLDS_PER_CLIENT,
+    checkoutsPerClient: e.CHECKOUTS_PER_CLIENT,
+    newCartsPerClient: e.NEW_CARTS_PER_CLIENT,
     distDir: e.DIST_DIR ?? new URL("../dist", import.meta.url).pathname,
     logRequests: e.LOG_REQUESTS === "1",
     devReload: !production && e.SHOP_DEV_RELOAD === "1",

@@ -63,13 +63,12 @@ export interface DevStaticOptions {
  */
 export function devStaticRoutes(
   distDir: string,
-  publicUrl: string | undefined,
   imageBase: string,
   options: DevStaticOptions = {},
 ): Hono {
   const bootId = crypto.randomUUID().slice(0, 8);
   let stamp = buildStamp(distDir);
-  let statics = staticRoutes(distDir, publicUrl, imageBase);
+  let statics = staticRoutes(distDir, imageBase);
   let build = 0;
   const version = () => `${bootId}.${build}`;
   const streams = new Set<ReadableStreamDefaultController<Uint8Array>>();
@@ -89,7 +88,7 @@ export function devStaticRoutes(
     const now = buildStamp(distDir);
     if (now === stamp) return false;
     stamp = now;
-    statics = staticRoutes(distDir, publicUrl, imageBase);
+    statics = staticRoutes(distDir, imageBase);
     build++;
     for (const controller of streams) send(controller, `data: ${version()}\n\n`);
     return true;

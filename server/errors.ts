@@ -6,6 +6,7 @@
 export type ErrorKind =
   | "invalid"
   | "unauthorized"
+  | "forbidden"
   | "declined"
   | "not_found"
   | "conflict"

@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import { findPage, type PageInfo, PAGES, pageTitle } from "../shared/routes.ts";
+import { originOf } from "./middleware/shop_origin.ts";
 import { escapeHtml } from "../shared/html.ts";
 
 const NOT_FOUND = { module: "content/not_found_page.tsx" };
@@ -35,7 +36,6 @@ function negotiate(asset: Asset, acceptEncoding: string): [Uint8Array, string | 
  */
 export function staticRoutes(
   distDir: string,
-  publicUrl: string | undefined,
   imageBase: string,
 ): Hono {
   const assets = new Map<string, Asset>();
@@ -80,7 +80,7 @@ export function staticRoutes(
     });
   });
   app.get("/robots.txt", (c) => {
-    const origin = publicUrl ?? new URL(c.req.url).origin;
+    const origin = originOf(c);
     // Only what must never show in search results; shopper pages like /cart stay crawlable.
     const disallowed = ["/admin", "/api/", "/auth/", "/demo-checkout/", "/order/track/"]
       .map((p) => `Disallow: ${p}`);
@@ -89,7 +89,7 @@ export function staticRoutes(
     );
   });
   app.get("/sitemap.xml", (c) => {
-    const origin = publicUrl ?? new URL(c.req.url).origin;
+    const origin = originOf(c);
     const urls = PAGES.filter((p) => p.public)
       .map((p) => `  <url><loc>${origin}${p.path}</loc></url>`);
     const xml = `<?xml version="1.0" encoding="UTF-8"?>\n` +

@@ -3,16 +3,24 @@ import { LimitReached } from "../errors.ts";
 import { keys } from "./keys.ts";
 import { CONFLICT, withRetries } from "./kv_util.ts";
 
-/** A limit: at most `max` hits per `windowMs` for one client in one bucket. */
+/** A limit: at most `max` attempts per `windowMs` for one client in one bucket. */
 export interface RateLimit {
   bucket: string;
   max: number;
   windowMs: number;
 }
 
+/** A counted attempt, which an attempt that turned out rightful may give back. */
+export interface Hit {
+  /** Takes this attempt back off the count (a right password, an order that exists). */
+  giveBack(): Promise<void>;
+}
+
 /**
- * Counts a hit and throws LimitReached past the limit. Counters live in KV (not in memory) so
- * the limit holds across processes and restarts.
+ * Counts an attempt, then throws LimitReached (with the seconds until the window ends) when the
+ * count is past the limit. Counting comes first and is atomic, so parallel attempts are numbered
+ * one by one and exactly `max` of them go on to compare a password or look anything up. Counters
+ * live in KV (not in memory) so the limit holds across processes and restarts.
  */
 export async function hitRateLimit(
   kv: Deno.Kv,
@@ -20,47 +28,17 @@ export async function hitRateLimit(
   limit: RateLimit,
   client: string,
   message?: string,
-): Promise<void> {
-  const count = await countHit(kv, clock, limit, client);
-  if (count > limit.max) throw new LimitReached(message);
+): Promise<Hit> {
+  const now = clock.now();
+  const window = Math.floor(now / limit.windowMs);
+  const count = await addToCount(kv, limit, client, window, 1);
+  if (count > limit.max) {
+    throw new LimitReached(message, ((window + 1) * limit.windowMs - now) / 1000);
+  }
+  return { giveBack: () => addToCount(kv, limit, client, window, -1).then(() => undefined) };
 }
 
-/** Counts a hit and returns the count in the current window. */
-export async function countHit(
-  kv: Deno.Kv,
-  clock: Clock,
-  limit: RateLimit,
-  client: string,
-): Promise<number> {
-  const window = Math.floor(clock.now() / limit.windowMs);
-  const key = keys.rateLimit(limit.bucket, client, window);
-  // Check-and-set rather than sum(), because only a set can carry the expiry that cleans up.
-  return await withRetries(
-    async () => {
-      const entry = await kv.get<number>(key);
-      const count = (entry.value ?? 0) + 1;
-      const result = await kv.atomic().check(entry)
-        .set(key, count, { expireIn: limit.windowMs * 2 }).commit();
-      return result.ok ? count : CONFLICT;
-    },
-    "count the request",
-    `rate:${key.join("/")}`,
-  );
-}
-
-/** Whether a client is already over the limit, without counting a hit. */
-export async function isLimited(
-  kv: Deno.Kv,
-  clock: Clock,
-  limit: RateLimit,
-  client: string,
-): Promise<boolean> {
-  const window = Math.floor(clock.now() / limit.windowMs);
-  const entry = await kv.get<number>(keys.rateLimit(limit.bucket, client, window));
-  return (entry.value ?? 0) >= limit.max;
-}
-
-/** Forgets a client's hits in the current window (a correct password clears failures). */
+/** Forgets a client's attempts in the current window (a right password clears the wrong ones). */
 export async function resetRateLimit(
   kv: Deno.Kv,
   clock: Clock,
@@ -69,4 +47,29 @@ export async function resetRateLimit(
 ): Promise<void> {
   const window = Math.floor(clock.now() / limit.windowMs);
   await kv.delete(keys.rateLimit(limit.bucket, client, window));
+}
+
+/** Adds `delta` to a window's count (never below 0) and answers the new count. */
+async function addToCount(
+  kv: Deno.Kv,
+  limit: RateLimit,
+  client: string,
+  window: number,
+  delta: number,
+): Promise<number> {
+  const key = keys.rateLimit(limit.bucket, client, window);
+  // Check-and-set rather than sum(): only a set answers the count it wrote and carries the
+  // expiry that cleans up. Writers of one counter take turns in this process (the lock), so a
+  // burst costs no conflicts here and stays exact across isolates through the version check.
+  return await withRetries(
+    async () => {
+      const entry = await kv.get<number>(key);
+      const count = Math.max(0, (entry.value ?? 0) + delta);
+      const result = await kv.atomic().check(entry)
+        .set(key, count, { expireIn: limit.windowMs * 2 }).commit();
+      return result.ok ? count : CONFLICT;
+    },
+    "count the request",
+    `rate:${key.join("/")}`,
+  );
 }

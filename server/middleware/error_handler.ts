@@ -8,6 +8,7 @@ import type { Logger } from "../deps.ts";
 const STATUS_OF: Record<ErrorKind, ContentfulStatusCode> = {
   invalid: 400,
   unauthorized: 401,
+  forbidden: 403,
   declined: 402,
   not_found: 404,
   conflict: 409,

@@ -19,6 +19,7 @@ import { CART_GONE, type CartRecord, liveCart } from "../db/cart.ts";
 import { type PricedLine, priceLines, subtotalOf } from "../db/cart_view.ts";
 import { type HoldsEntry, liveHolds, writeHoldsTo } from "../db/holds.ts";
 import { keys } from "../db/keys.ts";
+import { hitRateLimit, type RateLimit } from "../db/rate_limit.ts";
 import { findOrderEntry, updateOrder, writeOrderTo } from "../db/orders.ts";
 import { getPromo } from "../db/promo.ts";
 import type { StockRecord } from "../db/stock.ts";
@@ -38,6 +39,9 @@ import { type JobPlan, type Prepared, runStockJob, type StockJob } from "../db/s
 import { applyMove, availableOf } from "./stock_moves.ts";
 import { type OrderDeps, step } from "./steps.ts";
 import { InvalidInput } from "../errors.ts";
+
+/** Checkouts a client may start per 10 minutes: `max` is CHECKOUTS_PER_CLIENT. */
+export const CHECKOUT_LIMIT: RateLimit = { bucket: "checkout", max: 20, windowMs: 10 * 60_000 };
 
 /** What a checkout starts from. */
 export interface CheckoutInput {
@@ -112,11 +116,21 @@ async function loadCart(deps: CheckoutDeps, input: CheckoutInput): Promise<Price
   const { kv, clock } = deps;
   // One read for the cart and what the reservation checks first (its pending checkout, the
   // client's holds); the reservation reads those two again only if it must retry.
-  const [cartEntry, pending, holds] = await kv.getMany<[CartRecord, string, never]>([
-    keys.cart(input.cartId),
-    keys.pendingCheckout(input.cartId),
-    keys.holds(input.client),
-  ]) as [Deno.KvEntryMaybe<CartRecord>, Deno.KvEntryMaybe<string>, HoldsEntry];
+  // The attempt is counted alongside (not after) the reads: nothing is decided before both end.
+  const [[cartEntry, pending, holds]] = await Promise.all([
+    kv.getMany<[CartRecord, string, never]>([
+      keys.cart(input.cartId),
+      keys.pendingCheckout(input.cartId),
+      keys.holds(input.client),
+    ]) as Promise<[Deno.KvEntryMaybe<CartRecord>, Deno.KvEntryMaybe<string>, HoldsEntry]>,
+    hitRateLimit(
+      kv,
+      clock,
+      { ...CHECKOUT_LIMIT, max: deps.config.checkoutsPerClient },
+      input.client,
+      `You have started ${deps.config.checkoutsPerClient} checkouts in the last few minutes. Please wait a few minutes before starting another.`,
+    ),
+  ]);
   const cart = liveCart(cartEntry, clock)?.value;
   if (!cart) throw new NotFound(CART_GONE);
   const [lines, promo] = await Promise.all([

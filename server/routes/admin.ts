@@ -26,24 +26,21 @@ import { listOrders } from "../db/orders.ts";
 import type { Order } from "../orders/order.ts";
 import type { AdminOrderView, InventoryView, StockCounts } from "../../shared/api_types.ts";
 import { orderItemImageUrl } from "../db/order_views.ts";
-import { resetRateLimit } from "../db/rate_limit.ts";
+import { beginAdminAttempt } from "../login_limits.ts";
 import { listStock, setShelfCount, type StockRecord } from "../db/stock.ts";
 import { availableOf } from "../orders/stock_moves.ts";
 import { queueEmail } from "../email/outbox.ts";
 import { orderConfirmationEmail } from "../email/templates.ts";
 import { toCsv } from "../csv.ts";
 import {
-  ADMIN_LOGIN_LIMIT,
   adminCookieName,
   clearAdminCookie,
-  countFailure,
-  ensureNotLocked,
   requireAdmin,
   setAdminCookie,
 } from "../middleware/admin_auth.ts";
 import { clientKey } from "../middleware/client_key.ts";
 import { validateJson, validateParams } from "../middleware/validate.ts";
-import { originOf } from "./orders.ts";
+import { originOf } from "../middleware/shop_origin.ts";
 
 type Deps = AppDeps & { imageBase: string };
 
@@ -149,12 +146,11 @@ export function adminRoutes(deps: Deps): Hono {
   const app = new Hono();
 
   app.post("/verify", validateJson(adminVerifySchema), async (c) => {
-    await ensureNotLocked(deps, c);
+    const attempt = await beginAdminAttempt(kv, clock, clientKey(c));
     if (!(await secretsEqual(c.req.valid("json").password, config.adminPassword))) {
-      await countFailure(deps, c);
       throw new Unauthorized("Invalid password");
     }
-    await resetRateLimit(kv, clock, ADMIN_LOGIN_LIMIT, clientKey(c));
+    await attempt.succeeded();
     setAdminCookie(c, config.production, await createAdminSession(kv, clock));
     return c.json({ ok: true });
   });
@@ -192,7 +188,7 @@ export function adminRoutes(deps: Deps): Hono {
   app.post(
     "/orders/ship-processed",
     async (c) => {
-      const shippedCount = await shipProcessedOrders(deps, originOf(c, config.publicUrl));
+      const shippedCount = await shipProcessedOrders(deps, originOf(c));
       return c.json({ shippedCount });
     },
   );
@@ -294,7 +290,7 @@ export function testRoutes(deps: Deps): Hono {
       taxCents: 100,
       totalCents: 1898,
     } as unknown as Order;
-    await queueEmail(kv, clock, orderConfirmationEmail(sample, originOf(c, config.publicUrl)));
+    await queueEmail(kv, clock, orderConfirmationEmail(sample, originOf(c)));
     return c.text(
       `Test order confirmation queued for ${config.shopEmail} at ${new Date(now).toISOString()}`,
     );

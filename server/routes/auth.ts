@@ -5,7 +5,8 @@ import { Unauthorized } from "../errors.ts";
 import { linkCartToUser } from "../db/cart.ts";
 import { listOrdersOfUser } from "../db/user_orders.ts";
 import { publicOrderView } from "../db/order_views.ts";
-import { countHit, hitRateLimit, isLimited, type RateLimit } from "../db/rate_limit.ts";
+import { hitRateLimit, type RateLimit } from "../db/rate_limit.ts";
+import { beginLoginAttempt } from "../login_limits.ts";
 import {
   checkCredentials,
   createUserSession,
@@ -16,8 +17,7 @@ import { startCheckout } from "../orders/checkout.ts";
 import { bearerToken, requireUser } from "../middleware/user_auth.ts";
 import { clientKey } from "../middleware/client_key.ts";
 import { optionalJson, parseWith, validateJson } from "../middleware/validate.ts";
-import { originOf } from "./orders.ts";
-import { LimitReached } from "../errors.ts";
+import { originOf } from "../middleware/shop_origin.ts";
 import type {
   AccountPaymentView,
   AccountView,
@@ -28,22 +28,15 @@ import type {
 
 type Deps = AppDeps & { imageBase: string };
 
-/** Per client: 10 sign-ups and 20 sign-in attempts per 10 minutes. */
+/** Per client: 10 sign-ups per 10 minutes (sign-in limits: login_limits.ts). */
 export const REGISTER_LIMIT: RateLimit = { bucket: "register", max: 10, windowMs: 10 * 60_000 };
-export const LOGIN_CLIENT_LIMIT: RateLimit = { bucket: "login", max: 20, windowMs: 10 * 60_000 };
-/** Per account: 5 wrong passwords per 15 minutes, wherever they come from. */
-export const LOGIN_ACCOUNT_LIMIT: RateLimit = {
-  bucket: "login-account",
-  max: 5,
-  windowMs: 15 * 60_000,
-};
 
 /**
  * Accounts (docs/product.md#accounts-api, docs/decisions.md#accounts-and-passwords), served under
  * /auth.
  */
 export function authRoutes(deps: Deps): Hono {
-  const { kv, clock, config, imageBase } = deps;
+  const { kv, clock, imageBase } = deps;
   const app = new Hono();
 
   app.post("/register", validateJson(registerSchema), async (c) => {
@@ -61,24 +54,11 @@ export function authRoutes(deps: Deps): Hono {
 
   app.post("/login", validateJson(loginSchema), async (c) => {
     const { email, password, cartId } = c.req.valid("json");
-    await hitRateLimit(
-      kv,
-      clock,
-      LOGIN_CLIENT_LIMIT,
-      clientKey(c),
-      "Too many sign-in attempts. Please wait a few minutes.",
-    );
-    if (await isLimited(kv, clock, LOGIN_ACCOUNT_LIMIT, email)) {
-      throw new LimitReached(
-        "Too many wrong passwords for this account. Please wait 15 minutes.",
-      );
-    }
+    const attempt = await beginLoginAttempt(kv, clock, email, clientKey(c));
     const user = await checkCredentials(kv, email, password);
-    if (!user) {
-      await countHit(kv, clock, LOGIN_ACCOUNT_LIMIT, email);
-      // One answer for an unknown email and a wrong password.
-      throw new Unauthorized("Invalid email or password");
-    }
+    // One answer for an unknown email and a wrong password.
+    if (!user) throw new Unauthorized("Invalid email or password");
+    await attempt.succeeded();
     const token = await createUserSession(kv, clock, user.userId);
     const joined = await linkCartToUser(kv, clock, user.userId, cartId ?? null);
     return c.json(
@@ -122,7 +102,7 @@ export function authRoutes(deps: Deps): Hono {
       cartId: body.cart_data.cartId,
       region: "us",
       mode: "embedded",
-      origin: originOf(c, config.publicUrl),
+      origin: originOf(c),
       client: clientKey(c),
       email: body.email,
       customerName: body.name,

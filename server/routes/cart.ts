@@ -1,4 +1,4 @@
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { z } from "zod";
 import { quantityUpdateSchema, simpleAddSchema, testerAddSchema } from "../../shared/schemas.ts";
 import type { AppDeps } from "../deps.ts";
@@ -6,6 +6,8 @@ import { addToCart, getCart, type LineSpec, removeLine, setLineQuantity } from "
 import { viewCart } from "../db/cart_view.ts";
 import { validateJson, validateParams, validateQuery } from "../middleware/validate.ts";
 import { optionalUser } from "../middleware/user_auth.ts";
+import { clientKey } from "../middleware/client_key.ts";
+import { hitRateLimit, type RateLimit } from "../db/rate_limit.ts";
 
 const cartParam = z.object({ cartId: z.string().min(1).max(64) });
 const lineParam = z.object({
@@ -13,12 +15,31 @@ const lineParam = z.object({
   itemId: z.string().min(1).max(64),
 });
 
+/** New carts a client may make per 10 minutes: `max` is NEW_CARTS_PER_CLIENT. */
+export const NEW_CART_LIMIT: RateLimit = { bucket: "new-cart", max: 60, windowMs: 10 * 60_000 };
+
 /** The cart API (docs/product.md#cart-api). */
-export function cartRoutes({ kv, clock, imageBase }: AppDeps & { imageBase: string }): Hono {
+export function cartRoutes(
+  { kv, clock, config, imageBase }: AppDeps & { imageBase: string },
+): Hono {
   const app = new Hono();
+  const newCartLimit = { ...NEW_CART_LIMIT, max: config.newCartsPerClient };
+
+  /** Counts a cart about to be made (an add without a cart); a cart is stored with its first line. */
+  async function countNewCart(c: Context, cartId: string | null | undefined): Promise<void> {
+    if (cartId) return;
+    await hitRateLimit(
+      kv,
+      clock,
+      newCartLimit,
+      clientKey(c),
+      "Too many new carts from your connection. Please wait a few minutes, or keep using your current cart.",
+    );
+  }
 
   app.post("/add", validateQuery(simpleAddSchema), async (c) => {
     const { itemId, quantity, cartId } = c.req.valid("query");
+    await countNewCart(c, cartId);
     const cart = await addToCart(kv, clock, {
       cartId: cartId || null,
       spec: { kind: "product", productId: itemId },
@@ -30,6 +51,7 @@ export function cartRoutes({ kv, clock, imageBase }: AppDeps & { imageBase: stri
 
   app.post("/add/tester", validateJson(testerAddSchema), async (c) => {
     const body = c.req.valid("json");
+    await countNewCart(c, body.cartId);
     const switchIds = body.switches.map((s) => s.id);
     const spec: LineSpec = body.name === "Custom Switch Tester"
       ? {

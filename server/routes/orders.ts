@@ -1,20 +1,20 @@
 import { Hono } from "hono";
-import type { Context } from "hono";
 import { z } from "zod";
 import { orderCreateSchema, promoValidateSchema } from "../../shared/schemas.ts";
 import { discountCents } from "../../shared/policy.ts";
 import { toDollars } from "../../shared/pricing.ts";
 import type { AppDeps } from "../deps.ts";
-import { LimitReached, NotFound } from "../errors.ts";
+import { NotFound } from "../errors.ts";
 import { findCart } from "../db/cart.ts";
 import { priceLines, subtotalOf } from "../db/cart_view.ts";
 import { findOrder, findOrderByPaymentId } from "../db/orders.ts";
 import { publicOrderView } from "../db/order_views.ts";
 import { getPromo } from "../db/promo.ts";
-import { countHit, isLimited } from "../db/rate_limit.ts";
+import { hitRateLimit, type RateLimit } from "../db/rate_limit.ts";
 import { receivePaymentEvent } from "../orders/payment.ts";
 import { startCheckout } from "../orders/checkout.ts";
 import { clientKey } from "../middleware/client_key.ts";
+import { originOf } from "../middleware/shop_origin.ts";
 import { optionalUser } from "../middleware/user_auth.ts";
 import { validateJson, validateParams } from "../middleware/validate.ts";
 import type { HostedCheckoutView } from "../../shared/api_types.ts";
@@ -28,12 +28,11 @@ import type {
 type Deps = AppDeps & { imageBase: string };
 
 /** Guessing order numbers is pointless (90 random bits), and repeated misses are throttled too. */
-export const ORDER_MISS_LIMIT = { bucket: "order-miss", max: 30, windowMs: 10 * 60 * 1000 };
-
-/** The origin for return URLs and email links. */
-export function originOf(c: Context, publicUrl: string | undefined): string {
-  return publicUrl ?? new URL(c.req.url).origin;
-}
+export const ORDER_MISS_LIMIT: RateLimit = {
+  bucket: "order-miss",
+  max: 30,
+  windowMs: 10 * 60 * 1000,
+};
 
 /** Hosted checkout from the cart's two buttons (docs/product.md#checkout-api). */
 export function checkoutRoutes(deps: Deps): Hono {
@@ -49,7 +48,7 @@ export function checkoutRoutes(deps: Deps): Hono {
       cartId,
       region,
       mode: "hosted",
-      origin: originOf(c, deps.config.publicUrl),
+      origin: originOf(c),
       client: clientKey(c),
     });
     return c.json(
@@ -69,7 +68,7 @@ export function orderRoutes(deps: Deps): Hono {
       cartId: body.cartId,
       region: "us",
       mode: "embedded",
-      origin: originOf(c, config.publicUrl),
+      origin: originOf(c),
       client: clientKey(c),
       email: body.email,
       customerName: body.customerName,
@@ -132,15 +131,17 @@ export function orderRoutes(deps: Deps): Hono {
 
   const orderParam = z.object({ orderNumber: z.string().min(1).max(64) });
   app.get("/orders/:orderNumber", validateParams(orderParam), async (c) => {
-    const client = clientKey(c);
-    if (await isLimited(kv, clock, ORDER_MISS_LIMIT, client)) {
-      throw new LimitReached("Too many order lookups. Please wait a few minutes and try again.");
-    }
+    // Every lookup counts until it finds an order, so parallel guesses are numbered too.
+    const lookup = await hitRateLimit(
+      kv,
+      clock,
+      ORDER_MISS_LIMIT,
+      clientKey(c),
+      "Too many order lookups. Please wait a few minutes and try again.",
+    );
     const order = await findOrder(kv, c.req.valid("param").orderNumber);
-    if (!order) {
-      await countHit(kv, clock, ORDER_MISS_LIMIT, client);
-      throw new NotFound("Order not found");
-    }
+    if (!order) throw new NotFound("Order not found");
+    await lookup.giveBack();
     return c.json(publicOrderView(order, imageBase, clock.now()));
   });
   return app;

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { createTestApp } from "../helpers/test_app.ts";
+import { createTestApp, PRODUCTION } from "../helpers/test_app.ts";
 
 Deno.test("GET /api/health answers ok as JSON with a request id", async () => {
   await using t = await createTestApp();
@@ -33,7 +33,7 @@ Deno.test("every response carries security headers with a strict CSP", async () 
 });
 
 Deno.test("production sends HSTS of at least a year", async () => {
-  await using t = await createTestApp({ env: { DENO_ENV: "production" } });
+  await using t = await createTestApp({ env: PRODUCTION });
   const res = await t.request("/api/health");
   const maxAge = Number(res.headers.get("strict-transport-security")?.match(/max-age=(\d+)/)?.[1]);
   assert.ok(maxAge >= 31536000);

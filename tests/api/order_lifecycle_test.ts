@@ -302,16 +302,22 @@ Deno.test("expiry asks the provider first: a charge whose handling stopped is pa
   await assertStockAddsUp(t);
 });
 
-/** Holds the batcher's lock until `count` jobs wait, so they share the next batch. */
-async function inOneBatch<T>(kv: Deno.Kv, count: number, start: () => Promise<T>[]): Promise<T[]> {
+/**
+ * Holds the batcher's lock while the requests start one after another, each once the one before
+ * waits for the batch, so they share the next batch in this order.
+ */
+async function inOneBatch<T>(kv: Deno.Kv, starts: (() => Promise<T>)[]): Promise<T[]> {
   let open!: () => void;
   const gate = new Promise<void>((resolve) => (open = resolve));
   const held = withLock("stock", () => gate);
-  const started = start();
-  for (let i = 0; i < 10_000 && queuedJobs(kv) < count; i++) {
-    await new Promise((resolve) => setTimeout(resolve, 0));
+  const started: Promise<T>[] = [];
+  for (const start of starts) {
+    started.push(start());
+    for (let i = 0; i < 10_000 && queuedJobs(kv) < started.length; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    }
+    assert.equal(queuedJobs(kv), started.length, "the jobs wait for the same batch");
   }
-  assert.equal(queuedJobs(kv), count, "the jobs wait for the same batch");
   open();
   await held;
   return await Promise.all(started);
@@ -322,9 +328,10 @@ Deno.test("a charge and a replacing checkout in one batch: the shopper told 'pai
   const cartId = await newPackCart(t);
   const first = await checkout(t, cartId);
   const sessionId = sessionIdOf(first.json.url);
-  const [pay, again] = await inOneBatch(t.kv, 2, () => [
-    payDemo(t, sessionId, { cardNumber: GOOD_CARD, email: "a@example.com", address: US_ADDRESS }),
-    checkout(t, cartId),
+  const [pay, again] = await inOneBatch(t.kv, [
+    () =>
+      payDemo(t, sessionId, { cardNumber: GOOD_CARD, email: "a@example.com", address: US_ADDRESS }),
+    () => checkout(t, cartId),
   ]);
   assert.equal(pay.status, 200, pay.text);
   assert.equal(again.status, 200, again.text);
@@ -349,7 +356,7 @@ Deno.test("two checkouts of one cart in one batch on the last unit: the second r
     headers: { Cookie: cookie },
     body: { stock: 1 },
   });
-  const results = await inOneBatch(t.kv, 2, () => [checkout(t, cartId), checkout(t, cartId)]);
+  const results = await inOneBatch(t.kv, [() => checkout(t, cartId), () => checkout(t, cartId)]);
   assert.deepEqual(results.map((r) => r.status), [200, 200], results.map((r) => r.text).join());
   const live = (await listOrders(t.kv)).filter((o) => o.status === "STARTED");
   assert.equal(live.length, 1);

@@ -12,6 +12,7 @@ import {
   createTestApp,
   fakeDist,
   forgetRateLimits,
+  PRODUCTION,
   snapshot,
   TEST_ADMIN_PASSWORD,
   type TestApp,
@@ -276,7 +277,7 @@ for (const production of [false, true]) {
   Deno.test(`security headers on API answers, pages and assets (${production ? "production" : "development"})`, async () => {
     // A stand-in for the built client: a page and a hashed asset.
     const env: Record<string, string> = { DIST_DIR: await fakeDist() };
-    if (production) env.DENO_ENV = "production";
+    if (production) Object.assign(env, PRODUCTION);
     await using t = await createTestApp({ env });
     const sw = (await t.request("/api/switches")).json[0];
     const image = switchImageUrl(LOCAL_IMAGE_BASE, sw.image);
@@ -320,7 +321,7 @@ Deno.test("the admin cookie in development: HttpOnly, SameSite=Strict, Path=/", 
 });
 
 Deno.test("the admin cookie in production: __Host- prefix and Secure; logout clears it", async () => {
-  await using t = await createTestApp({ env: { DENO_ENV: "production" } });
+  await using t = await createTestApp({ env: PRODUCTION });
   const { res, setCookie, cookie } = await adminLogin(t);
   assert.equal(res.status, 200, res.text);
   assert.match(setCookie, /^__Host-admin_session=[A-Za-z0-9_-]{43,};/);

@@ -35,6 +35,9 @@ export function fixedClock(start = TEST_EPOCH): TestClock {
   };
 }
 
+/** What production requires besides the admin password: the shop's own address. */
+export const PRODUCTION = { DENO_ENV: "production", PUBLIC_URL: "https://shop.example" } as const;
+
 /** The admin password every test app uses. */
 export const TEST_ADMIN_PASSWORD = "test-admin-password-1";
 

@@ -20,6 +20,12 @@ Deno.test("a bad value stops start-up with one line naming the variable", () => 
     [{ ADMIN_PASSWORD: "short" }, /^Invalid ADMIN_PASSWORD=.*at least 8/],
     [{ DENO_ENV: "staging" }, /^Invalid DENO_ENV/],
     [{ DENO_ENV: "production" }, /ADMIN_PASSWORD: it is required/],
+    [
+      { DENO_ENV: "production", ADMIN_PASSWORD: "long-enough-password" },
+      /^Missing PUBLIC_URL: it is required when DENO_ENV=production/,
+    ],
+    [{ CHECKOUTS_PER_CLIENT: "0" }, /^Invalid CHECKOUTS_PER_CLIENT="0"/],
+    [{ NEW_CARTS_PER_CLIENT: "many" }, /^Invalid NEW_CARTS_PER_CLIENT="many"/],
     [{ STRIPE_SECRET_KEY: "sk_test_1" }, /Incomplete Stripe settings/],
     [{ MAX_HOLDS_PER_CLIENT: "0" }, /^Invalid MAX_HOLDS_PER_CLIENT="0": .* from 1 to 500$/],
     [{ MAX_HOLDS_PER_CLIENT: "501" }, /^Invalid MAX_HOLDS_PER_CLIENT="501"/],

@@ -11,7 +11,7 @@ import {
   devStaticRoutes,
 } from "../../server/dev_reload.ts";
 import { builtClient, tempDir } from "../helpers/shop_process.ts";
-import { createTestApp } from "../helpers/test_app.ts";
+import { createTestApp, PRODUCTION } from "../helpers/test_app.ts";
 
 Deno.test("a changed file under client/ rebuilds the client only", () => {
   assert.equal(classifyChange("client/app/money.ts"), "client");
@@ -122,7 +122,7 @@ Deno.test("live reload is on only when the dev loop's variable is set, never in 
   assert.equal(loadConfig(base).devReload, false);
   assert.equal(loadConfig({ ...base, [DEV_RELOAD_ENV]: "0" }).devReload, false);
   assert.equal(loadConfig({ ...base, [DEV_RELOAD_ENV]: "1" }).devReload, true);
-  const production = { ...base, DENO_ENV: "production", [DEV_RELOAD_ENV]: "1" };
+  const production = { ...base, ...PRODUCTION, [DEV_RELOAD_ENV]: "1" };
   assert.equal(loadConfig(production).devReload, false);
 });
 
@@ -162,7 +162,7 @@ Deno.test("the dev server serves a rebuilt client without restarting and tells p
     );
   };
   await writeBuild("main-ONE.js");
-  const app = devStaticRoutes(dist, undefined, "/images", {
+  const app = devStaticRoutes(dist, "/images", {
     closeOnSignals: false,
     pollMs: 60_000,
   });
