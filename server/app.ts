@@ -4,6 +4,7 @@ import { requestId } from "hono/request-id";
 import type { AppDeps } from "./deps.ts";
 import { DomainError } from "./errors.ts";
 import { createErrorHandler } from "./middleware/error_handler.ts";
+import { clientAddress } from "./middleware/client_key.ts";
 import { requestLog } from "./middleware/request_log.ts";
 import { securityHeaders } from "./middleware/security.ts";
 import { shopOrigin } from "./middleware/shop_origin.ts";
@@ -34,6 +35,7 @@ export function createApp(deps: AppDeps): Hono {
   const app = new Hono();
   app.onError(createErrorHandler(logger));
   app.use("*", requestId());
+  app.use("*", clientAddress(config.trustedProxies));
   app.use("*", securityHeaders(config.production, config.imageBaseUrl));
   app.use("*", shopOrigin(config));
   const log = requestLog(logger, clock, config.logRequests);

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { randomId } from "./crypto.ts";
+import { type IpRanges, parseIpRanges } from "./net/ip_ranges.ts";
 
 /** Runtime settings, read once from the environment at start-up. */
 export interface Config {
@@ -31,6 +32,8 @@ export interface Config {
   devReload: boolean;
   /** One JSON line per API request (LOG_REQUESTS=0 turns them off, e.g. under load tests). */
   logRequests: boolean;
+  /** Our own reverse proxies: only their X-Forwarded-For names the client (none by default). */
+  trustedProxies: IpRanges;
 }
 
 const optionalText = z.string().trim().min(1).optional();
@@ -66,6 +69,14 @@ const envSchema = z.object({
   DIST_DIR: optionalText,
   LOG_REQUESTS: z.enum(["0", "1"], { error: "must be 0 or 1" }).default("1"),
   SHOP_DEV_RELOAD: z.enum(["0", "1"], { error: "must be 0 or 1" }).default("0"),
+  TRUSTED_PROXIES: z.string().default("").transform((text, ctx) => {
+    try {
+      return parseIpRanges(text);
+    } catch (err) {
+      ctx.addIssue({ code: "custom", message: (err as Error).message });
+      return z.NEVER;
+    }
+  }),
 });
 
 /** A configuration problem that should stop the server with one readable line. */
@@ -130,6 +141,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     distDir: e.DIST_DIR ?? new URL("../dist", import.meta.url).pathname,
     logRequests: e.LOG_REQUESTS === "1",
     devReload: !production && e.SHOP_DEV_RELOAD === "1",
+    trustedProxies: e.TRUSTED_PROXIES,
   };
 }
 

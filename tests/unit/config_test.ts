@@ -31,6 +31,14 @@ Deno.test("a bad value stops start-up with one line naming the variable", () => 
     [{ MAX_HOLDS_PER_CLIENT: "501" }, /^Invalid MAX_HOLDS_PER_CLIENT="501"/],
     [{ MAX_HOLDS_PER_CLIENT: "2.5" }, /^Invalid MAX_HOLDS_PER_CLIENT/],
     [{ SHOP_DEV_RELOAD: "yes" }, /^Invalid SHOP_DEV_RELOAD/],
+    [
+      { TRUSTED_PROXIES: "127.0.0.1, 10.0.0.300" },
+      /^Invalid TRUSTED_PROXIES="127\.0\.0\.1, 10\.0\.0\.300": "10\.0\.0\.300" is not an IP address or CIDR$/,
+    ],
+    [
+      { TRUSTED_PROXIES: "10.0.0.0/33" },
+      /^Invalid TRUSTED_PROXIES="10\.0\.0\.0\/33": "10\.0\.0\.0\/33"/,
+    ],
   ];
   for (const [env, message] of cases) {
     assert.throws(() => loadConfig(env), (err: Error) => {
@@ -53,4 +61,14 @@ Deno.test("empty variables count as unset, and all three Stripe keys switch to S
   assert.equal(config.port, 8000);
   assert.equal(config.stripe?.secretKey, "sk_test_1");
   assert.equal(config.publicUrl, "https://shop.example");
+});
+
+Deno.test("TRUSTED_PROXIES: none by default, else addresses and CIDRs split by commas or spaces", () => {
+  assert.deepEqual(loadConfig({}).trustedProxies.entries, []);
+  assert.deepEqual(loadConfig({ TRUSTED_PROXIES: "" }).trustedProxies.entries, []);
+  const { trustedProxies } = loadConfig({ TRUSTED_PROXIES: "127.0.0.1, 10.0.0.0/8 fd00::/8" });
+  assert.deepEqual(trustedProxies.entries, ["127.0.0.1/32", "10.0.0.0/8", "fd00::/8"]);
+  assert.ok(trustedProxies.contains("10.20.30.40"));
+  assert.ok(trustedProxies.contains("::ffff:127.0.0.1"));
+  assert.ok(!trustedProxies.contains("192.168.0.1"));
 });
