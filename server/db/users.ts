@@ -1,6 +1,7 @@
 import type { Clock } from "../deps.ts";
 import { InvalidInput } from "../errors.ts";
 import { randomId, secretsEqual } from "../crypto.ts";
+import { passwordGate } from "../password_gate.ts";
 import { keys } from "./keys.ts";
 import { createSession, deleteSession, type SessionKind, touchSession } from "./sessions.ts";
 
@@ -27,7 +28,12 @@ const SHOPPER: SessionKind = {
   absoluteMs: USER_ABSOLUTE_MS,
 };
 
-async function hashPassword(password: string, salt: string, iterations: number): Promise<string> {
+/** Waits for a hashing permit (password_gate.ts); throws Unavailable when too many wait. */
+function hashPassword(password: string, salt: string, iterations: number): Promise<string> {
+  return passwordGate.run(() => derive(password, salt, iterations));
+}
+
+async function derive(password: string, salt: string, iterations: number): Promise<string> {
   const key = await crypto.subtle.importKey(
     "raw",
     new TextEncoder().encode(password),

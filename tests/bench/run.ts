@@ -9,6 +9,10 @@
  * - Scenarios: the catalogue, a cart read, cart writes (a new cart per request, and one contended
  *   cart), checkout reservations, paid orders (add, checkout, pay) and a flash sale (500 shoppers
  *   racing for 50 units).
+ * - Login burst: GET /api/health's p99 at rest, then while 50 wrong sign-ins from 50 addresses
+ *   hash their passwords, and their ratio: what password hashing costs everyone else
+ *   (server/password_gate.ts). `run.ts login-burst` runs this scenario alone, on a shop of its own,
+ *   printing its figures without writing bench-results/latest.json.
  *
  * HTTP load comes from autocannon (npm) in its own process; the shopper loads (checkout, paid
  * orders, flash sale), whose every request needs its own cart, come from this file run as a worker
@@ -22,6 +26,7 @@
  */
 import { type ShopProcess, startShop } from "../helpers/shop_process.ts";
 import { STARTER } from "../helpers/shop_fixtures.ts";
+import { passwordGate } from "../../server/password_gate.ts";
 
 /** Concurrent connections (or requests in flight) of every scenario. */
 const CONNECTIONS = 50;
@@ -45,6 +50,19 @@ const FLASH_UNITS = 50;
 const FLASH_SETUP_SECONDS = 60;
 /** No single shopper request may take longer than this (keeps every worker bounded in time). */
 const REQUEST_TIMEOUT_MS = 30_000;
+/** The login burst: this many wrong sign-ins at once, each from its own address and email. */
+const BURST_LOGINS = 50;
+/**
+ * Health probes of the login burst: this many loops, each waiting PROBE_GAP_MS between answers,
+ * so the probe is a few hundred light requests a second, a shopper's view rather than a load of
+ * its own (on 2 cores, a probe at full speed would compete with the hashing for the CPU).
+ */
+const PROBE_LOOPS = 4;
+const PROBE_GAP_MS = 5;
+/** Seconds of health probes at rest, before the burst. */
+const PROBE_REST_SECONDS = 3;
+/** Upper bound of the health probes of each phase. */
+const MAX_PROBES = 20_000;
 /** Loopback address numbers (see loopbackAddress) of each shopper scenario, never overlapping. */
 const CHECKOUT_ADDRESSES = CONNECTIONS *
   Math.ceil(Math.ceil(MAX_CHECKOUTS / CONNECTIONS) / HOLDS_PER_ADDRESS);
@@ -52,6 +70,7 @@ const ADDRESS_BASE = {
   checkout: 0,
   paid: CHECKOUT_ADDRESSES,
   flash: CHECKOUT_ADDRESSES + CONNECTIONS,
+  login: CHECKOUT_ADDRESSES + CONNECTIONS + FLASH_SHOPPERS,
 };
 /** The demo payment form as a shopper fills it in; the card is one the demo provider accepts. */
 const PAY_BODY = {
@@ -121,6 +140,28 @@ interface FlashChecks {
 /** The flash worker's answer. */
 interface FlashResult extends WorkerResult {
   checks: FlashChecks;
+}
+
+/** The login worker's answer: health probes at rest and during the burst, and the sign-ins. */
+interface LoginBurstResult {
+  rest: WorkerResult;
+  burst: WorkerResult;
+  /** `seconds` is the burst's wall time: from the first sign-in sent to the last answered. */
+  logins: WorkerResult;
+}
+
+/** The login burst in bench-results/latest.json. */
+interface LoginBurstSummary {
+  logins: number;
+  healthP99RestMs: number;
+  healthP99BurstMs: number;
+  /** Burst p99 over rest p99. */
+  p99Ratio: number;
+  /** Sign-ins answered 401 (compared), 503 (hashing queue full) and anything else. */
+  answers: { "401": number; "503": number; other: number };
+  wallSeconds: number;
+  /** The hashing gate of a shop on this machine (server/password_gate.ts). */
+  gate: { permits: number; queue: number };
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -480,6 +521,169 @@ async function flashWorker(
   };
 }
 
+/**
+ * GETs /api/health from PROBE_LOOPS loops, each waiting PROBE_GAP_MS after every answer, until
+ * `stop()` says so, `seconds` pass or MAX_PROBES are sent. Latency is each request's own.
+ */
+async function probeHealth(
+  url: string,
+  seconds: number,
+  stop: () => boolean = () => false,
+): Promise<WorkerResult> {
+  const latencies: number[] = [];
+  const statuses: Record<string, number> = {};
+  let sent = 0;
+  let errors = 0;
+  const started = performance.now();
+  const deadline = started + seconds * 1000;
+  async function loop() {
+    while (!stop() && performance.now() < deadline && sent++ < MAX_PROBES) {
+      const t0 = performance.now();
+      try {
+        const res = await fetch(`${url}/api/health`, {
+          signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+        });
+        await res.arrayBuffer();
+        latencies.push(performance.now() - t0);
+        statuses[res.status] = (statuses[res.status] ?? 0) + 1;
+      } catch {
+        errors++;
+      }
+      await new Promise((resolve) => setTimeout(resolve, PROBE_GAP_MS));
+    }
+  }
+  await Promise.all(Array.from({ length: PROBE_LOOPS }, loop));
+  latencies.sort((a, b) => a - b);
+  return {
+    requests: latencies.length,
+    seconds: (performance.now() - started) / 1000,
+    latenciesMs: { p50: percentile(latencies, 50), p99: percentile(latencies, 99) },
+    non2xx: Object.entries(statuses).filter(([s]) => !s.startsWith("2"))
+      .reduce((sum, [, n]) => sum + n, 0),
+    errors,
+    statuses,
+  };
+}
+
+/**
+ * Worker: the login burst. Health probes at rest first; then `logins` wrong sign-ins sent at once,
+ * sign-in i from loopback address base + i for an email of its own (so no per-client or
+ * per-account limit refuses it before it hashes), while the probes run until the last is answered.
+ */
+async function loginWorker(url: string, logins: number, base: number): Promise<LoginBurstResult> {
+  using clients = new LoopbackClients(base);
+  await probeHealth(url, 0.5); // warm-up
+  const rest = await probeHealth(url, PROBE_REST_SECONDS);
+  let done = false;
+  const burstProbe = probeHealth(url, REQUEST_TIMEOUT_MS / 1000 + 5, () => done);
+  const started = performance.now();
+  const answers = await Promise.all(Array.from({ length: logins }, async (_, i) => {
+    const t0 = performance.now();
+    try {
+      const answer = await post(clients.get(i), `${url}/auth/login`, {
+        email: `bench-burst-${i}@example.com`,
+        password: `wrong-password-${i}`,
+      });
+      return { status: String(answer.status), ms: performance.now() - t0 };
+    } catch {
+      return { status: "no answer", ms: null };
+    }
+  }));
+  const seconds = (performance.now() - started) / 1000;
+  done = true;
+  const burst = await burstProbe;
+  const latencies = answers.flatMap((a) => a.ms === null ? [] : [a.ms]).sort((a, b) => a - b);
+  const statuses: Record<string, number> = {};
+  for (const { status } of answers) statuses[status] = (statuses[status] ?? 0) + 1;
+  return {
+    rest,
+    burst,
+    logins: {
+      requests: latencies.length,
+      seconds,
+      latenciesMs: { p50: percentile(latencies, 50), p99: percentile(latencies, 99) },
+      non2xx: answers.filter((a) => !a.status.startsWith("2")).length,
+      errors: statuses["no answer"] ?? 0,
+      statuses,
+      addresses: clients.used,
+    },
+  };
+}
+
+/** Runs the login burst worker against `shop`: its three table rows and its summary. */
+async function loginBurst(
+  shop: ShopProcess,
+): Promise<{ figures: Figure[]; summary: LoginBurstSummary }> {
+  const r = await runWorker<LoginBurstResult>([
+    "login-worker",
+    shop.url,
+    String(BURST_LOGINS),
+    String(ADDRESS_BASE.login),
+  ]);
+  const restP99 = r.rest.latenciesMs.p99;
+  const burstP99 = r.burst.latenciesMs.p99;
+  const answered = (code: string) => r.logins.statuses?.[code] ?? 0;
+  const summary: LoginBurstSummary = {
+    logins: BURST_LOGINS,
+    healthP99RestMs: round(restP99),
+    healthP99BurstMs: round(burstP99),
+    p99Ratio: round(restP99 > 0 ? burstP99 / restP99 : 0),
+    answers: {
+      "401": answered("401"),
+      "503": answered("503"),
+      other: BURST_LOGINS - answered("401") - answered("503"),
+    },
+    wallSeconds: round(r.logins.seconds),
+    gate: { permits: passwordGate.permits, queue: passwordGate.queue },
+  };
+  const probe = `${PROBE_LOOPS} loops, ${PROBE_GAP_MS} ms between answers`;
+  const figures = [
+    figure(
+      "login burst: GET /api/health at rest",
+      r.rest,
+      null,
+      `${probe}, for ${PROBE_REST_SECONDS} s`,
+    ),
+    figure(
+      `login burst: GET /api/health during ${BURST_LOGINS} wrong sign-ins`,
+      r.burst,
+      null,
+      `${probe}, until the last sign-in is answered; p99 ${summary.p99Ratio} × at rest`,
+    ),
+    figure(
+      `login burst: POST /auth/login (${BURST_LOGINS} wrong, at once)`,
+      r.logins,
+      null,
+      `${r.logins.addresses} loopback addresses, an email each; 503 is the hashing queue full ` +
+        `(${summary.gate.permits} hashing, ${summary.gate.queue} waiting); req/s is sign-ins ` +
+        `over the burst's wall time, ${summary.wallSeconds} s`,
+    ),
+  ];
+  return { figures, summary };
+}
+
+/** One line with the login burst's figures. */
+function printLoginBurst(s: LoginBurstSummary): void {
+  console.log(
+    `login burst: GET /api/health p99 ${s.healthP99RestMs} ms at rest, ${s.healthP99BurstMs} ms ` +
+      `during ${s.logins} wrong sign-ins (× ${s.p99Ratio}); sign-ins ${s.answers["401"]} × 401, ` +
+      `${s.answers["503"]} × 503, ${s.answers.other} other, in ${s.wallSeconds} s ` +
+      `(gate: ${s.gate.permits} hashing, ${s.gate.queue} waiting)`,
+  );
+}
+
+/** `run.ts login-burst`: the login burst alone, on a shop of its own; nothing is written. */
+async function loginBurstOnly(): Promise<void> {
+  const shop = await startShop({ env: { DENO_ENV: "", LOG_REQUESTS: "0" } });
+  try {
+    const { figures, summary } = await loginBurst(shop);
+    printTable(figures);
+    printLoginBurst(summary);
+  } finally {
+    await shop.stop();
+  }
+}
+
 /** Runs this file as a worker process and reads its one JSON line. */
 async function runWorker<T = WorkerResult>(args: string[]): Promise<T> {
   const out = await new Deno.Command(Deno.execPath(), {
@@ -653,6 +857,7 @@ async function main(): Promise<void> {
     },
   });
   const figures: Figure[] = [];
+  let burstSummary: LoginBurstSummary | null = null;
   try {
     const step = (name: string) => console.error(`bench: ${name}`);
     await stockUp(shop);
@@ -786,6 +991,11 @@ async function main(): Promise<void> {
       ),
       checks,
     });
+
+    step(`login burst: ${BURST_LOGINS} wrong sign-ins from ${BURST_LOGINS} addresses`);
+    const burst = await loginBurst(shop);
+    figures.push(...burst.figures);
+    burstSummary = burst.summary;
   } finally {
     await shop.stop();
   }
@@ -797,6 +1007,7 @@ async function main(): Promise<void> {
   for (const f of figures) if (f.ceiling) f.ratio = round(f.rps / ceilings[f.ceiling], 3);
 
   printTable(figures);
+  if (burstSummary) printLoginBurst(burstSummary);
   const report = {
     date: new Date().toISOString(),
     machine: {
@@ -813,11 +1024,18 @@ async function main(): Promise<void> {
       kvSeconds: KV_SECONDS,
       holdsPerAddress: HOLDS_PER_ADDRESS,
       flashSale: { shoppers: FLASH_SHOPPERS, units: FLASH_UNITS },
+      loginBurst: {
+        logins: BURST_LOGINS,
+        probeLoops: PROBE_LOOPS,
+        probeGapMs: PROBE_GAP_MS,
+        probeRestSeconds: PROBE_REST_SECONDS,
+      },
       loadGenerator: "autocannon@8 (npm), own process; shopper loads: Deno fetch, one " +
         "loopback address (127.0.X.Y) per shopper",
     },
     ceilings,
     figures,
+    loginBurst: burstSummary,
   };
   const dir = new URL("../../bench-results/", import.meta.url);
   await Deno.mkdir(dir, { recursive: true });
@@ -844,6 +1062,11 @@ if (import.meta.main) {
     console.log(JSON.stringify(
       await paidWorker(url, Number(seconds), Number(concurrency), Number(base)),
     ));
+  } else if (mode === "login-worker") {
+    const [url, logins, base] = rest;
+    console.log(JSON.stringify(await loginWorker(url, Number(logins), Number(base))));
+  } else if (mode === "login-burst") {
+    await loginBurstOnly();
   } else if (mode === "flash-worker") {
     const [url, shoppers, units, base] = rest;
     console.log(JSON.stringify(
