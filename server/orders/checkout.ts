@@ -114,29 +114,34 @@ interface PricedCart {
 
 async function loadCart(deps: CheckoutDeps, input: CheckoutInput): Promise<PricedCart> {
   const { kv, clock } = deps;
+  // The attempt is counted while the cart is read and priced (the count's read and commit would
+  // otherwise add two round trips), and waited for before anything is decided or reserved.
+  const counted = hitRateLimit(
+    kv,
+    clock,
+    { ...CHECKOUT_LIMIT, max: deps.config.checkoutsPerClient },
+    input.client,
+    `You have started ${deps.config.checkoutsPerClient} checkouts in the last few minutes. Please wait a few minutes before starting another.`,
+  );
+  // A refusal found while reading must not leave the count's rejection unobserved.
+  counted.catch(() => {});
   // One read for the cart and what the reservation checks first (its pending checkout, the
   // client's holds); the reservation reads those two again only if it must retry.
-  // The attempt is counted alongside (not after) the reads: nothing is decided before both end.
-  const [[cartEntry, pending, holds]] = await Promise.all([
-    kv.getMany<[CartRecord, string, never]>([
-      keys.cart(input.cartId),
-      keys.pendingCheckout(input.cartId),
-      keys.holds(input.client),
-    ]) as Promise<[Deno.KvEntryMaybe<CartRecord>, Deno.KvEntryMaybe<string>, HoldsEntry]>,
-    hitRateLimit(
-      kv,
-      clock,
-      { ...CHECKOUT_LIMIT, max: deps.config.checkoutsPerClient },
-      input.client,
-      `You have started ${deps.config.checkoutsPerClient} checkouts in the last few minutes. Please wait a few minutes before starting another.`,
-    ),
-  ]);
+  const [cartEntry, pending, holds] = await kv.getMany<[CartRecord, string, never]>([
+    keys.cart(input.cartId),
+    keys.pendingCheckout(input.cartId),
+    keys.holds(input.client),
+  ]) as [Deno.KvEntryMaybe<CartRecord>, Deno.KvEntryMaybe<string>, HoldsEntry];
   const cart = liveCart(cartEntry, clock)?.value;
+  const [lines, promo] = cart
+    ? await Promise.all([
+      priceLines(kv, cart.lines, deps.imageBase),
+      input.promoCode?.trim() ? getPromo(kv, input.promoCode).catch((e) => e as Error) : null,
+    ])
+    : [[], null];
+  await counted;
   if (!cart) throw new NotFound(CART_GONE);
-  const [lines, promo] = await Promise.all([
-    priceLines(kv, cart.lines, deps.imageBase),
-    input.promoCode?.trim() ? getPromo(kv, input.promoCode) : null,
-  ]);
+  if (promo instanceof Error) throw promo;
   if (lines.length === 0) throw new NotFound("Your cart is empty");
   const need = needOf(lines);
   if (need.size > MAX_ORDER_COMPONENTS) {
