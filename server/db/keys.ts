@@ -36,6 +36,9 @@ export const keys = {
   demoIntent: (id: string) => ["demo", "intent", id] as const,
   /** Promo codes. */
   promo: (code: string) => ["promo_codes", code] as const,
+  /** Every catalogue, promo and notice edit, by time (then a random id for edits at one time). */
+  edit: (at: number, id: string) => ["catalog_history", at, id] as const,
+  edits: () => ["catalog_history"] as const,
   /** Data migrations already applied. */
   migration: (name: string) => ["meta", "migration", name] as const,
   /** Email outbox. */
