@@ -78,7 +78,22 @@ export interface QuizRecommendation {
   image: string;
   /** URL segment under /testers/. */
   slug: string;
+  /** Set on a pack offered because this recommended one (a slug) is out of stock. */
+  insteadOf: string | null;
 }
+
+/**
+ * Where to turn, in order, when a recommended pack cannot be bought: the closest packs in spirit
+ * first, the broad ones last, so an alternative always exists while any pack is in stock.
+ */
+const ALTERNATIVES: Readonly<Record<string, readonly string[]>> = {
+  "starter-pack": ["popular", "linear", "tactile", "unique", "aesthetic"],
+  "popular": ["starter-pack", "linear", "tactile", "unique", "aesthetic"],
+  "unique": ["aesthetic", "popular", "starter-pack", "linear", "tactile"],
+  "linear": ["popular", "starter-pack", "tactile", "unique", "aesthetic"],
+  "tactile": ["popular", "starter-pack", "linear", "unique", "aesthetic"],
+  "aesthetic": ["unique", "popular", "starter-pack", "linear", "tactile"],
+};
 
 /** A fresh quiz on its first question; Start Over uses it too. */
 export function startQuiz(): QuizState {
@@ -129,12 +144,37 @@ export function recommendations(state: QuizState): QuizRecommendation[] {
   return state.result.map((slug) => {
     const pack = PACK_INFO.find((p) => p.slug === slug);
     if (!pack) throw new Error(`Quiz recommends an unknown pack: ${slug}`);
-    return {
-      id: pack.id,
-      name: pack.title,
-      description: pack.description,
-      image: pack.image,
-      slug: pack.slug,
-    };
+    return recommendationOf(pack, null);
   });
+}
+
+/**
+ * The recommendations, each out-of-stock one followed by the first in-stock pack of its
+ * alternatives that is not shown already, so the quiz never ends on nothing to buy. `inStock`
+ * holds the slugs that can be bought now.
+ */
+export function withInStockAlternatives(
+  picks: readonly QuizRecommendation[],
+  inStock: ReadonlySet<string>,
+): QuizRecommendation[] {
+  const shown = new Set(picks.map((p) => p.slug));
+  return picks.flatMap((pick) => {
+    if (inStock.has(pick.slug)) return [pick];
+    const slug = ALTERNATIVES[pick.slug]?.find((s) => inStock.has(s) && !shown.has(s));
+    const pack = slug ? PACK_INFO.find((p) => p.slug === slug) : undefined;
+    if (!pack) return [pick];
+    shown.add(pack.slug);
+    return [pick, recommendationOf(pack, pick.slug)];
+  });
+}
+
+function recommendationOf(pack: (typeof PACK_INFO)[number], insteadOf: string | null) {
+  return {
+    id: pack.id,
+    name: pack.title,
+    description: pack.description,
+    image: pack.image,
+    slug: pack.slug,
+    insteadOf,
+  };
 }

@@ -147,7 +147,7 @@ export const SWITCHES: readonly SwitchData[] = [
     extraPriceCents: 35,
     referralLink: "https://thekey.company/products/c3equalz-x-tkc-dragon-fruit-switches",
     color: "#e8407f",
-    initialStock: 0,
+    initialStock: 24,
   },
   {
     id: 113,

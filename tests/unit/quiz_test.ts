@@ -8,6 +8,7 @@ import {
   type QuizState,
   recommendations,
   startQuiz,
+  withInStockAlternatives,
 } from "../../shared/quiz.ts";
 import { PACKS } from "../../shared/catalog/packs.ts";
 
@@ -145,6 +146,7 @@ Deno.test("recommendations carry the pack's id, name, description, image and slu
     description: starterPack.description,
     image: "pack-starter",
     slug: "starter-pack",
+    insteadOf: null,
   });
   assert.equal(popular.id, 380);
   assert.equal(popular.image, "pack-popular");
@@ -260,4 +262,46 @@ Deno.test("each start gives its own object", () => {
 
 Deno.test("currentQuestion is null for an unknown question id", () => {
   assert.equal(currentQuestion({ history: ["gone"], result: null }), null);
+});
+
+const ALL_PACKS = PACKS.map((p) => p.slug);
+const without = (...out: string[]) => new Set(ALL_PACKS.filter((s) => !out.includes(s)));
+
+Deno.test("an out-of-stock pick is followed by an in-stock alternative, never one shown already", () => {
+  const picks = recommendations(play("Yes", "Yes", "More than 1", "No idea"));
+  // Everything in stock: the picks as they are.
+  assert.deepEqual(withInStockAlternatives(picks, without()), picks);
+  // Aesthetic out: Unique is shown already, so Popular is offered right after it.
+  const offered = withInStockAlternatives(picks, without("aesthetic"));
+  assert.deepEqual(offered.map((p) => [p.slug, p.insteadOf]), [
+    ["aesthetic", null],
+    ["popular", "aesthetic"],
+    ["unique", null],
+  ]);
+  // Both out: each gets its own alternative.
+  const both = withInStockAlternatives(picks, without("aesthetic", "unique"));
+  assert.deepEqual(both.map((p) => [p.slug, p.insteadOf]), [
+    ["aesthetic", null],
+    ["popular", "aesthetic"],
+    ["unique", null],
+    ["starter-pack", "unique"],
+  ]);
+});
+
+Deno.test("every quiz result offers something in stock while any pack is", () => {
+  const results = [
+    play("No"),
+    play("Yes", "Yes", "Just 1"),
+    play("Yes", "Yes", "More than 1", "Yes"),
+    play("Yes", "Yes", "More than 1", "No idea"),
+  ];
+  for (const state of results) {
+    for (const left of ALL_PACKS) {
+      const offered = withInStockAlternatives(recommendations(state), new Set([left]));
+      assert.ok(offered.some((p) => p.slug === left), `${state.result} with only ${left} in stock`);
+    }
+  }
+  // Nothing in stock: nothing to offer instead, and the picks still show.
+  const picks = recommendations(play("No"));
+  assert.deepEqual(withInStockAlternatives(picks, new Set()), picks);
 });

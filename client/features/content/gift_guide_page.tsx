@@ -6,7 +6,11 @@ import {
   type QuizRecommendation,
   recommendations,
   startQuiz,
+  withInStockAlternatives,
 } from "../../../shared/quiz.ts";
+import type { ProductView } from "../../../shared/api_types.ts";
+import { api } from "../../app/api.ts";
+import { useRequest } from "../../app/use_request.ts";
 import { packImageUrl } from "../../../shared/images.ts";
 import { addItemToCart } from "../../app/cart/cart_service.ts";
 import { toastAddedWithLink, toastAddFailed } from "../../app/cart/cart_toasts.tsx";
@@ -17,7 +21,10 @@ import { IMAGE_BASE } from "../../app/image_base.ts";
 export function GiftGuidePage() {
   const [quiz, setQuiz] = useState(startQuiz);
   const question = currentQuestion(quiz);
-  const picks = recommendations(quiz);
+  const inStock = useInStockPacks(quiz.result !== null);
+  const picks = inStock
+    ? withInStockAlternatives(recommendations(quiz), inStock)
+    : recommendations(quiz);
   const heading = useRef<HTMLHeadingElement>(null);
   const first = useRef(true);
 
@@ -68,6 +75,12 @@ export function GiftGuidePage() {
               <ul className="grid quiz-results">
                 {picks.map((pick) => (
                   <li key={pick.id}>
+                    {pick.insteadOf && (
+                      <p className="quiz-instead small">
+                        In stock now, instead of the{" "}
+                        {picks.find((p) => p.slug === pick.insteadOf)?.name}
+                      </p>
+                    )}
                     <Recommendation pick={pick} />
                   </li>
                 ))}
@@ -89,6 +102,22 @@ export function GiftGuidePage() {
         </div>
       </section>
     </div>
+  );
+}
+
+/**
+ * The packs that can be bought now (their own availability, without keycaps), once the result is
+ * shown; null until known, when the picks show as the quiz has them.
+ */
+function useInStockPacks(wanted: boolean): ReadonlySet<string> | null {
+  const products = useRequest(
+    wanted ? "products" : null,
+    (signal) => api<ProductView[]>("/api/products", { signal }),
+  );
+  if (products.data === null) return null;
+  return new Set(
+    products.data.filter((p) => p.packSlug && !p.withKeycaps && p.available)
+      .map((p) => p.packSlug!),
   );
 }
 

@@ -51,3 +51,17 @@ export async function paidOrder(base: string, buyer: Buyer, itemId: number): Pro
   assert.equal(paid.status, "PAYMENT_RECEIVED");
   return paid.orderNumber as string;
 }
+
+/** Sets a switch's shelf count as the owner would (the admin inventory PUT). */
+export async function setSwitchStock(
+  shop: { url: string; adminPassword: string },
+  switchId: number,
+  stock: number,
+): Promise<void> {
+  const res = await fetch(`${shop.url}/api/admin/inventory/switches/${switchId}`, {
+    method: "PUT",
+    headers: { Authorization: `Bearer ${shop.adminPassword}`, "Content-Type": "application/json" },
+    body: JSON.stringify({ stock }),
+  });
+  assert.equal(res.status, 200, await res.text());
+}
