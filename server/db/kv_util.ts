@@ -14,10 +14,18 @@ export async function getManyBatched<T>(
   return results.flat() as Deno.KvEntryMaybe<T>[];
 }
 
+/**
+ * Entries per list round trip: KV's largest page. The default (100) splits the 120-odd switches or
+ * stock entries into two pages, one after the other: one more round trip on a remote KV.
+ */
+export const LIST_BATCH = 500;
+
 /** All values under a prefix. */
 export async function listValues<T>(kv: Deno.Kv, prefix: Deno.KvKey): Promise<T[]> {
   const values: T[] = [];
-  for await (const entry of kv.list<T>({ prefix })) values.push(entry.value);
+  for await (const entry of kv.list<T>({ prefix }, { batchSize: LIST_BATCH })) {
+    values.push(entry.value);
+  }
   return values;
 }
 

@@ -2,7 +2,7 @@ import { COMPONENTS, type StockKey, switchKey } from "../../shared/bom.ts";
 import { SWITCHES } from "../../shared/catalog/switches.ts";
 import { INITIAL_COMPONENT_STOCK } from "../../shared/catalog/products.ts";
 import { keys } from "./keys.ts";
-import { CONFLICT, getManyBatched, setMissing, withRetries } from "./kv_util.ts";
+import { CONFLICT, getManyBatched, LIST_BATCH, setMissing, withRetries } from "./kv_util.ts";
 import { commitStockChange, type PerStockVersion, perStockVersion } from "./stock_version.ts";
 import { NotFound } from "../errors.ts";
 import type { Clock } from "../deps.ts";
@@ -93,7 +93,9 @@ export async function freeUnits(
 /** Every stock record. */
 export async function listStock(kv: Deno.Kv): Promise<Map<StockKey, StockRecord>> {
   const all = new Map<StockKey, StockRecord>();
-  for await (const entry of kv.list<StockRecord>({ prefix: keys.stocks() })) {
+  for await (
+    const entry of kv.list<StockRecord>({ prefix: keys.stocks() }, { batchSize: LIST_BATCH })
+  ) {
     all.set(entry.key[1] as StockKey, stockRecordOf(entry.value));
   }
   return all;
