@@ -13,6 +13,9 @@
  *   hash their passwords, and their ratio: what password hashing costs everyone else
  *   (server/password_gate.ts). `run.ts login-burst` runs this scenario alone, on a shop of its own,
  *   printing its figures without writing bench-results/latest.json.
+ * - Latency pass (tests/bench/latency.ts): the scenarios again in this process over a KV with
+ *   injected network delays, counting each request's KV calls and sequential round trips (what
+ *   Deno Deploy's shared KV makes a shopper wait for). `run.ts latency [--calls]` runs it alone.
  *
  * HTTP load comes from autocannon (npm) in its own process; the shopper loads (checkout, paid
  * orders, flash sale), whose every request needs its own cart, come from this file run as a worker
@@ -27,6 +30,7 @@
 import { type ShopProcess, startShop } from "../helpers/shop_process.ts";
 import { STARTER } from "../helpers/shop_fixtures.ts";
 import { passwordGate } from "../../server/password_gate.ts";
+import { latencyOnly, latencyPass, printLatency } from "./latency.ts";
 
 /** Concurrent connections (or requests in flight) of every scenario. */
 const CONNECTIONS = 50;
@@ -999,6 +1003,9 @@ async function main(): Promise<void> {
   } finally {
     await shop.stop();
   }
+  // After the shop process is gone, so this in-process pass never shares the cores with it.
+  console.error("bench: latency pass (injected KV delays, in this process)");
+  const latency = await latencyPass();
 
   const ceilings = {
     health: figures.find((f) => f.ceiling === "health")!.rps,
@@ -1008,6 +1015,7 @@ async function main(): Promise<void> {
 
   printTable(figures);
   if (burstSummary) printLoginBurst(burstSummary);
+  printLatency(latency);
   const report = {
     date: new Date().toISOString(),
     machine: {
@@ -1036,6 +1044,7 @@ async function main(): Promise<void> {
     ceilings,
     figures,
     loginBurst: burstSummary,
+    latency,
   };
   const dir = new URL("../../bench-results/", import.meta.url);
   await Deno.mkdir(dir, { recursive: true });
@@ -1065,6 +1074,8 @@ if (import.meta.main) {
   } else if (mode === "login-worker") {
     const [url, logins, base] = rest;
     console.log(JSON.stringify(await loginWorker(url, Number(logins), Number(base))));
+  } else if (mode === "latency") {
+    await latencyOnly(rest);
   } else if (mode === "login-burst") {
     await loginBurstOnly();
   } else if (mode === "flash-worker") {
