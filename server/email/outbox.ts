@@ -8,8 +8,11 @@ import type { Email, Mailer } from "./mailer.ts";
 export interface OutboxEntry {
   id: string;
   email: Email;
-  status: "pending" | "sent" | "failed";
+  /** "sending": one delivery has claimed it until `leaseUntil`. */
+  status: "pending" | "sending" | "sent" | "failed";
   attempts: number;
+  /** Until when the claiming delivery may send it; after that another may (it died mid-send). */
+  leaseUntil?: number | null;
   createdAt: number;
   sentAt: number | null;
   lastError: string | null;
@@ -24,6 +27,9 @@ export interface EmailJob {
 }
 
 const MAX_ATTEMPTS = 6;
+
+/** How long a claimed delivery may take before another may try: far above an SMTP send. */
+export const SEND_LEASE_MS = 60_000;
 
 /**
  * Adds an email to the outbox in an atomic operation that can join a larger one (so an order and
@@ -67,8 +73,11 @@ export async function queueEmail(
 }
 
 /**
- * Delivers one outbox entry. Idempotent: a sent entry is not sent again, since queue delivery is
- * at least once. A failure is recorded and thrown so the queue retries it.
+ * Delivers one outbox entry. Queue delivery is at least once and every isolate sweeps the outbox
+ * when it starts, so deliveries of one entry overlap: each first claims the entry (a
+ * version-checked write to "sending" with a lease), and only the one that claimed it sends. A
+ * sent entry is not sent again. A failure is recorded and thrown so the queue retries it; a
+ * delivery that died mid-send is taken over once its lease has run out.
  */
 export async function deliverEmail(
   kv: Deno.Kv,
@@ -78,23 +87,40 @@ export async function deliverEmail(
   id: string,
 ): Promise<void> {
   const entry = await kv.get<OutboxEntry>(keys.outbox(id));
-  if (!entry.value || entry.value.status !== "pending") return;
+  if (!entry.value) return;
+  const now = clock.now();
+  const { status, leaseUntil } = entry.value;
+  if (status === "sent" || status === "failed") return;
+  if (status === "sending" && (leaseUntil ?? 0) > now) {
+    // Another delivery holds it: look again when its lease ends, in case that one died.
+    await kv.enqueue({ type: "email", id } satisfies EmailJob, { delay: leaseUntil! - now });
+    return;
+  }
   const attempts = entry.value.attempts + 1;
+  const claimed: OutboxEntry = {
+    ...entry.value,
+    status: "sending",
+    attempts,
+    leaseUntil: now + SEND_LEASE_MS,
+  };
+  const claim = await kv.atomic().check(entry).set(keys.outbox(id), claimed).commit();
+  // Lost the claim: another delivery changed the entry first and sends (or sent) it.
+  if (!claim.ok) return;
   try {
     await mailer.send(entry.value.email);
     await kv.set(keys.outbox(id), {
-      ...entry.value,
+      ...claimed,
       status: "sent",
-      attempts,
+      leaseUntil: null,
       sentAt: clock.now(),
       lastError: null,
     });
   } catch (err) {
     const failed = attempts >= MAX_ATTEMPTS;
     await kv.set(keys.outbox(id), {
-      ...entry.value,
+      ...claimed,
       status: failed ? "failed" : "pending",
-      attempts,
+      leaseUntil: null,
       lastError: String((err as Error)?.message ?? err),
     });
     logger({ msg: "email delivery failed", level: "warn", id, attempts, error: String(err) });
@@ -111,7 +137,7 @@ export async function deliverPending(
 ): Promise<number> {
   let delivered = 0;
   for await (const entry of kv.list<OutboxEntry>({ prefix: keys.outboxAll() })) {
-    if (entry.value.status !== "pending") continue;
+    if (entry.value.status === "sent" || entry.value.status === "failed") continue;
     try {
       await deliverEmail(kv, mailer, clock, logger, entry.value.id);
       delivered++;
