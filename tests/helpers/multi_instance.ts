@@ -1,0 +1,203 @@
+/**
+ * Several shop instances in one process over one KV store, as Deno Deploy runs many isolates
+ * against one strongly consistent KV. Each instance is a whole `createApp` over its own KV object
+ * (a pass-through `remoteKv` wrapper of the one store), so everything the shop keeps in memory per
+ * KV object (the trusted stock version and the views built on it, the stock group commit) is kept
+ * per instance, as each isolate keeps its own; each instance's requests and queue jobs also take
+ * their in-process lock turns apart (`withLocksOf`), as isolates share no locks.
+ *
+ * The instances share one test clock: isolates read one wall clock, and the shop compares times
+ * one isolate wrote with another's clock (a hold's expiry, a cart's age), so one clock is the
+ * faithful model, and moving it moves every instance's trust window of the stock version too.
+ * Clock skew between isolates is not modelled. Nor is what the shop keeps per process rather than
+ * per KV object: the password hashing permits (server/password_gate.ts) are shared by the
+ * instances here, where each isolate would have its own.
+ *
+ * The queue: Deploy hands each message to some isolate, at least once, and every isolate's start
+ * runs the same handlers over what is pending. `runJob` runs a job through the queue's own handler
+ * (`server/queue.ts`) on one instance, `runJobEverywhere` on all of them at once (a message
+ * delivered twice, or a start-up sweep meeting the queue), and `startQueue` listens to the real
+ * queue of the store, handing each message to the next instance in turn (delays are real time).
+ */
+import { createApp } from "../../server/app.ts";
+import { type Config, loadConfig } from "../../server/config.ts";
+import type { AppDeps, LogEntry } from "../../server/deps.ts";
+import { seedKv } from "../../server/db/seed.ts";
+import type { StockRecord } from "../../server/db/stock.ts";
+import { commitStockChange } from "../../server/db/stock_version.ts";
+import { keys } from "../../server/db/keys.ts";
+import { withLocksOf } from "../../server/db/kv_util.ts";
+import type { StockKey } from "../../shared/bom.ts";
+import { memoryMailer } from "../../server/email/mailer.ts";
+import { deliverPending } from "../../server/email/outbox.ts";
+import { demoPayments } from "../../server/payments/demo.ts";
+import { type QueueJob, runJob } from "../../server/queue.ts";
+import { type Latency, remoteKv } from "./remote_kv.ts";
+import { fixedClock, TEST_ADMIN_PASSWORD, type TestApp, type TestClock } from "./test_app.ts";
+
+/** Options of a set of instances. */
+export interface MultiInstanceOptions {
+  /** How many instances (at least 2; 3 by default). */
+  instances?: number;
+  env?: Record<string, string>;
+  seed?: boolean;
+  /** Delays of each instance's KV calls; none by default (a pure pass-through). */
+  latency?: Partial<Latency>;
+  /** Called after each named step of an instance's order workflows (see TestAppOptions). */
+  onStep?: (instance: number, step: string) => void | Promise<void>;
+}
+
+/** What `request` sends besides the path (as createTestApp's request). */
+export interface InstanceRequest {
+  method?: string;
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** The caller's address, as a real connection has one; limits count per address. */
+  client?: string;
+}
+
+/**
+ * One instance: shaped as a `TestApp` (so the shop fixtures work on it), with its own KV object,
+ * app, mailer and logs, and the shared clock.
+ */
+export type Instance = TestApp & {
+  index: number;
+  deps: AppDeps;
+  mailer: ReturnType<typeof memoryMailer>;
+  /** Handles one queue job here, as this isolate's queue listener would. */
+  runJob(job: QueueJob): Promise<void>;
+};
+
+/** Builds `instances` shop instances over one in-memory KV store (see the module comment). */
+export async function createInstances(options: MultiInstanceOptions = {}) {
+  const count = options.instances ?? 3;
+  if (!Number.isInteger(count) || count < 2) throw new Error("at least 2 instances");
+  const kv = await Deno.openKv(":memory:");
+  const clock = fixedClock();
+  const config: Config = loadConfig({
+    ADMIN_PASSWORD: TEST_ADMIN_PASSWORD,
+    DENO_ENV: "test",
+    DIST_DIR: "/nonexistent-dist",
+    ...options.env,
+  });
+  // Seeded straight into the store, as by an earlier deployment: no instance has seen a write.
+  if (options.seed !== false) await seedKv(kv, clock);
+  const latency = { readMs: 0, commitMs: 0, enqueueMs: 0, ...options.latency };
+  const instances = Array.from(
+    { length: count },
+    (_, index) => newInstance(index, remoteKv(kv, latency), clock, config, options.onStep),
+  );
+
+  let turn = 0;
+  /** The next instance in turn, so consecutive calls spread over all of them. */
+  function next(): Instance {
+    return instances[turn++ % count];
+  }
+
+  let listening: Promise<void> | null = null;
+  /** Handles the store's queue messages from now on, each on the next instance in turn. */
+  function startQueue(): void {
+    listening ??= kv.listenQueue((job) => next().runJob(job as QueueJob));
+  }
+
+  return {
+    /** The one store, for a test's own reads and assertions (it is no instance's). */
+    kv,
+    clock,
+    config,
+    instances,
+    /** Sends a request to instance `i`. */
+    request: (i: number, path: string, init?: InstanceRequest) => instances[i].request(path, init),
+    /** Sends a request to the next instance in turn. */
+    spread: (path: string, init?: InstanceRequest) => next().request(path, init),
+    next,
+    /** Handles a queue job on instance `i`. */
+    runJob: (i: number, job: QueueJob) => instances[i].runJob(job),
+    /** Handles one queue job on every instance at once, as a message delivered to each would be. */
+    runJobEverywhere: async (job: QueueJob) => {
+      await Promise.all(instances.map((instance) => instance.runJob(job)));
+    },
+    startQueue,
+    async [Symbol.asyncDispose]() {
+      kv.close();
+      await listening;
+    },
+  };
+}
+
+/** A set of instances as `createInstances` makes it. */
+export type Instances = Awaited<ReturnType<typeof createInstances>>;
+
+function newInstance(
+  index: number,
+  kv: Deno.Kv,
+  clock: TestClock,
+  config: Config,
+  onStep: MultiInstanceOptions["onStep"],
+): Instance {
+  const logs: LogEntry[] = [];
+  const logger = (entry: LogEntry) => logs.push({ ...entry, instance: index });
+  const mailer = memoryMailer();
+  const payments = demoPayments(kv);
+  const deps: AppDeps = {
+    kv,
+    config,
+    clock,
+    logger,
+    mailer,
+    payments,
+    onStep: onStep && ((step) => onStep(index, step)),
+  };
+  const app = createApp(deps);
+  const here = <T>(fn: () => Promise<T>) => withLocksOf(kv, fn);
+
+  async function request(path: string, init: InstanceRequest = {}) {
+    const headers: Record<string, string> = { ...init.headers };
+    let body: BodyInit | undefined;
+    if (typeof init.body === "string") body = init.body;
+    else if (init.body !== undefined) {
+      body = JSON.stringify(init.body);
+      headers["Content-Type"] ??= "application/json";
+    }
+    const env = init.client
+      ? { remoteAddr: { hostname: init.client, port: 40000, transport: "tcp" } }
+      : undefined;
+    const res = await here(async () =>
+      await app.request(path, { method: init.method ?? "GET", headers, body }, env)
+    );
+    const text = await res.text();
+    let json: unknown = undefined;
+    try {
+      json = JSON.parse(text);
+    } catch { /* not JSON */ }
+    // deno-lint-ignore no-explicit-any
+    return { status: res.status, headers: res.headers, text, json: json as any };
+  }
+
+  /** Sets one stock record as this instance's own stock writers do (with the version). */
+  async function writeStock(key: StockKey, record: StockRecord): Promise<void> {
+    const op = kv.atomic().set(keys.stock(key), record);
+    if (!await here(() => commitStockChange(kv, op, clock.now()))) {
+      throw new Error("stock write failed");
+    }
+  }
+
+  return {
+    index,
+    app,
+    kv,
+    clock,
+    config,
+    logs,
+    logger,
+    mailer,
+    payments,
+    deps,
+    deliverEmails: () => here(() => deliverPending(kv, mailer, clock, logger)),
+    request,
+    writeStock,
+    runJob: (job) => here(() => runJob(deps, job)),
+    // The store is the set's to close, not one instance's.
+    [Symbol.asyncDispose]: () => Promise.resolve(),
+  };
+}
