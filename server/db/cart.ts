@@ -20,6 +20,7 @@ import { keys } from "./keys.ts";
 import { randomId } from "../crypto.ts";
 import { CONFLICT, withRetries } from "./kv_util.ts";
 import { freeUnits } from "./stock.ts";
+import { readStockVersion } from "./stock_version.ts";
 import { describeShortages } from "./stock_names.ts";
 
 /** Carts are kept this long after their last change. */
@@ -179,6 +180,8 @@ export interface AddInput {
   spec: LineSpec;
   quantity: number;
   userId?: string | null;
+  /** Settles once the add may be stored (a new cart's count against its limit); may reject. */
+  admitted?: Promise<unknown>;
 }
 
 /**
@@ -186,12 +189,26 @@ export interface AddInput {
  * Validates the configuration and that stock covers the new quantity.
  */
 export async function addToCart(kv: Deno.Kv, clock: Clock, input: AddInput): Promise<CartRecord> {
-  const { product, switches } = await validateSpec(kv, input.spec);
+  // The cart, the line's catalogue records and the stock version are read at once (one round trip
+  // on a remote KV instead of three); the cart is read again only when the commit must retry.
+  let firstRead: Promise<Deno.KvEntryMaybe<CartRecord> | null> | null = input.cartId
+    ? findCart(kv, clock, input.cartId)
+    : null;
+  firstRead?.catch(() => {});
+  const [{ product, switches }] = await Promise.all([
+    validateSpec(kv, input.spec),
+    readStockVersion(kv),
+  ]);
   const lineId = lineIdOf(input.spec);
   const bom = lineBom(input.spec, product);
   return await withRetries(
     async () => {
-      const entry = input.cartId ? await findCart(kv, clock, input.cartId) : null;
+      const entry = firstRead
+        ? await firstRead
+        : input.cartId
+        ? await findCart(kv, clock, input.cartId)
+        : null;
+      firstRead = null;
       if (input.cartId && !entry) {
         throw new NotFound(CART_GONE);
       }
@@ -220,6 +237,7 @@ export async function addToCart(kv: Deno.Kv, clock: Clock, input: AddInput): Pro
         ? cart.lines.map((l) => (l.lineId === lineId ? { ...l, quantity } : l))
         : [...cart.lines, { ...input.spec, lineId, quantity } as CartLine];
       const next = { ...cart, lines, updatedAt: now };
+      await input.admitted;
       const ok = await commitCart(kv, next, entry?.versionstamp ?? null, !entry && next.userId);
       if (!ok) return CONFLICT;
       readsByCart.set(next, {

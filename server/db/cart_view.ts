@@ -10,7 +10,7 @@ import {
 import type { CartView, LineSwitch, PricedItem } from "../../shared/api_types.ts";
 import type { CartLine, CartReads, CartRecord } from "./cart.ts";
 import { lineBom, readsFor } from "./cart.ts";
-import { type ProductRecord, type SwitchRecord } from "./catalog.ts";
+import { type ProductRecord, productSnapshot, type SwitchRecord } from "./catalog.ts";
 import { keys } from "./keys.ts";
 import { getManyBatched } from "./kv_util.ts";
 import { freeUnits } from "./stock.ts";
@@ -43,9 +43,13 @@ export async function priceLines(
   const productIds = [
     ...new Set(lines.flatMap((l) => (l.kind === "product" ? [l.productId] : []))),
   ].filter((id) => !known?.products.has(id));
+  // Products come from the catalogue snapshot when it is current (no read at all), else by key.
+  const snapshot = productIds.length > 0 ? await productSnapshot.peek(kv) : null;
   const [switchEntries, productEntries] = await Promise.all([
     getManyBatched<SwitchRecord>(kv, switchIds.map((id) => keys.switch(id))),
-    getManyBatched<ProductRecord>(kv, productIds.map((id) => keys.product(id))),
+    snapshot
+      ? productIds.map((id) => ({ value: snapshot.get(id) ?? null }))
+      : getManyBatched<ProductRecord>(kv, productIds.map((id) => keys.product(id))),
   ]);
   const switches = new Map<number, SwitchRecord>(known?.switches);
   for (const e of switchEntries) if (e.value) switches.set(e.value.id, e.value);

@@ -8,6 +8,7 @@ import { validateJson, validateParams, validateQuery } from "../middleware/valid
 import { optionalUser } from "../middleware/user_auth.ts";
 import { clientKey } from "../middleware/client_key.ts";
 import { hitRateLimit, type RateLimit } from "../db/rate_limit.ts";
+import { readStockVersion } from "../db/stock_version.ts";
 
 const cartParam = z.object({ cartId: z.string().min(1).max(64) });
 const lineParam = z.object({
@@ -26,21 +27,25 @@ export function cartRoutes(
   const newCartLimit = { ...NEW_CART_LIMIT, max: config.newCartsPerClient };
 
   /** Counts a cart about to be made (an add without a cart); a cart is stored with its first line. */
-  async function countNewCart(c: Context, cartId: string | null | undefined): Promise<void> {
-    if (cartId) return;
-    await hitRateLimit(
+  function countNewCart(c: Context, cartId: string | null | undefined): Promise<unknown> {
+    if (cartId) return Promise.resolve();
+    // Counted while the add reads (no round trips of its own); the add waits for it to store.
+    const counted = hitRateLimit(
       kv,
       clock,
       newCartLimit,
       clientKey(c),
       "Too many new carts from your connection. Please wait a few minutes, or keep using your current cart.",
     );
+    counted.catch(() => {});
+    return counted;
   }
 
   app.post("/add", validateQuery(simpleAddSchema), async (c) => {
     const { itemId, quantity, cartId } = c.req.valid("query");
-    await countNewCart(c, cartId);
+    const admitted = countNewCart(c, cartId);
     const cart = await addToCart(kv, clock, {
+      admitted,
       cartId: cartId || null,
       spec: { kind: "product", productId: itemId },
       quantity,
@@ -51,7 +56,7 @@ export function cartRoutes(
 
   app.post("/add/tester", validateJson(testerAddSchema), async (c) => {
     const body = c.req.valid("json");
-    await countNewCart(c, body.cartId);
+    const admitted = countNewCart(c, body.cartId);
     const switchIds = body.switches.map((s) => s.id);
     const spec: LineSpec = body.name === "Custom Switch Tester"
       ? {
@@ -63,6 +68,7 @@ export function cartRoutes(
       }
       : { kind: "cube", keycaps: body.keycaps, bodyColor: body.bodyColor, switchIds };
     const cart = await addToCart(kv, clock, {
+      admitted,
       cartId: body.cartId || null,
       spec,
       quantity: body.quantity,
@@ -75,7 +81,11 @@ export function cartRoutes(
   });
 
   app.get("/:cartId", validateParams(cartParam), async (c) => {
-    const cart = await getCart(kv, clock, c.req.valid("param").cartId);
+    // The stock version is read with the cart, so the view's snapshot checks cost no trip of their own.
+    const [cart] = await Promise.all([
+      getCart(kv, clock, c.req.valid("param").cartId),
+      readStockVersion(kv),
+    ]);
     return c.json(await viewCart(kv, cart, imageBase));
   });
 

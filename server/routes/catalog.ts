@@ -1,6 +1,6 @@
 import { type Context, Hono } from "hono";
 import { z } from "zod";
-import { type Bom, bomOf, switchKey, unitsAvailable } from "../../shared/bom.ts";
+import { type Bom, bomOf, type StockKey, switchKey, unitsAvailable } from "../../shared/bom.ts";
 import { PACKS } from "../../shared/catalog/packs.ts";
 import { itemImageUrl, packImageUrl, switchImageUrl } from "../../shared/images.ts";
 import { toDollars } from "../../shared/pricing.ts";
@@ -16,8 +16,7 @@ import { validateParams } from "../middleware/validate.ts";
 const idParam = z.object({ id: idSchema });
 
 /** Whether one unit of something can be made from current stock (advisory, per stock version). */
-async function isAvailable(kv: Deno.Kv, bom: Bom): Promise<boolean> {
-  const counts = await stockSnapshot(kv);
+function isAvailable(counts: Map<StockKey, number>, bom: Bom): boolean {
   return unitsAvailable(bom, (k) => counts.get(k) ?? 0) > 0;
 }
 
@@ -186,13 +185,15 @@ export function catalogRoutes({ kv, imageBase }: AppDeps & { imageBase: string }
   for (const kind of ["testers", "items"] as const) {
     app.get(`/${kind}/:id/availability`, validateParams(idParam), async (c) => {
       const { id } = c.req.valid("param");
-      const product = (await productSnapshot(kv)).get(id);
+      // Both snapshots at once: after a stock change each is one rebuild, not one after the other.
+      const [products, counts] = await Promise.all([productSnapshot(kv), stockSnapshot(kv)]);
+      const product = products.get(id);
       const isRightKind = product && (kind === "testers" ? !!product.packSlug : !product.packSlug);
       if (!product || !isRightKind) {
         throw new NotFound(`No ${kind === "testers" ? "tester" : "item"} with id ${id}`);
       }
       return c.json(
-        { available: await isAvailable(kv, bomOf(product.bom)) } satisfies AvailabilityView,
+        { available: isAvailable(counts, bomOf(product.bom)) } satisfies AvailabilityView,
       );
     });
   }

@@ -13,6 +13,7 @@ import {
 } from "../../shared/pricing.ts";
 import { CART_TTL_MS, MAX_CART_LINES, MAX_LINE_QUANTITY } from "../../server/db/cart.ts";
 import { keys } from "../../server/db/keys.ts";
+import { commitStockChange } from "../../server/db/stock_version.ts";
 import { createTestApp, setStock, type TestApp } from "../helpers/test_app.ts";
 type Res = Awaited<ReturnType<TestApp["request"]>>;
 // deno-lint-ignore no-explicit-any
@@ -217,7 +218,9 @@ Deno.test("an edited catalogue price shows in the cart at once", async () => {
   await using t = await createTestApp();
   const { json } = await addProduct(t, 1);
   const entry = await t.kv.get<Json>(keys.product(1));
-  await t.kv.set(keys.product(1), { ...entry.value, priceCents: 849 });
+  // As every catalogue writer does: with the stock version, so cached catalogue views rebuild.
+  const edit = t.kv.atomic().set(keys.product(1), { ...entry.value, priceCents: 849 });
+  assert.ok(await commitStockChange(t.kv, edit, t.clock.now()));
   const res = await getCart(t, json.id);
   assert.equal(res.json.items[0].item.price, 8.49);
   assert.equal(res.json.subtotalCents, 849);
