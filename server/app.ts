@@ -17,6 +17,8 @@ import { contactRoutes } from "./routes/contact.ts";
 import { checkoutRoutes, orderRoutes } from "./routes/orders.ts";
 import { demoRoutes } from "./routes/demo.ts";
 import { adminRoutes, testRoutes } from "./routes/admin.ts";
+import { adminPromoRoutes } from "./routes/admin_promos.ts";
+import { adminNoticeRoutes, noticeRoutes } from "./routes/notice.ts";
 import { authRoutes } from "./routes/auth.ts";
 import { webhookRoutes } from "./routes/webhooks.ts";
 import { imageRoutes } from "./routes/images.ts";
@@ -65,6 +67,10 @@ export function createApp(deps: AppDeps): Hono {
   app.route("/api/cart", checkoutRoutes(routeDeps));
   app.route("/api", orderRoutes(routeDeps));
   app.route("/api/demo", demoRoutes(routeDeps));
+  app.route("/api", noticeRoutes(deps));
+  // Before /api/admin, whose own admin check would otherwise run a second time for these.
+  app.route("/api/admin/promos", adminPromoRoutes(deps));
+  app.route("/api/admin/notice", adminNoticeRoutes(deps));
   app.route("/api/admin", adminRoutes(routeDeps));
   app.route("/api/test", testRoutes(routeDeps));
   app.route("/api/webhooks", webhookRoutes(routeDeps));

@@ -231,12 +231,52 @@ export interface PaymentsConfigView {
   reservationMinutes?: number;
 }
 
-/** `POST /api/promo/validate`. */
+/** `POST /api/promo/validate`: the code's discount, and what it takes off the cart given. */
 export interface PromoValidation {
   code: string;
-  percentOff: number;
+  /** One of the two is set: a percentage of the subtotal, or an amount off it. */
+  percentOff: number | null;
+  amountOff: number | null;
+  amountOffCents: number | null;
   discount: number;
   discountCents: number;
+}
+
+/** A promo code in `GET /api/admin/promos` and the answers of its POST and PATCH. */
+export interface AdminPromoView {
+  code: string;
+  percentOff: number | null;
+  /** Dollars. */
+  amountOff: number | null;
+  /** ISO 8601 (UTC); null: no limit. */
+  startsAt: string | null;
+  endsAt: string | null;
+  maxUses: number | null;
+  maxUsesPerEmail: number | null;
+  /** Dollars. */
+  minSubtotal: number | null;
+  active: boolean;
+  /** Paid orders that used it. */
+  uses: number;
+  /** Unpaid checkouts holding one of its limited uses. */
+  held: number;
+  createdAt: string;
+  updatedAt: string;
+  /** Send back as `version` with a PATCH: an edit made on an older copy is refused (409). */
+  version: string;
+}
+
+/** `GET /api/notice`: the red banner on every page. */
+export interface NoticeView {
+  text: string;
+  active: boolean;
+}
+
+/** `GET /api/admin/notice` and the answer of `PUT /api/admin/notice`. */
+export interface AdminNoticeView extends NoticeView {
+  updatedAt: string | null;
+  /** Send back as `version` with a PUT: an edit made on an older copy is refused (409). */
+  version: string | null;
 }
 
 /** `GET /api/orders/session/{sessionId}`: the order a payment session paid for. */

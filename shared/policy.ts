@@ -11,14 +11,6 @@ export const SHOP_NAME = "Switch Tester Shop";
 /** Contact address shown on the contact page and in emails. */
 export const SHOP_CONTACT_EMAIL = "hello@switchtester.shop";
 
-/** The promo code announced in the banner, and its discount in percent. */
-export const BANNER_PROMO_CODE = "LATEDELIVERY";
-export const BANNER_PROMO_PERCENT = 16;
-
-/** The red banner shown on every page. */
-export const BANNER_TEXT =
-  `New orders ship on September 26th. Use code ${BANNER_PROMO_CODE} for ${BANNER_PROMO_PERCENT}% off.`;
-
 /** Home page claims; the starting price follows the prices themselves. */
 export const STARTING_PRICE_TEXT = `Starting at ${formatCents(STARTING_PRICE_CENTS)}`;
 export const SWITCH_COUNT_TEXT = "100+ unique switches";
@@ -74,9 +66,22 @@ export function taxCents(subtotalAfterDiscountCents: number): number {
   return Math.round(subtotalAfterDiscountCents * TAX_PERCENT / 100);
 }
 
-/** Discount of a percentage promo code, rounded to the nearest cent. */
-export function discountCents(subtotalCents: number, percentOff: number): number {
-  return Math.round(subtotalCents * percentOff / 100);
+/** What a promo code takes off the subtotal: a percentage, or an amount in cents. */
+export interface PromoDiscount {
+  percentOff?: number | null;
+  amountOffCents?: number | null;
+}
+
+/**
+ * Discount of a promo code on a subtotal (a number is a percentage): a percentage rounds to the
+ * nearest cent, and an amount off never takes the subtotal below $0.
+ */
+export function discountCents(subtotalCents: number, discount: PromoDiscount | number): number {
+  const { percentOff, amountOffCents } = typeof discount === "number"
+    ? { percentOff: discount, amountOffCents: null }
+    : discount;
+  if (amountOffCents) return Math.min(subtotalCents, amountOffCents);
+  return Math.round(subtotalCents * (percentOff ?? 0) / 100);
 }
 
 /** The full money breakdown of an order. */
@@ -88,9 +93,13 @@ export interface Totals {
   totalCents: number;
 }
 
-/** Computes an order's totals from its subtotal, region and promo percentage. */
-export function computeTotals(subtotal: number, region: Region, percentOff = 0): Totals {
-  const discount = discountCents(subtotal, percentOff);
+/** Computes an order's totals from its subtotal, region and promo discount (or percentage). */
+export function computeTotals(
+  subtotal: number,
+  region: Region,
+  promo: PromoDiscount | number = 0,
+): Totals {
+  const discount = discountCents(subtotal, promo);
   const afterDiscount = subtotal - discount;
   const shipping = subtotal === 0 ? 0 : shippingCents(region, afterDiscount);
   const tax = taxCents(afterDiscount);

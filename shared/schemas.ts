@@ -152,8 +152,9 @@ const anyAddressSchema = z.object({
   country: z.string().trim().regex(/^[A-Z]{2}$/, "Country must be a two-letter code"),
 });
 
-/** A promo code as typed. */
-const promoCodeSchema = z.string().trim().max(40, "That promo code is too long");
+/** A promo code as typed: codes are letters, digits, dashes and underscores (spaces ignored). */
+const promoCodeSchema = z.string().trim().max(40, "That promo code is too long")
+  .refine((v) => /^[A-Za-z0-9_\s-]*$/.test(v), "That promo code is not valid");
 
 /** Body of POST /api/orders/create. */
 export const orderCreateSchema = z.object({
@@ -168,6 +169,121 @@ export const orderCreateSchema = z.object({
 export const promoValidateSchema = z.object({
   code: promoCodeSchema.min(1, "Enter a promo code"),
   cartId: z.string().max(64).nullish(),
+  /** The shopper's email when known, so a per-email limit can be checked before paying. */
+  email: z.email("Please enter a valid email address").max(254).nullish(),
+});
+
+/** A promo code as the owner names it: letters, digits, dashes and underscores; any case. */
+const promoCodeName = z.string({ error: "code is required" })
+  .transform((v) => v.replace(/\s+/g, "").toUpperCase())
+  .pipe(
+    z.string().regex(
+      /^[A-Z0-9_-]{2,40}$/,
+      "code must be 2 to 40 letters, digits, dashes or underscores",
+    ),
+  );
+
+/** Dollars with at most two decimals, as every price in the API; answers cents. */
+function dollarsField(field: string, min: number) {
+  const message = `${field} must be an amount in dollars from ${min} to 100000, like 5.00`;
+  return z.number({ error: message })
+    .refine((v) => Number.isFinite(v) && v >= min && v <= 100_000, message)
+    .refine(
+      (v) => Math.abs(v * 100 - Math.round(v * 100)) < 1e-6,
+      `${field} has at most two decimals`,
+    )
+    .transform((v) => Math.round(v * 100));
+}
+
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/;
+
+/** Whether text is an ISO 8601 date or date and time (with its offset) that exists. */
+function isIsoDate(v: string): boolean {
+  const m = ISO_DATE.exec(v);
+  if (!m || Number.isNaN(Date.parse(v))) return false;
+  // Date.parse takes 2026-02-30 as March 2nd: the calendar date must exist as written.
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const day = new Date(Date.UTC(y, mo - 1, d));
+  return day.getUTCFullYear() === y && day.getUTCMonth() === mo - 1 && day.getUTCDate() === d;
+}
+
+/** An ISO 8601 date (midnight UTC) or date and time with an offset; answers Unix ms. */
+function isoTimeField(field: string) {
+  const message = `${field} must be an ISO 8601 date, like 2026-12-01 or 2026-12-01T09:00:00Z`;
+  return z.string({ error: message }).trim().refine(isIsoDate, message)
+    .transform((v) => Date.parse(v));
+}
+
+/** A limit on uses: a whole number from 1. */
+function usesField(field: string) {
+  const message = `${field} must be a whole number from 1 to 1000000`;
+  return z.number({ error: message }).int(message).min(1, message).max(1_000_000, message);
+}
+
+/** What a promo code gives and when: the fields POST and PATCH share (null clears one). */
+const promoFields = {
+  percentOff: z.number({ error: "percentOff must be a whole number from 1 to 100" })
+    .int("percentOff must be a whole number from 1 to 100")
+    .min(1, "percentOff must be a whole number from 1 to 100")
+    .max(100, "percentOff must be a whole number from 1 to 100").nullish(),
+  amountOff: dollarsField("amountOff", 0.01).nullish(),
+  startsAt: isoTimeField("startsAt").nullish(),
+  endsAt: isoTimeField("endsAt").nullish(),
+  maxUses: usesField("maxUses").nullish(),
+  maxUsesPerEmail: usesField("maxUsesPerEmail").nullish(),
+  minSubtotal: dollarsField("minSubtotal", 0).nullish(),
+  active: z.boolean({ error: "active must be true or false" }).optional(),
+};
+
+/** The rules between fields that one body can break on its own. */
+function promoFieldRules(
+  body: {
+    percentOff?: number | null;
+    amountOff?: number | null;
+    startsAt?: number | null;
+    endsAt?: number | null;
+  },
+  ctx: z.RefinementCtx,
+  creating: boolean,
+): void {
+  const percent = body.percentOff != null;
+  const amount = body.amountOff != null;
+  if (percent && amount) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["amountOff"],
+      message: "Give percentOff or amountOff, not both",
+    });
+  } else if (creating && !percent && !amount) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["percentOff"],
+      message: "Give percentOff (1 to 100) or amountOff (dollars)",
+    });
+  }
+  if (body.startsAt != null && body.endsAt != null && body.endsAt <= body.startsAt) {
+    ctx.addIssue({ code: "custom", path: ["endsAt"], message: "endsAt must be after startsAt" });
+  }
+}
+
+/** Body of POST /api/admin/promos. Unknown fields are refused, so a typo is not silently lost. */
+export const promoCreateSchema = z.strictObject({ code: promoCodeName, ...promoFields })
+  .superRefine((body, ctx) => promoFieldRules(body, ctx, true));
+
+/** Body of PATCH /api/admin/promos/{code}: any field; `version` as GET gave it refuses stale edits. */
+export const promoUpdateSchema = z.strictObject({
+  ...promoFields,
+  version: z.string().max(100).optional(),
+}).superRefine((body, ctx) => promoFieldRules(body, ctx, false));
+
+/** Body of PUT /api/admin/notice: the banner's text (empty shows none) and whether it shows. */
+export const noticeSchema = z.strictObject({
+  text: z.string({ error: "text is required (an empty text shows no banner)" }).trim()
+    .max(300, "text must be at most 300 characters")
+    .refine((v) => !LINE_CONTROLS.test(v), "text cannot contain control characters")
+    .meta(FREE_TEXT),
+  active: z.boolean({ error: "active must be true or false" }),
+  version: z.string().max(100).optional(),
 });
 
 /** Body of the demo provider's pay and confirm calls (only the card number is required). */
@@ -252,3 +368,6 @@ export type LoginInput = z.input<typeof loginSchema>;
 export type AdminVerifyInput = z.input<typeof adminVerifySchema>;
 export type TrackingInput = z.input<typeof trackingSchema>;
 export type StockUpdateInput = z.input<typeof stockUpdateSchema>;
+export type PromoCreateInput = z.input<typeof promoCreateSchema>;
+export type PromoUpdateInput = z.input<typeof promoUpdateSchema>;
+export type NoticeInput = z.input<typeof noticeSchema>;

@@ -36,6 +36,16 @@ export const keys = {
   demoIntent: (id: string) => ["demo", "intent", id] as const,
   /** Promo codes. */
   promo: (code: string) => ["promo_codes", code] as const,
+  promos: () => ["promo_codes"] as const,
+  /** A code's uses by paid orders (a Deno.KvU64, summed in the write that pays the order). */
+  promoUses: (code: string) => ["promo_uses", code] as const,
+  /** The unpaid checkouts holding one of a limited code's uses (their order numbers). */
+  promoHolds: (code: string) => ["promo_holds", code] as const,
+  /** The same two per email address (lower case), for a code's per-email limit. */
+  promoEmailUses: (code: string, email: string) => ["promo_email_uses", code, email] as const,
+  promoEmailHolds: (code: string, email: string) => ["promo_email_holds", code, email] as const,
+  /** The red banner on every page. */
+  notice: () => ["site", "notice"] as const,
   /** Every catalogue, promo and notice edit, by time (then a random id for edits at one time). */
   edit: (at: number, id: string) => ["catalog_history", at, id] as const,
   edits: () => ["catalog_history"] as const,

@@ -8,6 +8,7 @@ import type { Order } from "../orders/order.ts";
 import { keys } from "./keys.ts";
 import type { StockRecord } from "./stock.ts";
 import { commitStockChange } from "./stock_version.ts";
+import { type PromoRecord, promoRecord } from "./promo.ts";
 
 interface Migration {
   id: number;
@@ -42,6 +43,26 @@ const MIGRATIONS: Migration[] = [
           const fresh = await kv.get<Partial<StockRecord>>(entry.key);
           if (!fresh.value) break;
           entry = fresh as Deno.KvEntry<Partial<StockRecord>>;
+        }
+      }
+    },
+  },
+  {
+    id: 2,
+    name: "promo-limits",
+    // Promo codes were { code, percentOff, active }. They now carry an amount off, dates, use
+    // limits and a minimum subtotal (null: none), and when they were made and last changed.
+    async run(kv, clock) {
+      for await (const listed of kv.list<Partial<PromoRecord>>({ prefix: keys.promos() })) {
+        for (let entry = listed; entry.value && !("maxUses" in entry.value);) {
+          const old = entry.value;
+          const next = promoRecord({
+            code: String(entry.key[1]),
+            percentOff: old.percentOff ?? null,
+            active: old.active ?? false,
+          }, clock.now());
+          if ((await kv.atomic().check(entry).set(entry.key, next).commit()).ok) break;
+          entry = await kv.get<Partial<PromoRecord>>(entry.key) as typeof entry;
         }
       }
     },

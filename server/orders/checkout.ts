@@ -2,9 +2,10 @@
  * Checkout: from a cart to an order holding its stock with a payment to take. The steps:
  *   1. load cart      the cart, its promo code, priced on the server from the catalogue;
  *   2. reserve        in one atomic write (through the stock batch): the order in STARTED, its
- *                     stock reserved, the cart's previous unpaid checkout released (one live
- *                     checkout per cart), the client's hold counted (no hoarding), the expiry
- *                     job queued, and, for a provider kept in KV (demo), its payment created;
+ *                     stock reserved (and a limited promo code's use held), the cart's previous
+ *                     unpaid checkout released (one live checkout per cart), the client's hold
+ *                     counted (no hoarding), the expiry job queued, and, for a provider kept in
+ *                     KV (demo), its payment created;
  *   3. create payment a provider elsewhere (Stripe) creates its session or intent;
  *   4. attach payment the order remembers it.
  * A crash after any step leaves nothing half-written: an order without a payment expires with
@@ -21,7 +22,26 @@ import { type HoldsEntry, liveHolds, writeHoldsTo } from "../db/holds.ts";
 import { keys } from "../db/keys.ts";
 import { hitRateLimit, type RateLimit } from "../db/rate_limit.ts";
 import { findOrderEntry, updateOrder, writeOrderTo } from "../db/orders.ts";
-import { getPromo } from "../db/promo.ts";
+import {
+  mergeUsage,
+  normalizePromoCode,
+  type PromoRecord,
+  readUsage,
+  type UsageRead,
+  type UsageWant,
+} from "../db/promo.ts";
+import {
+  checkTerms,
+  discountOf,
+  giveBackUse,
+  holdUse,
+  isLimited,
+  ledgerOf,
+  ledgerSize,
+  usageClaims,
+  usageWant,
+  writeLedgerInto,
+} from "../promos/redeem.ts";
 import type { StockRecord } from "../db/stock.ts";
 import type { PaymentRef, PaymentTarget } from "../payments/provider.ts";
 import { freeHoldInto } from "../db/holds.ts";
@@ -106,10 +126,17 @@ export async function startCheckout(
 interface PricedCart {
   lines: PricedLine[];
   userId: string | null;
-  percentOff: number;
-  promoCode: string | null;
-  /** The pending checkout and holds as read with the cart, for the reservation's first try. */
-  firstReads: { pending: Deno.KvEntryMaybe<string>; holds: HoldsEntry } | null;
+  /** The promo code as typed, and the code and email whose uses it counts against. */
+  promo: { typed: string; want: UsageWant } | null;
+  /**
+   * The pending checkout, holds and promo usage as read with the cart, for the reservation's
+   * first try.
+   */
+  firstReads: {
+    pending: Deno.KvEntryMaybe<string>;
+    holds: HoldsEntry;
+    usage: UsageRead | null;
+  } | null;
 }
 
 async function loadCart(deps: CheckoutDeps, input: CheckoutInput): Promise<PricedCart> {
@@ -133,15 +160,25 @@ async function loadCart(deps: CheckoutDeps, input: CheckoutInput): Promise<Price
     keys.holds(input.client),
   ]) as [Deno.KvEntryMaybe<CartRecord>, Deno.KvEntryMaybe<string>, HoldsEntry];
   const cart = liveCart(cartEntry, clock)?.value;
-  const [lines, promo] = cart
+  const typed = input.promoCode?.trim() || null;
+  const promo = typed ? { typed, want: usageWant(normalizePromoCode(typed), input.email) } : null;
+  const [lines, usage] = cart
     ? await Promise.all([
       priceLines(kv, cart.lines, deps.imageBase),
-      input.promoCode?.trim() ? getPromo(kv, input.promoCode).catch((e) => e as Error) : null,
+      promo ? readUsage(kv, [promo.want]) : null,
     ])
     : [[], null];
   await counted;
   if (!cart) throw new NotFound(CART_GONE);
-  if (promo instanceof Error) throw promo;
+  // A wrong code is refused before anything else; the reservation checks it all again, counts
+  // included, on what it reads.
+  if (promo && usage) {
+    checkTerms(usage.codes[0].promo.value, {
+      now: clock.now(),
+      subtotalCents: lines.length > 0 ? subtotalOf(lines) : null,
+      typed: promo.typed,
+    });
+  }
   if (lines.length === 0) throw new NotFound("Your cart is empty");
   const need = needOf(lines);
   if (need.size > MAX_ORDER_COMPONENTS) {
@@ -152,9 +189,8 @@ async function loadCart(deps: CheckoutDeps, input: CheckoutInput): Promise<Price
   return {
     lines,
     userId: input.userId ?? cart.userId ?? null,
-    percentOff: promo?.percentOff ?? 0,
-    promoCode: promo?.code ?? null,
-    firstReads: { pending, holds },
+    promo,
+    firstReads: { pending, holds, usage },
   };
 }
 
@@ -169,6 +205,8 @@ interface Previous {
   entry: Deno.KvEntry<Order>;
   payment: Deno.KvEntryMaybe<unknown> | null;
   holds: HoldsEntry | null;
+  /** The usage of the promo use it holds, to give it back. */
+  usage: UsageRead | null;
 }
 
 function reservationJob(
@@ -182,15 +220,23 @@ function reservationJob(
   let pending: Deno.KvEntryMaybe<string>;
   let holds: HoldsEntry;
   let previous: Previous | null;
+  let usage: UsageRead;
   return {
     async prepare(): Promise<Prepared> {
       const first = cart.firstReads;
       cart.firstReads = null;
-      [pending, holds] = first ? [first.pending, first.holds] : await kv.getMany<[string, never]>([
-        keys.pendingCheckout(input.cartId),
-        keys.holds(input.client),
-      ]) as [Deno.KvEntryMaybe<string>, HoldsEntry];
+      let ownUsage: UsageRead | null;
+      [pending, holds, ownUsage] = first
+        ? [first.pending, first.holds, first.usage]
+        : await Promise.all([
+          kv.getMany<[string, never]>([
+            keys.pendingCheckout(input.cartId),
+            keys.holds(input.client),
+          ]) as Promise<[Deno.KvEntryMaybe<string>, HoldsEntry]>,
+          cart.promo ? readUsage(kv, [cart.promo.want]) : null,
+        ]).then(([[p, h], u]) => [p, h, u] as const);
       previous = pending.value ? await readPrevious(deps, pending.value, input.client) : null;
+      usage = mergeUsage(ownUsage, previous?.usage ?? null);
       const prior = previous?.entry.value;
       const previousKeys = prior?.reservation.items.map(([k]) => k) ?? [];
       return {
@@ -198,6 +244,7 @@ function reservationJob(
         exclusive: [
           `cart:${input.cartId}`,
           `holds:${input.client}`,
+          ...usageClaims(usage),
           ...(prior
             ? [
               `order:${prior.orderNumber}`,
@@ -217,6 +264,19 @@ function reservationJob(
       // A previous checkout whose payment was taken already will be paid: leave it be.
       const replacing = prior && (!prior.payment || stopPrior) ? prior : null;
 
+      // The replaced checkout's promo use comes back first, so its shopper can take it again.
+      const ledger = ledgerOf(usage);
+      const replacedHold = replacing?.entry.value.promoHold;
+      if (replacedHold) giveBackUse(ledger, replacedHold, replacing!.entry.value.orderNumber);
+      const orderNumber = newOrderNumber();
+      const promo = cart.promo
+        ? holdUse(ledger, cart.promo.want, orderNumber, {
+          now,
+          subtotalCents: subtotalOf(cart.lines),
+          typed: cart.promo.typed,
+        })
+        : null;
+
       const others = liveHolds(holds, now)
         .filter((h) => h.orderNumber !== replacing?.entry.value.orderNumber);
       if (others.length >= config.maxHoldsPerClient) {
@@ -235,7 +295,7 @@ function reservationJob(
         });
       }
 
-      const order = newOrder(deps, input, cart, now, now + reservationMs);
+      const order = newOrder(deps, input, cart, { orderNumber, promo, now }, now + reservationMs);
       const target: PaymentTarget = {
         kind: input.mode === "hosted" ? "checkout_session" : "payment_intent",
         orderNumber: order.orderNumber,
@@ -250,17 +310,20 @@ function reservationJob(
         ? {
           ...withStatus(replacing.entry.value, "CANCELLED", now),
           reservation: { ...replacing.entry.value.reservation, state: "released" as const },
+          promoHold: null,
           cancelReason: "Replaced by a new checkout",
         }
         : null;
 
+      const promoSize = ledgerSize(ledger);
       return {
         stock: new Map([...(released?.ok ? released.next : []), ...reservation.next]),
-        checks: 6,
-        mutations: 12,
+        checks: 6 + promoSize.checks,
+        mutations: 12 + promoSize.mutations,
         result: { order, replaced },
         write(op) {
           writeOrderTo(op, order, null);
+          writeLedgerInto(op, ledger);
           inlinePayment?.write(op);
           // No expiry of its own: paying or releasing the order deletes it, replacing moves it.
           op.check(pending).set(keys.pendingCheckout(input.cartId), order.orderNumber);
@@ -295,24 +358,30 @@ async function readPrevious(
   const order = entry.value;
   const inline = deps.payments.inline;
   const otherClient = order.holdClient && order.holdClient !== client ? order.holdClient : null;
-  const [payment, holds] = await Promise.all([
+  const [payment, holds, usage] = await Promise.all([
     inline && order.payment ? deps.kv.get(inline.key(order.payment)) : null,
     otherClient ? deps.kv.get<never>(keys.holds(otherClient)) as Promise<HoldsEntry> : null,
+    order.promoHold ? readUsage(deps.kv, [order.promoHold]) : null,
   ]);
-  return { entry, payment, holds };
+  return { entry, payment, holds, usage };
 }
 
 function newOrder(
   deps: CheckoutDeps,
   input: CheckoutInput,
   cart: PricedCart,
-  now: number,
+  made: { orderNumber: string; promo: PromoRecord | null; now: number },
   expiresAt: number,
 ): Order {
-  const totals = computeTotals(subtotalOf(cart.lines), input.region, cart.percentOff);
+  const { orderNumber, promo, now } = made;
+  const totals = computeTotals(
+    subtotalOf(cart.lines),
+    input.region,
+    promo ? discountOf(promo) : 0,
+  );
   return {
     ...totals,
-    orderNumber: newOrderNumber(),
+    orderNumber,
     status: "STARTED",
     region: input.region,
     cartId: input.cartId,
@@ -323,7 +392,13 @@ function newOrder(
     customerName: input.customerName ?? null,
     shippingAddress: input.address ?? null,
     items: orderItemsOf(cart.lines),
-    promoCode: cart.promoCode,
+    promoCode: promo?.code ?? null,
+    promoHold: promo && isLimited(promo)
+      ? {
+        code: promo.code,
+        email: promo.maxUsesPerEmail !== null ? cart.promo!.want.email : null,
+      }
+      : null,
     taxId: null,
     reservation: { items: [...needOf(cart.lines)], expiresAt, state: "held" },
     payment: null,

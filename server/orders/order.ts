@@ -8,6 +8,7 @@ import type { Region, Totals } from "../../shared/policy.ts";
 import { Conflict } from "../errors.ts";
 import type { PaymentRef } from "../payments/provider.ts";
 import type { PricedLine } from "../db/cart_view.ts";
+import type { UsageWant } from "../db/promo.ts";
 
 export type { Address };
 
@@ -57,6 +58,11 @@ export interface Order extends Totals {
   shippingAddress: Address | null;
   items: OrderItem[];
   promoCode: string | null;
+  /**
+   * The limited promo use this unpaid order holds (its code, and the email when the code limits
+   * uses per email): given back if it ends unpaid. Absent on orders from before promo limits.
+   */
+  promoHold?: UsageWant | null;
   taxId: { type: string; value: string } | null;
   reservation: Reservation;
   payment: PaymentRef | null;

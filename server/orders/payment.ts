@@ -17,6 +17,17 @@ import { freeHoldInto, type HoldsEntry } from "../db/holds.ts";
 import { keys } from "../db/keys.ts";
 import type { StockRecord } from "../db/stock.ts";
 import { findOrderEntry, updateOrder, writeOrderTo } from "../db/orders.ts";
+import { normalizePromoCode, readUsage, type UsageRead, type UsageWant } from "../db/promo.ts";
+import {
+  countUse,
+  giveBackUse,
+  ledgerOf,
+  ledgerSize,
+  type PromoLedger,
+  usageClaims,
+  usageWant,
+  writeLedgerInto,
+} from "../promos/redeem.ts";
 import {
   finishEventInto,
   inboxEvent,
@@ -138,10 +149,11 @@ function recordPayment(
 
 /**
  * The stock job of a payment. Exactly once per order: a STARTED order becomes PAYMENT_RECEIVED,
- * its held stock becomes sold, the confirmation email is queued, its cart is emptied and its
- * client's hold is freed, all with the event marked handled. A payment for an order whose hold
- * lapsed takes the stock again if it is free; a payment the shelf cannot fill, or for an order
- * cancelled before any payment, is owed back (a refund queued in the same write).
+ * its held stock becomes sold, its promo code's use is counted, the confirmation email is queued,
+ * its cart is emptied and its client's hold is freed, all with the event marked handled. A
+ * payment for an order whose hold lapsed takes the stock again if it is free; a payment the shelf
+ * cannot fill, whose promo code has no use left for it, or for an order cancelled before any
+ * payment, is owed back (a refund queued in the same write).
  */
 function paidJob(
   deps: OrderDeps,
@@ -155,6 +167,8 @@ function paidJob(
   let cart: Deno.KvEntryMaybe<CartRecord>;
   let pending: Deno.KvEntryMaybe<string>;
   let holds: HoldsEntry;
+  let promo: UsageWant | null;
+  let usage: UsageRead | null;
   return {
     async prepare() {
       const found = read ?? await findOrderEntry(kv, event.orderNumber);
@@ -162,27 +176,37 @@ function paidJob(
       if (!found) throw new NotFound("Order not found");
       entry = found;
       const order = found.value;
-      [handled, cart, pending, holds] = await kv.getMany<[unknown, CartRecord, string, never]>([
-        keys.paymentEvent(event.id),
-        keys.cart(order.cartId),
-        keys.pendingCheckout(order.cartId),
-        keys.holds(order.holdClient ?? ""),
-      ]) as [typeof handled, typeof cart, typeof pending, HoldsEntry];
+      promo = promoOf(order, event);
+      [[handled, cart, pending, holds], usage] = await Promise.all([
+        kv.getMany<[unknown, CartRecord, string, never]>([
+          keys.paymentEvent(event.id),
+          keys.cart(order.cartId),
+          keys.pendingCheckout(order.cartId),
+          keys.holds(order.holdClient ?? ""),
+        ]) as Promise<[typeof handled, typeof cart, typeof pending, HoldsEntry]>,
+        promo ? readUsage(kv, [promo]) : null,
+      ]);
       return {
         stock: order.reservation.items.map(([k]) => k),
-        exclusive: [...orderClaims(order), `event:${event.id}`],
+        exclusive: [
+          ...orderClaims(order),
+          `event:${event.id}`,
+          ...(usage ? usageClaims(usage) : []),
+        ],
       };
     },
     plan(stock, now): JobPlan<Order> {
       const order = entry.value;
+      const ledger: PromoLedger | null = usage ? ledgerOf(usage) : null;
+      const promoSize = ledger ? ledgerSize(ledger) : { checks: 0, mutations: 0 };
       const done = (
         next: Order,
         write: (op: Deno.AtomicOperation) => void = () => {},
         moved: ReadonlyMap<StockKey, StockRecord> = new Map(),
       ): JobPlan<Order> => ({
         stock: moved,
-        checks: 8,
-        mutations: 12,
+        checks: 8 + promoSize.checks,
+        mutations: 12 + promoSize.mutations,
         result: next,
         write(op) {
           if (handled.versionstamp) {
@@ -190,15 +214,21 @@ function paidJob(
             return;
           }
           finishEventInto(op, event.id, now);
+          if (ledger) writeLedgerInto(op, ledger);
           write(op);
         },
       });
       if (handled.versionstamp) return done(order);
+      // A payment that ends in a refund gives back the use its order or its charge held.
+      const giveBack = () => {
+        if (ledger && promo) giveBackUse(ledger, promo, order.orderNumber);
+      };
 
       if (order.status !== "STARTED" && order.status !== "EXPIRED") {
         // Cancelled before any payment (a replaced checkout whose payment could not be stopped
         // in time): this money has no order to pay for and goes back.
         if (order.status === "CANCELLED" && !wasPaid(order) && !order.refund) {
+          giveBack();
           const owed = owingRefund(
             withPayment(order, event, now, deps.payments.name),
             "cancelled before payment",
@@ -214,17 +244,26 @@ function paidJob(
 
       const held = order.reservation.state === "held";
       const sold = applyMove(stock, order.reservation.items, held ? "commit" : "sell");
-      if (!sold.ok) {
+      // The use is counted now, or, when another order took the last one meanwhile, the
+      // discounted payment cannot stand and goes back in full like one the shelf cannot fill.
+      const usedUp = sold.ok && ledger && promo && !countUse(ledger, promo, order.orderNumber);
+      if (!sold.ok || usedUp) {
         // The shelf cannot fill it: the hold lapsed and the units sold meanwhile, or the owner's
         // count fell below what was held. The payment goes back in full.
+        giveBack();
         const released = held ? applyMove(stock, order.reservation.items, "release") : null;
         const cancelled: Order = owingRefund({
           ...appendStatus(withPayment(order, event, now, deps.payments.name), "CANCELLED", now),
           reservation: { ...order.reservation, state: "released" },
-          cancelReason: held
+          promoHold: null,
+          cancelReason: usedUp
+            ? `The promo code ${
+              promo!.code
+            } had no use left for this order when its payment arrived; your payment is refunded in full. Return to your cart to check out again.`
+            : held
             ? "We could not fill this order from our shelf after all; your payment is refunded in full."
             : "Your reservation expired before the payment arrived and the items sold out meanwhile; your payment is refunded in full.",
-        }, "could not be filled");
+        }, usedUp ? "promo code used up" : "could not be filled");
         return done(cancelled, (op) => {
           writeOrderTo(op, cancelled, entry.versionstamp);
           queueRefundInto(op, cancelled.orderNumber);
@@ -239,6 +278,7 @@ function paidJob(
           now,
         ),
         reservation: { ...order.reservation, state: "committed" },
+        promoHold: null,
         paymentError: null,
       };
       return done(paid, (op) => {
@@ -258,6 +298,16 @@ function paidJob(
       }, sold.next);
     },
   };
+}
+
+/**
+ * The shop's promo code a payment uses: the order's own, or one the provider's page applied (the
+ * demo page), with the email it counts against.
+ */
+function promoOf(order: Order, event: PaymentEvent): UsageWant | null {
+  const code = order.promoCode ?? event.details?.promoCode;
+  if (!code) return null;
+  return usageWant(normalizePromoCode(code), order.email ?? event.details?.email);
 }
 
 function confirmationOf(deps: OrderDeps, order: Order): Email {

@@ -1,8 +1,19 @@
-/** Ending an unpaid order: its held stock goes back, its client's hold and cart pointer free. */
+/**
+ * Ending an unpaid order: its held stock and promo use go back, its client's hold and cart pointer
+ * free.
+ */
 import { NotFound } from "../errors.ts";
 import { freeHoldInto, type HoldsEntry } from "../db/holds.ts";
 import { keys } from "../db/keys.ts";
 import { findOrderEntry, writeOrderTo } from "../db/orders.ts";
+import { readUsage, type UsageRead } from "../db/promo.ts";
+import {
+  giveBackUse,
+  ledgerOf,
+  ledgerSize,
+  usageClaims,
+  writeLedgerInto,
+} from "../promos/redeem.ts";
 import { type Order, orderClaims, withStatus } from "./order.ts";
 import { type JobPlan, runStockJob } from "../db/stock_batch.ts";
 import { applyMove } from "./stock_moves.ts";
@@ -22,19 +33,23 @@ export async function releaseOrder(
   let entry: Deno.KvEntry<Order>;
   let holds: HoldsEntry;
   let pending: Deno.KvEntryMaybe<string>;
+  let usage: UsageRead | null;
   return await runStockJob(deps.kv, deps.clock, {
     async prepare() {
       const found = await findOrderEntry(kv, orderNumber);
       if (!found) throw new NotFound("Order not found");
       entry = found;
-      [holds, pending] = await kv.getMany<[never, string]>([
-        keys.holds(found.value.holdClient ?? ""),
-        keys.pendingCheckout(found.value.cartId),
-      ]) as [HoldsEntry, Deno.KvEntryMaybe<string>];
       const order = found.value;
+      [[holds, pending], usage] = await Promise.all([
+        kv.getMany<[never, string]>([
+          keys.holds(order.holdClient ?? ""),
+          keys.pendingCheckout(order.cartId),
+        ]) as Promise<[HoldsEntry, Deno.KvEntryMaybe<string>]>,
+        order.promoHold ? readUsage(kv, [order.promoHold]) : null,
+      ]);
       return {
         stock: order.reservation.items.map(([k]) => k),
-        exclusive: orderClaims(order),
+        exclusive: [...orderClaims(order), ...(usage ? usageClaims(usage) : [])],
       };
     },
     plan(stock, now): JobPlan<Order> {
@@ -43,18 +58,23 @@ export async function releaseOrder(
         return { stock: new Map(), checks: 0, mutations: 0, result: order, write() {} };
       }
       const released = applyMove(stock, order.reservation.items, "release");
+      const ledger = usage ? ledgerOf(usage) : null;
+      if (ledger && order.promoHold) giveBackUse(ledger, order.promoHold, order.orderNumber);
       const next: Order = {
         ...withStatus(order, to, now),
         reservation: { ...order.reservation, state: "released" },
+        promoHold: null,
         cancelReason: reason,
       };
+      const promoSize = ledger ? ledgerSize(ledger) : { checks: 0, mutations: 0 };
       return {
         stock: released.ok ? released.next : new Map(),
-        checks: 4,
-        mutations: 6,
+        checks: 4 + promoSize.checks,
+        mutations: 6 + promoSize.mutations,
         result: next,
         write(op) {
           writeOrderTo(op, next, entry.versionstamp);
+          if (ledger) writeLedgerInto(op, ledger);
           freeHoldInto(op, order.holdClient, holds, order.orderNumber, now);
           if (pending.value === order.orderNumber) op.check(pending).delete(pending.key);
         },

@@ -14,7 +14,16 @@ import { Conflict, InvalidInput, NotFound, PaymentDeclined } from "../errors.ts"
 import { keys } from "../db/keys.ts";
 import { recordEventInto } from "../db/payment_inbox.ts";
 import { type JobPlan, runStockJob } from "../db/stock_batch.ts";
-import { getPromo } from "../db/promo.ts";
+import { normalizePromoCode, readUsage, type UsageRead, type UsageWant } from "../db/promo.ts";
+import {
+  discountOf,
+  holdUse,
+  ledgerOf,
+  ledgerSize,
+  usageClaims,
+  usageWant,
+  writeLedgerInto,
+} from "../promos/redeem.ts";
 import { randomId } from "../crypto.ts";
 import type {
   CheckoutSessionInput,
@@ -202,9 +211,10 @@ export type DemoPayInput = z.infer<typeof demoPaySchema>;
 
 /**
  * Takes a demo payment, as Stripe's page would: checks the card, the address against the
- * session's region and a promotion code, then in one write marks the payment taken and records
- * its event. Answers the event to handle (also for a payment taken before: paying twice is
- * harmless). Declines throw PaymentDeclined; a replaced or lapsed payment is a Conflict.
+ * session's region and a promotion code, then in one write marks the payment taken, records its
+ * event and holds the code's use when it is limited (the paid write counts it). Answers the event
+ * to handle (also for a payment taken before: paying twice is harmless). Declines throw
+ * PaymentDeclined; a replaced or lapsed payment is a Conflict; a code's refusal says which rule.
  */
 export async function chargeDemoPayment(
   kv: Deno.Kv,
@@ -216,15 +226,30 @@ export async function chargeDemoPayment(
   const k = keyOfId(id);
   let entry: Deno.KvEntryMaybe<DemoPayment>;
   let details: PaidDetails | null;
+  let promo: { typed: string; want: UsageWant } | null;
+  let usage: UsageRead | null;
   // The charge joins the shop's group commit (it writes no stock): one commit for many payments.
   return await runStockJob(kv, clock, {
     async prepare() {
       entry = k ? await kv.get<DemoPayment>(k) : { key: [], value: null, versionstamp: null };
       const payment = entry.value;
       details = payment?.kind === kind && payment.status === "open"
-        ? await detailsOf(kv, payment, body)
+        ? detailsOf(payment, body)
         : null;
-      return { stock: [], exclusive: [`payment:${id}`, `event:${demoEventId(id)}`] };
+      // An intent's amount was fixed when it was made (its order took its code at checkout).
+      const typed = kind === "checkout_session" ? body.promoCode?.trim() : null;
+      promo = typed && details
+        ? { typed, want: usageWant(normalizePromoCode(typed), body.email) }
+        : null;
+      usage = promo ? await readUsage(kv, [promo.want]) : null;
+      return {
+        stock: [],
+        exclusive: [
+          `payment:${id}`,
+          `event:${demoEventId(id)}`,
+          ...(usage ? usageClaims(usage) : []),
+        ],
+      };
     },
     plan(_stock, now): JobPlan<PaymentEvent> {
       const payment = entry.value;
@@ -247,34 +272,49 @@ export async function chargeDemoPayment(
           "This checkout has expired and its items were released. Return to your cart to check out again.",
         );
       }
+      const ledger = usage ? ledgerOf(usage) : null;
+      let paid = details;
+      if (promo && ledger) {
+        const code = holdUse(ledger, promo.want, payment.orderNumber, {
+          now,
+          subtotalCents: payment.subtotalCents,
+          typed: promo.typed,
+        });
+        const totals = computeTotals(payment.subtotalCents, payment.region, discountOf(code));
+        paid = {
+          ...details,
+          promoCode: code.code,
+          totals,
+          amountTotalCents: totals.totalCents,
+          amountDiscountCents: totals.discountCents,
+        };
+      }
       const card = checkDemoCard(body.cardNumber);
       if (!card.ok) throw new PaymentDeclined(card.message);
-      const event = paidEvent(payment, details);
-      const amountCents = details.totals?.totalCents ?? payment.amountCents;
+      const event = paidEvent(payment, paid);
+      const amountCents = paid.totals?.totalCents ?? payment.amountCents;
+      const promoSize = ledger ? ledgerSize(ledger) : { checks: 0, mutations: 0 };
       return {
         stock: new Map(),
-        checks: 2,
-        mutations: 3,
+        checks: 2 + promoSize.checks,
+        mutations: 3 + promoSize.mutations,
         result: event,
         write(op) {
           op.check(entry).set(
             entry.key,
-            { ...payment, status: "succeeded", amountCents, details },
+            { ...payment, status: "succeeded", amountCents, details: paid },
             { expireIn: KEEP_MS },
           );
           recordEventInto(op, event, now);
+          if (ledger) writeLedgerInto(op, ledger);
         },
       };
     },
   });
 }
 
-/** What the page collected, checked as Stripe's page checks it. */
-async function detailsOf(
-  kv: Deno.Kv,
-  payment: DemoPayment,
-  body: DemoPayInput,
-): Promise<PaidDetails> {
+/** What the page collected, checked as Stripe's page checks it (the promo code apart). */
+function detailsOf(payment: DemoPayment, body: DemoPayInput): PaidDetails {
   if (body.businessPurchase && !body.taxId) {
     throw new InvalidInput("Enter your VAT or Tax ID to purchase as a business");
   }
@@ -289,7 +329,7 @@ async function detailsOf(
       "This checkout ships outside the United States. For a US address, return to your cart and choose US checkout.",
     );
   }
-  const details: PaidDetails = {
+  return {
     email: body.email ?? null,
     customerName: body.name ?? null,
     address: body.address ?? null,
@@ -297,17 +337,6 @@ async function detailsOf(
       ? { type: "vat_or_tax_id", value: body.taxId }
       : null,
   };
-  if (body.promoCode?.trim()) {
-    const promo = await getPromo(kv, body.promoCode);
-    // An intent's amount was fixed when it was made (its order already took its code).
-    if (payment.kind === "payment_intent") return details;
-    const totals = computeTotals(payment.subtotalCents, payment.region, promo.percentOff);
-    details.promoCode = promo.code;
-    details.totals = totals;
-    details.amountTotalCents = totals.totalCents;
-    details.amountDiscountCents = totals.discountCents;
-  }
-  return details;
 }
 
 /** Card checks of the demo provider, as Stripe test mode answers them. */

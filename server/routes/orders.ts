@@ -9,7 +9,8 @@ import { findCart } from "../db/cart.ts";
 import { priceLines, subtotalOf } from "../db/cart_view.ts";
 import { findOrder, findOrderByPaymentId } from "../db/orders.ts";
 import { publicOrderView } from "../db/order_views.ts";
-import { getPromo } from "../db/promo.ts";
+import { normalizePromoCode, readUsage } from "../db/promo.ts";
+import { discountOf, holdUse, ledgerOf, usageWant } from "../promos/redeem.ts";
 import { hitRateLimit, type RateLimit } from "../db/rate_limit.ts";
 import { receivePaymentEvent } from "../orders/payment.ts";
 import { startCheckout } from "../orders/checkout.ts";
@@ -97,15 +98,27 @@ export function orderRoutes(deps: Deps): Hono {
     ));
 
   app.post("/promo/validate", validateJson(promoValidateSchema), async (c) => {
-    const { code, cartId } = c.req.valid("json");
-    const promo = await getPromo(kv, code);
-    const cart = cartId ? await findCart(kv, clock, cartId) : null;
-    const subtotal = cart ? subtotalOf(await priceLines(kv, cart.value!.lines, imageBase)) : 0;
-    const discount = discountCents(subtotal, promo.percentOff);
+    const { code, cartId, email } = c.req.valid("json");
+    const want = usageWant(normalizePromoCode(code), email);
+    const [usage, cart] = await Promise.all([
+      readUsage(kv, [want]),
+      cartId ? findCart(kv, clock, cartId) : null,
+    ]);
+    const subtotal = cart ? subtotalOf(await priceLines(kv, cart.value!.lines, imageBase)) : null;
+    // Every rule a checkout applies, counts included; nothing is held until the checkout.
+    const promo = holdUse(ledgerOf(usage), want, null, {
+      now: clock.now(),
+      subtotalCents: subtotal,
+      typed: code,
+      emailLater: true,
+    });
+    const discount = discountCents(subtotal ?? 0, discountOf(promo));
     return c.json(
       {
         code: promo.code,
         percentOff: promo.percentOff,
+        amountOff: promo.amountOffCents === null ? null : toDollars(promo.amountOffCents),
+        amountOffCents: promo.amountOffCents,
         discount: toDollars(discount),
         discountCents: discount,
       } satisfies PromoValidation,

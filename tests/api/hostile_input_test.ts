@@ -32,8 +32,11 @@ import {
   contactSchema,
   demoPaySchema,
   loginSchema,
+  noticeSchema,
   orderCreateSchema,
   paymentIntentSchema,
+  promoCreateSchema,
+  promoUpdateSchema,
   promoValidateSchema,
   quantityUpdateSchema,
   registerSchema,
@@ -96,7 +99,7 @@ type BodyKind =
   | { kind: "raw" }; // the Stripe webhook reads the bytes for the signature
 
 interface Route {
-  method: "GET" | "POST" | "PUT" | "DELETE";
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   /** The path template, with `:name` parameters and `*` for a wildcard. */
   path: string;
   base: (ctx: GroupContext) => Promise<Base> | Base;
@@ -694,6 +697,23 @@ function picks(label: string, switches: unknown): Mutation {
 
 const withCookie = (ctx: GroupContext) => ({ Cookie: ctx.cookie as string });
 
+/** The owner's promo and notice bodies refuse unknown fields (400), so a typo is not lost. */
+const STRICT_BODY = { "body: extra fields": 400, "body: prototype keys": 400 };
+
+/**
+ * Valid terms of a promo code. Without percentOff (or with null), a code has no discount: a
+ * creation is refused, and so is an edit that clears it.
+ */
+const PROMO_TERMS = {
+  percentOff: 10,
+  startsAt: "2026-12-01",
+  endsAt: "2026-12-31T23:59:59Z",
+  maxUses: 100,
+  maxUsesPerEmail: 2,
+  minSubtotal: 20,
+  active: true,
+};
+
 const GROUPS: Group[] = [
   {
     name: "catalogue, health and images",
@@ -1008,6 +1028,58 @@ const GROUPS: Group[] = [
         base: (ctx) => ({ headers: withCookie(ctx) }),
         body: NO_BODY,
       })),
+    ],
+  },
+  {
+    name: "promo codes and the notice",
+    setup: async (t) => ({ cookie: await adminCookie(t) }),
+    routes: [
+      { method: "GET", path: "/api/notice", base: () => ({}), body: NO_BODY },
+      ...["/api/admin/notice", "/api/admin/promos"].map((path): Route => ({
+        method: "GET",
+        path,
+        base: (ctx) => ({ headers: withCookie(ctx) }),
+        body: NO_BODY,
+      })),
+      {
+        method: "PUT",
+        path: "/api/admin/notice",
+        base: (ctx) => ({ headers: withCookie(ctx), body: { text: "Ships Monday", active: true } }),
+        body: { kind: "json", fields: fieldsOf(noticeSchema) },
+        statuses: STRICT_BODY,
+      },
+      {
+        method: "POST",
+        path: "/api/admin/promos",
+        // Each accepted case creates a code, so every case names a new one.
+        fresh: true,
+        base: (ctx) => ({
+          headers: withCookie(ctx),
+          body: { ...PROMO_TERMS, code: `HOSTILE${(ctx.promos = Number(ctx.promos ?? 0) + 1)}` },
+        }),
+        body: { kind: "json", fields: fieldsOf(promoCreateSchema) },
+        accepts: { "body minSubtotal: 1.5": "a minimum of $1.50" },
+        statuses: {
+          ...STRICT_BODY,
+          "body percentOff: missing": 400,
+          "body percentOff: null": 400,
+        },
+      },
+      {
+        method: "PATCH",
+        path: "/api/admin/promos/:code",
+        base: (ctx) => ({
+          params: { code: "LATEDELIVERY" },
+          headers: withCookie(ctx),
+          body: PROMO_TERMS,
+        }),
+        body: { kind: "json", fields: fieldsOf(promoUpdateSchema) },
+        accepts: {
+          "body: {}": "an edit may change nothing: it answers the code as it is",
+          "body minSubtotal: 1.5": "a minimum of $1.50",
+        },
+        statuses: { ...STRICT_BODY, "body percentOff: null": 400 },
+      },
     ],
   },
   {

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { e2eTest } from "./helpers/e2e.ts";
 import { PAGES } from "../../shared/routes.ts";
-import { BANNER_TEXT, SHOP_NAME, TIMINGS } from "../../shared/policy.ts";
+import { SHOP_NAME, TIMINGS } from "../../shared/policy.ts";
+import { SEEDED_NOTICE_TEXT } from "../../server/db/notice.ts";
 import { settle } from "./helpers/browser.ts";
 
 const SAMPLE_PATHS = PAGES.map((p) => p.path.replace(/:\w+/, "abc"));
@@ -18,7 +19,7 @@ e2eTest("every route loads inside the site frame with a heading and no errors", 
       assert.equal(response?.status(), 200, `${path} answers the app`);
       await page.locator("h1").first().waitFor();
       assert.ok((await page.locator("h1").first().textContent())?.trim(), "has a heading");
-      assert.equal(await page.locator(".banner").textContent(), BANNER_TEXT);
+      assert.equal(await page.locator(".banner").textContent(), SEEDED_NOTICE_TEXT);
       assert.equal(await page.locator(".logo").textContent(), SHOP_NAME);
       for (const link of ["Home", "Shop", "Contact"]) {
         assert.equal(
@@ -41,6 +42,52 @@ e2eTest("every route loads inside the site frame with a heading and no errors", 
     });
   }
 });
+
+/** Sets the site notice as the owner would (the admin PUT). */
+async function putNotice(
+  shop: { url: string; adminPassword: string },
+  notice: { text: string; active: boolean },
+): Promise<void> {
+  const res = await fetch(`${shop.url}/api/admin/notice`, {
+    method: "PUT",
+    headers: { Authorization: `Bearer ${shop.adminPassword}`, "Content-Type": "application/json" },
+    body: JSON.stringify(notice),
+  });
+  assert.equal(res.status, 200, await res.text());
+}
+
+e2eTest(
+  "the red banner is the owner's notice, kept in place for a returning visitor, gone when off",
+  async (e2e) => {
+    const { page, problems } = await e2e.newPage();
+    await page.goto("/");
+    await page.locator("h1").waitFor();
+    assert.equal(await page.locator(".banner").textContent(), SEEDED_NOTICE_TEXT);
+
+    await putNotice(e2e.shop, { text: "Orders ship Monday.", active: true });
+    await page.reload();
+    await page.locator(".banner", { hasText: "Orders ship Monday." }).waitFor();
+
+    // On the next visit the last notice is drawn at once, before the shop has answered.
+    let answer!: () => void;
+    const held = new Promise<void>((resolve) => (answer = resolve));
+    await page.route("**/api/notice", async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.reload();
+    await page.locator("h1").waitFor();
+    assert.equal(await page.locator(".banner").textContent(), "Orders ship Monday.");
+    answer();
+
+    await putNotice(e2e.shop, { text: "Orders ship Monday.", active: false });
+    await page.reload();
+    await page.locator(".banner").waitFor({ state: "detached" });
+    await page.waitForLoadState("networkidle");
+    assert.equal(await page.locator(".banner").count(), 0, "no banner while the notice is off");
+    assert.deepEqual(problems.errors, []);
+  },
+);
 
 e2eTest("the header hides when scrolling down and shows when scrolling up", async (e2e) => {
   const { page, problems } = await e2e.newPage({ viewport: { width: 1000, height: 500 } });

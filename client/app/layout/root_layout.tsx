@@ -1,11 +1,11 @@
 import { lazy, Suspense, useEffect } from "react";
 import { Outlet, useLocation } from "react-router-dom";
 import { RouteErrorBoundary } from "../route_error.tsx";
-import { BANNER_TEXT } from "../../../shared/policy.ts";
 import { findPage, PAGES, pageTitle } from "../../../shared/routes.ts";
 import { loadCart } from "../cart/cart_service.ts";
 import { Footer } from "./footer.tsx";
 import { Header } from "./header.tsx";
+import { loadNotice, NoticeBanner } from "./notice_banner.tsx";
 
 // The toast area loads after the page: the first paint does not need it, and the home page's
 // JavaScript budget is tight. A toast raised before it mounts still shows once it does.
@@ -24,11 +24,13 @@ export function RootLayout() {
   useEffect(() => {
     // The badge needs the cart's quantities on every page, not only on /cart.
     loadCart();
+    // Once per visit: the banner is the same on every page.
+    loadNotice();
   }, []);
   return (
     <>
       <a href="#main" className="skip-link">Skip to content</a>
-      <div className="banner" role="note">{BANNER_TEXT}</div>
+      <NoticeBanner />
       <Header />
       <main id="main" tabIndex={-1}>
         {/* Keyed by path, so an error on one page is forgotten when the shopper moves on. */}

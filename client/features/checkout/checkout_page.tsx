@@ -94,7 +94,7 @@ export function CheckoutPage() {
   // computes them here, so both always agree.
   const totals: Totals = payment.kind === "ready"
     ? payment.created.totals
-    : computeTotals(cart.subtotalCents, "us", promo?.percentOff ?? 0);
+    : computeTotals(cart.subtotalCents, "us", promo ?? 0);
 
   async function applyPromo(code: string): Promise<string | null> {
     try {
@@ -102,7 +102,11 @@ export function CheckoutPage() {
         method: "POST",
         body: { code, cartId: cart?.id ?? null } satisfies PromoValidateInput,
       });
-      setPromo({ code: result.code, percentOff: result.percentOff });
+      setPromo({
+        code: result.code,
+        percentOff: result.percentOff,
+        amountOffCents: result.amountOffCents,
+      });
       return null;
     } catch (err) {
       return errorMessage(err, "The promo code could not be checked. Please try again.");

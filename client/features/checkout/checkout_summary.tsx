@@ -5,10 +5,18 @@ import { FREE_SHIPPING_THRESHOLD_CENTS, POLICY, type Totals } from "../../../sha
 import { formatCents } from "../../../shared/pricing.ts";
 import { configurationText, type LineConfiguration } from "../../app/order_line_text.ts";
 
-/** A promo code the server accepted. */
+/** A promo code the server accepted: a percentage off the subtotal, or an amount off it. */
 export interface AppliedPromo {
   code: string;
-  percentOff: number;
+  percentOff: number | null;
+  amountOffCents: number | null;
+}
+
+/** What a code takes off, as the summary says it: "16% off" or "$5.00 off". */
+export function promoOffText(promo: AppliedPromo): string {
+  return promo.amountOffCents
+    ? `${formatCents(promo.amountOffCents)} off`
+    : `${promo.percentOff ?? 0}% off`;
 }
 
 /**
@@ -117,7 +125,7 @@ export function PromoCodeForm({ promo, onApply, onRemove }: {
     return (
       <div className="promo-applied" role="status">
         <span>
-          <strong>{promo.code}</strong> applied: {promo.percentOff}% off
+          <strong>{promo.code}</strong> applied: {promoOffText(promo)}
         </span>
         <button
           type="button"
@@ -168,7 +176,9 @@ export function OrderDetails({
   totals,
   shippingKnown,
   promo,
-  discountLabel = promo ? `Discount (${promo.code}, ${promo.percentOff}%)` : "Discount",
+  discountLabel = promo
+    ? `Discount (${promo.code}${promo.amountOffCents ? "" : `, ${promo.percentOff}%`})`
+    : "Discount",
   shippingLabel = "Shipping",
   testIdPrefix = "summary",
   freeShippingNote = true,

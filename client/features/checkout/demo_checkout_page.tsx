@@ -177,7 +177,7 @@ function DemoCheckoutForm({ session, hold }: { session: DemoSessionView; hold: H
   // The order's own totals, or a preview of them with a code the shopper just applied (the
   // server applies it for real when paying, with the same shared rule).
   const totals: Totals = promo && promo.code !== order.promoCode
-    ? computeTotals(order.subtotalCents, order.region, promo.percentOff)
+    ? computeTotals(order.subtotalCents, order.region, promo)
     : order;
   const appliedCode = promo?.code ?? order.promoCode;
 
@@ -187,7 +187,11 @@ function DemoCheckoutForm({ session, hold }: { session: DemoSessionView; hold: H
         method: "POST",
         body: { code } satisfies PromoValidateInput,
       });
-      setPromo({ code: result.code, percentOff: result.percentOff });
+      setPromo({
+        code: result.code,
+        percentOff: result.percentOff,
+        amountOffCents: result.amountOffCents,
+      });
       return null;
     } catch (err) {
       return errorMessage(err, "The promo code could not be checked.");

@@ -1,10 +1,5 @@
 import { Link } from "react-router-dom";
-import {
-  BANNER_PROMO_CODE,
-  BANNER_PROMO_PERCENT,
-  POLICY,
-  SHIPPING_INTERNATIONAL_CENTS,
-} from "../../../shared/policy.ts";
+import { POLICY, SHIPPING_INTERNATIONAL_CENTS } from "../../../shared/policy.ts";
 
 function dollars(cents: number): string {
   return `$${(cents / 100).toFixed(2)}`;
@@ -88,9 +83,10 @@ export function FaqPage() {
           <summary>Do you have a discount?</summary>
           <div>
             <p>
-              Yes: use the code <strong>{BANNER_PROMO_CODE}</strong> at checkout for{" "}
-              {BANNER_PROMO_PERCENT}% off your order's subtotal. It is our thank-you for waiting for
-              the later ship date.
+              When we run a promotion, the red banner at the top of every page gives its code. Enter
+              it in the promo code field at checkout: the discount comes off your order's subtotal,
+              and the checkout tells you if a code has ended or has conditions, such as a minimum
+              subtotal.
             </p>
           </div>
         </details>

@@ -1,6 +1,7 @@
 import { Link } from "react-router-dom";
+import { useStore } from "../../app/store/store.ts";
+import { showsNotice } from "../../app/layout/notice_banner.tsx";
 import {
-  BANNER_TEXT,
   FREE_SHIPPING_THRESHOLD_CENTS,
   POLICY,
   SHIPPING_INTERNATIONAL_CENTS,
@@ -13,14 +14,18 @@ function dollars(cents: number): string {
 
 /** Shipping policy: processing and delivery times, prices and tracking. */
 export function ShippingPolicyPage() {
+  const notice = useStore((s) => s.notice);
   return (
     <article className="page prose">
       <h1>Shipping policy</h1>
-      <p>
-        {/* The banner is the one place the current ship date is set, so this page quotes it. */}
-        <strong>Current notice:</strong> {BANNER_TEXT}{" "}
-        Until that date, new orders wait in the queue and the times below count from that date.
-      </p>
+      {/* The banner is the one place the current ship date is set, so this page quotes it. */}
+      {showsNotice(notice) && (
+        <p>
+          <strong>Current notice:</strong> {notice.text}{" "}
+          When it names a later ship date, new orders wait in the queue until then and the times
+          below count from that date.
+        </p>
+      )}
 
       <h2>Processing</h2>
       <p>

@@ -1,6 +1,5 @@
 import { Link } from "react-router-dom";
 import {
-  BANNER_PROMO_CODE,
   POLICY,
   SHIPPING_INTERNATIONAL_CENTS,
   SHIPPING_US_CENTS,
@@ -84,9 +83,9 @@ export function TosPage() {
         <Link to="/shipping-policy">shipping policy</Link>.
       </p>
       <p>
-        Promo codes, such as {BANNER_PROMO_CODE}{" "}
-        while it is announced on the site, apply to the subtotal before shipping and tax. Codes have
-        no cash value and cannot be applied to an order after it has been placed.
+        Promo codes, such as those announced in the banner at the top of the site, apply to the
+        subtotal before shipping and tax, within the dates, limits and minimums each code states.
+        Codes have no cash value and cannot be applied to an order after it has been placed.
       </p>
       <p>
         Payment is made by card through our payment provider. Your card details are entered in the
