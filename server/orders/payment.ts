@@ -78,9 +78,14 @@ export async function handleRecordedEvent(deps: OrderDeps, eventId: string): Pro
 export async function handlePaymentEvent(
   deps: OrderDeps,
   event: PaymentEvent,
+  /** The order, when the caller started reading it already (the payment's own read). */
+  orderRead?: Promise<Deno.KvEntry<Order> | null>,
 ): Promise<Order | null> {
   const { kv, clock, logger } = deps;
-  const entry = await findOrderEntry(kv, event.orderNumber);
+  const read = await orderRead?.catch(() => null);
+  const entry = read?.value.orderNumber === event.orderNumber
+    ? read
+    : await findOrderEntry(kv, event.orderNumber);
   if (!entry || (entry.value.payment && entry.value.payment.id !== event.paymentId)) {
     logger({ msg: "payment event for an unknown order", level: "warn", event });
     await finishEvent(kv, event.id, clock.now());
@@ -170,22 +175,38 @@ function paidJob(
   let promo: UsageWant | null;
   let usage: UsageRead | null;
   return {
+    // The order as read names the stock it moves: read with prepare's reads, not after them.
+    stockKeys: read?.value.reservation.items.map(([k]) => k),
     async prepare() {
-      const found = read ?? await findOrderEntry(kv, event.orderNumber);
+      const known = read ?? await findOrderEntry(kv, event.orderNumber);
       read = null;
-      if (!found) throw new NotFound("Order not found");
-      entry = found;
-      const order = found.value;
-      promo = promoOf(order, event);
-      [[handled, cart, pending, holds], usage] = await Promise.all([
-        kv.getMany<[unknown, CartRecord, string, never]>([
+      if (!known) throw new NotFound("Order not found");
+      // The order may have moved on since the caller read it (read alongside the charge, say):
+      // it is read again with the other keys, which depend only on what never changes (its
+      // cart, client and promo code), at no extra round trip.
+      promo = promoOf(known.value, event);
+      let fresh: Deno.KvEntryMaybe<Order>;
+      [[handled, cart, pending, holds, fresh], usage] = await Promise.all([
+        kv.getMany<[unknown, CartRecord, string, never, Order]>([
           keys.paymentEvent(event.id),
-          keys.cart(order.cartId),
-          keys.pendingCheckout(order.cartId),
-          keys.holds(order.holdClient ?? ""),
-        ]) as Promise<[typeof handled, typeof cart, typeof pending, HoldsEntry]>,
+          keys.cart(known.value.cartId),
+          keys.pendingCheckout(known.value.cartId),
+          keys.holds(known.value.holdClient ?? ""),
+          keys.order(known.value.orderNumber),
+        ]) as Promise<
+          [typeof handled, typeof cart, typeof pending, HoldsEntry, Deno.KvEntryMaybe<Order>]
+        >,
         promo ? readUsage(kv, [promo]) : null,
       ]);
+      if (!fresh.value) throw new NotFound("Order not found");
+      entry = fresh as Deno.KvEntry<Order>;
+      const order = entry.value;
+      const want = promoOf(order, event);
+      if (JSON.stringify(want) !== JSON.stringify(promo)) {
+        // The paid write of another delivery filled in the email the promo counts by.
+        promo = want;
+        usage = promo ? await readUsage(kv, [promo]) : null;
+      }
       return {
         stock: order.reservation.items.map(([k]) => k),
         exclusive: [

@@ -222,6 +222,8 @@ export async function chargeDemoPayment(
   id: string,
   kind: DemoPayment["kind"],
   body: DemoPayInput,
+  /** Told the payment's order number as soon as it is read, to read the order meanwhile. */
+  onOrderNumber?: (orderNumber: string) => void,
 ): Promise<PaymentEvent> {
   const k = keyOfId(id);
   let entry: Deno.KvEntryMaybe<DemoPayment>;
@@ -233,6 +235,7 @@ export async function chargeDemoPayment(
     async prepare() {
       entry = k ? await kv.get<DemoPayment>(k) : { key: [], value: null, versionstamp: null };
       const payment = entry.value;
+      if (payment) onOrderNumber?.(payment.orderNumber);
       details = payment?.kind === kind && payment.status === "open"
         ? detailsOf(payment, body)
         : null;
