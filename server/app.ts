@@ -18,6 +18,7 @@ import { checkoutRoutes, orderRoutes } from "./routes/orders.ts";
 import { demoRoutes } from "./routes/demo.ts";
 import { adminRoutes, testRoutes } from "./routes/admin.ts";
 import { adminPromoRoutes } from "./routes/admin_promos.ts";
+import { adminCatalogRoutes } from "./routes/admin_catalog.ts";
 import { adminNoticeRoutes, noticeRoutes } from "./routes/notice.ts";
 import { authRoutes } from "./routes/auth.ts";
 import { webhookRoutes } from "./routes/webhooks.ts";
@@ -70,6 +71,7 @@ export function createApp(deps: AppDeps): Hono {
   app.route("/api", noticeRoutes(deps));
   // Before /api/admin, whose own admin check would otherwise run a second time for these.
   app.route("/api/admin/promos", adminPromoRoutes(deps));
+  app.route("/api/admin/catalog", adminCatalogRoutes(routeDeps));
   app.route("/api/admin/notice", adminNoticeRoutes(deps));
   app.route("/api/admin", adminRoutes(routeDeps));
   app.route("/api/test", testRoutes(routeDeps));
@@ -84,7 +86,7 @@ export function createApp(deps: AppDeps): Hono {
     "/api/*",
     (c) => c.json({ error: `No API route ${c.req.method} ${shortPath(c.req.path)}` }, 404),
   );
-  app.route("/images", imageRoutes());
+  app.route("/images", imageRoutes(deps.kv));
   // `deno task dev` only (it sets SHOP_DEV_RELOAD=1): rebuilt client files and live reload.
   const statics = config.devReload ? devStaticRoutes : staticRoutes;
   app.route("/", statics(config.distDir, routeDeps.imageBase));

@@ -45,9 +45,11 @@ export interface ProductView {
   packSlug: string | null;
   withKeycaps: boolean;
   available: boolean;
+  /** False once the owner takes it off sale (GET /api/products lists only what is on sale). */
+  onSale: boolean;
 }
 
-/** A themed pack page's data (GET /api/packs/{slug}). */
+/** A themed pack page's data (GET /api/packs/{slug}; GET /api/packs lists those on sale). */
 export interface PackView {
   id: number;
   idWithKeycaps: number;
@@ -60,6 +62,8 @@ export interface PackView {
   basePriceCents: number;
   priceWithKeycapsCents: number;
   switches: { id: number; name: string; brand: string; referralLink: string; imageUrl: string }[];
+  /** False once the owner takes it off sale: the page still answers, to say it is not sold. */
+  onSale: boolean;
 }
 
 /** A switch inside a configured cart line. */
@@ -91,6 +95,13 @@ export interface PricedItem {
   bodyColor: string | null;
   switches: LineSwitch[];
   available: boolean;
+  /** Dollars: what one unit cost when the line was added, when that differs from `price`. */
+  priceChangedFrom: number | null;
+  /**
+   * Why the line cannot be bought at all (a retired switch, a pack or item taken off sale), for
+   * the shopper; null when it is sold (`available` then says whether stock covers it).
+   */
+  unavailableReason: string | null;
 }
 
 /** The cart as the API answers it. */
@@ -264,6 +275,63 @@ export interface AdminPromoView {
   updatedAt: string;
   /** Send back as `version` with a PATCH: an edit made on an older copy is refused (409). */
   version: string;
+}
+
+/** A switch as the owner edits it: `GET /api/admin/catalog/switches` and its POST and PATCH. */
+export interface AdminSwitchView {
+  id: number;
+  name: string;
+  brand: string;
+  type: string;
+  force: string;
+  /** Dollars; may be negative. */
+  extraPrice: number;
+  referralLink: string;
+  image: string;
+  imageUrl: string;
+  /** Retired: not offered by the shop any more; past orders keep it. */
+  retired: boolean;
+  /** Units on the shelf (reserved ones included) and units a checkout could take now. */
+  stock: number;
+  available: number;
+  /** Send back as `version` with a PATCH: an edit made on an older copy is refused (409). */
+  version: string;
+}
+
+/** A pack as the owner edits it: `GET /api/admin/catalog/packs` and its PATCH. */
+export interface AdminPackView extends PackView {
+  switchIds: number[];
+  /** Dollars; always the base price + $2.00. */
+  priceWithKeycaps: number;
+  version: string;
+}
+
+/** An item (layout tester, cube case): `GET /api/admin/catalog/items` and its PATCH. */
+export interface AdminItemView {
+  id: number;
+  name: string;
+  price: number;
+  priceCents: number;
+  image: string;
+  imageUrl: string;
+  onSale: boolean;
+  version: string;
+}
+
+/** One entry of `GET /api/admin/catalog/history`, newest first. */
+export interface CatalogEditView {
+  id: string;
+  /** ISO 8601 (UTC). */
+  at: string;
+  kind: "switch" | "pack" | "item" | "promo" | "notice" | "image";
+  /** The edited record's id (a switch or product id, a promo code, "notice"). */
+  target: string;
+  /** What the record was called when edited ("Gateron Oil King"), when it has a name. */
+  label: string | null;
+  /** "created", "updated", "retired", "restored", ... */
+  action: string;
+  /** Each changed field, in the API's units (dollars, ISO dates); `from` is null on creation. */
+  changes: { field: string; from: unknown; to: unknown }[];
 }
 
 /** `GET /api/notice`: the red banner on every page. */

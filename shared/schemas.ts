@@ -184,10 +184,10 @@ const promoCodeName = z.string({ error: "code is required" })
   );
 
 /** Dollars with at most two decimals, as every price in the API; answers cents. */
-function dollarsField(field: string, min: number) {
-  const message = `${field} must be an amount in dollars from ${min} to 100000, like 5.00`;
+function dollarsField(field: string, min: number, max = 100_000) {
+  const message = `${field} must be an amount in dollars from ${min} to ${max}, like 5.00`;
   return z.number({ error: message })
-    .refine((v) => Number.isFinite(v) && v >= min && v <= 100_000, message)
+    .refine((v) => Number.isFinite(v) && v >= min && v <= max, message)
     .refine(
       (v) => Math.abs(v * 100 - Math.round(v * 100)) < 1e-6,
       `${field} has at most two decimals`,
@@ -286,6 +286,113 @@ export const noticeSchema = z.strictObject({
   version: z.string().max(100).optional(),
 });
 
+/** A name the owner gives a switch, brand, pack or item: one line, shown to shoppers. */
+const catalogName = (field: string, max: number) =>
+  z.string({ error: `${field} is required` }).trim().min(1, `${field} is required`)
+    .max(max, `${field} must be at most ${max} characters`)
+    .refine((v) => !LINE_CONTROLS.test(v), `${field} cannot contain control characters`)
+    .meta(FREE_TEXT);
+
+const SWITCH_TYPE_MESSAGE =
+  "type must be linear, tactile or clicky, optionally silent (like silent linear)";
+
+/** A switch type as the catalogue writes it: "linear", "silent tactile", ... (any case, spaces). */
+const switchType = z.string({ error: SWITCH_TYPE_MESSAGE })
+  .transform((v) => v.trim().toLowerCase().replace(/\s+/g, " "))
+  .pipe(z.string().regex(/^(silent )?(linear|tactile|clicky)$/, SWITCH_TYPE_MESSAGE));
+
+const FORCE_MESSAGE = 'force must be grams as text, like "55g" (20g to 150g)';
+
+/** A force as GET /api/switches shows it, "55g": "55 G" is taken as "55g". */
+const switchForce = z.string({ error: FORCE_MESSAGE })
+  .transform((v) => v.trim().toLowerCase().replace(/\s+/g, ""))
+  .pipe(
+    z.string().regex(/^\d{2,3}(\.\d)?g$/, FORCE_MESSAGE)
+      .refine((v) => parseFloat(v) >= 20 && parseFloat(v) <= 150, FORCE_MESSAGE),
+  );
+
+/**
+ * A switch's surcharge: it may be negative, but never so much that a tester of 20 switches
+ * ($18.99 base) or a cube could cost less than nothing.
+ */
+const extraPrice = dollarsField("extraPrice", -0.9, 50);
+
+/** Where to buy a full set: an http(s) address, or empty for none. */
+const referralLink = z.string({ error: "referralLink must be a web address (https://...)" })
+  .trim().max(500, "referralLink must be at most 500 characters")
+  .refine(
+    (v) => v === "" || (URL.canParse(v) && /^https?:$/.test(new URL(v).protocol)),
+    "referralLink must be a web address (https://...) or empty",
+  );
+
+/** Units on the shelf, as the inventory routes take them. */
+const shelfStock = z.number({ error: "stock must be a whole number from 0 to 1000000" })
+  .int("stock must be a whole number from 0 to 1000000")
+  .min(0, "stock must be a whole number from 0 to 1000000")
+  .max(1_000_000, "stock must be a whole number from 0 to 1000000");
+
+/** `version` as the admin GET gave it: an edit of an older copy is refused (409). */
+const editVersion = z.string({ error: "version must be the text the list gave" }).max(100)
+  .optional();
+
+/** Body of POST /api/admin/catalog/switches. Unknown fields are refused, so a typo is not lost. */
+export const switchCreateSchema = z.strictObject({
+  name: catalogName("name", 60),
+  brand: catalogName("brand", 60),
+  type: switchType,
+  force: switchForce,
+  extraPrice,
+  referralLink: referralLink.optional(),
+  stock: shelfStock.optional(),
+});
+
+/** Body of PATCH /api/admin/catalog/switches/{id}: any field, and `retired`. */
+export const switchUpdateSchema = z.strictObject({
+  name: catalogName("name", 60).optional(),
+  brand: catalogName("brand", 60).optional(),
+  type: switchType.optional(),
+  force: switchForce.optional(),
+  extraPrice: extraPrice.optional(),
+  referralLink: referralLink.optional(),
+  stock: shelfStock.optional(),
+  retired: z.boolean({ error: "retired must be true or false" }).optional(),
+  version: editVersion,
+});
+
+/** How many switches a themed pack holds. */
+export const PACK_SWITCH_COUNT = 10;
+
+const PACK_SWITCHES_MESSAGE = `switchIds must list exactly ${PACK_SWITCH_COUNT} switch ids`;
+
+/** Body of PATCH /api/admin/catalog/packs/{id} (the id without keycaps). */
+export const packUpdateSchema = z.strictObject({
+  title: catalogName("title", 80).optional(),
+  description: z.string({ error: "description is required" }).trim()
+    .min(1, "description is required").max(1000, "description must be at most 1000 characters")
+    .refine((v) => !TEXT_CONTROLS.test(v), "description cannot contain control characters")
+    .meta(FREE_TEXT).optional(),
+  /** Dollars without keycaps; the with-keycaps product costs $2.00 more. */
+  price: dollarsField("price", 0).optional(),
+  switchIds: z.array(
+    z.number({ error: "switchIds must be switch ids (whole numbers)" })
+      .int("switchIds must be switch ids (whole numbers)")
+      .positive("switchIds must be switch ids (whole numbers)"),
+    { error: PACK_SWITCHES_MESSAGE },
+  ).length(PACK_SWITCH_COUNT, PACK_SWITCHES_MESSAGE)
+    .refine((ids) => new Set(ids).size === ids.length, "switchIds must be 10 different switches")
+    .optional(),
+  onSale: z.boolean({ error: "onSale must be true or false" }).optional(),
+  version: editVersion,
+});
+
+/** Body of PATCH /api/admin/catalog/items/{id}. */
+export const itemUpdateSchema = z.strictObject({
+  name: catalogName("name", 80).optional(),
+  price: dollarsField("price", 0).optional(),
+  onSale: z.boolean({ error: "onSale must be true or false" }).optional(),
+  version: editVersion,
+});
+
 /** Body of the demo provider's pay and confirm calls (only the card number is required). */
 export const demoPaySchema = z.object({
   cardNumber: z.string({ error: "Card number is required" }).max(
@@ -371,3 +478,7 @@ export type StockUpdateInput = z.input<typeof stockUpdateSchema>;
 export type PromoCreateInput = z.input<typeof promoCreateSchema>;
 export type PromoUpdateInput = z.input<typeof promoUpdateSchema>;
 export type NoticeInput = z.input<typeof noticeSchema>;
+export type SwitchCreateInput = z.input<typeof switchCreateSchema>;
+export type SwitchUpdateInput = z.input<typeof switchUpdateSchema>;
+export type PackUpdateInput = z.input<typeof packUpdateSchema>;
+export type ItemUpdateInput = z.input<typeof itemUpdateSchema>;

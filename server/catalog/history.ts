@@ -3,6 +3,7 @@
  * when, what, and each changed field's old and new value. An edit is recorded in the same atomic
  * write as the change itself, so the history never misses or invents one.
  */
+import type { CatalogEditView } from "../../shared/api_types.ts";
 import { randomId } from "../crypto.ts";
 import { keys } from "../db/keys.ts";
 
@@ -27,6 +28,8 @@ export interface EditRecord {
   /** "created", "updated" or "retired" and the like, for the list. */
   action: string;
   changes: FieldChange[];
+  /** What the record was called when edited ("Gateron Oil King"), for the list. */
+  label?: string;
 }
 
 /** Adds the edit to `op`, the atomic write that makes the change. */
@@ -56,4 +59,17 @@ export async function listEdits(kv: Deno.Kv, limit = 500): Promise<EditRecord[]>
     edits.push(e.value);
   }
   return edits;
+}
+
+/** The newest edits first, as the admin API shows them (GET /api/admin/catalog/history). */
+export async function listEditViews(kv: Deno.Kv, limit = 500): Promise<CatalogEditView[]> {
+  return (await listEdits(kv, limit)).map((e) => ({
+    id: e.id,
+    at: new Date(e.at).toISOString(),
+    kind: e.kind,
+    target: e.target,
+    label: e.label ?? null,
+    action: e.action,
+    changes: e.changes,
+  }));
 }

@@ -9,7 +9,9 @@ import {
 import {
   type BodyColor,
   CUBE_SIZE,
+  cubeCents,
   type CubeKeycaps,
+  customTesterCents,
   type TesterKeycaps,
   type TesterSize,
 } from "../../shared/pricing.ts";
@@ -41,8 +43,16 @@ export type LineSpec =
   }
   | { kind: "cube"; keycaps: CubeKeycaps; bodyColor: BodyColor; switchIds: number[] };
 
-/** A line of a cart, as stored: what it is, never what it costs (prices are computed on read). */
-export type CartLine = { lineId: string; quantity: number } & LineSpec;
+/**
+ * A line of a cart, as stored: what it is. What it costs is computed on every read; what it cost
+ * when added is kept only to tell the shopper that the price changed since.
+ */
+export type CartLine = {
+  lineId: string;
+  quantity: number;
+  /** Cents one unit cost when last added (absent on lines stored before it was kept). */
+  addedPriceCents?: number;
+} & LineSpec;
 
 /** A cart as stored. */
 export interface CartRecord {
@@ -132,16 +142,49 @@ export function lineBom(spec: LineSpec, product: ProductRecord | null): Bom {
   return bomOf(subject);
 }
 
+/** What one unit of a line costs now, from its catalogue records (switches in line order). */
+export function lineUnitCents(
+  spec: LineSpec,
+  product: ProductRecord | null,
+  switches: readonly SwitchRecord[],
+): number {
+  if (spec.kind === "product") return product!.priceCents;
+  const extras = switches.map((s) => s.extraPriceCents);
+  return spec.kind === "custom"
+    ? customTesterCents(spec.size, spec.keycaps, extras)
+    : cubeCents(extras);
+}
+
+/**
+ * Why a line cannot be bought any more, for the shopper: its product was taken off sale, or a
+ * switch it holds was retired. Null when everything in it is still sold.
+ */
+export function unsoldReason(
+  product: ProductRecord | null,
+  switches: readonly SwitchRecord[],
+): string | null {
+  if (product) return product.onSale ? null : `${product.name} is no longer sold.`;
+  const names = switches.filter((s) => s.retired).map((s) => `${s.brand} ${s.name}`);
+  if (names.length === 0) return null;
+  const list = names.length === 1
+    ? names[0]
+    : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
+  return `${list} ${names.length === 1 ? "is" : "are"} no longer sold; choose another switch.`;
+}
+
 /**
  * Checks a line against the catalogue (the product, or every switch of a configuration exists,
- * in the right number), giving the records it read.
+ * in the right number, and all of it is still sold), giving the records it read.
  */
 async function validateSpec(
   kv: Deno.Kv,
   spec: LineSpec,
 ): Promise<{ product: ProductRecord | null; switches: SwitchRecord[] }> {
   if (spec.kind === "product") {
-    return { product: await getProduct(kv, spec.productId), switches: [] };
+    const product = await getProduct(kv, spec.productId);
+    const unsold = unsoldReason(product, []);
+    if (unsold) throw new Conflict(unsold);
+    return { product, switches: [] };
   }
   const expected = spec.kind === "custom" ? spec.size : CUBE_SIZE;
   const what = spec.kind === "custom" ? "a Custom Switch Tester" : "the Fidget Cube";
@@ -153,7 +196,10 @@ async function validateSpec(
       `Please select ${expected} switches for ${what}. You've selected ${spec.switchIds.length}.`,
     );
   }
-  return { product: null, switches: await getSwitches(kv, spec.switchIds) };
+  const switches = await getSwitches(kv, spec.switchIds);
+  const unsold = unsoldReason(null, switches);
+  if (unsold) throw new Conflict(unsold);
+  return { product: null, switches };
 }
 
 /**
@@ -201,6 +247,7 @@ export async function addToCart(kv: Deno.Kv, clock: Clock, input: AddInput): Pro
   ]);
   const lineId = lineIdOf(input.spec);
   const bom = lineBom(input.spec, product);
+  const addedPriceCents = lineUnitCents(input.spec, product, switches);
   return await withRetries(
     async () => {
       const entry = firstRead
@@ -233,9 +280,10 @@ export async function addToCart(kv: Deno.Kv, clock: Clock, input: AddInput): Pro
         throw new InvalidInput(`A cart holds at most ${MAX_CART_LINES} different items`);
       }
       const free = await ensureStock(kv, bom, quantity);
+      // Adding more of a line is agreeing to today's price: the line is priced from now on.
       const lines = existing
-        ? cart.lines.map((l) => (l.lineId === lineId ? { ...l, quantity } : l))
-        : [...cart.lines, { ...input.spec, lineId, quantity } as CartLine];
+        ? cart.lines.map((l) => (l.lineId === lineId ? { ...l, quantity, addedPriceCents } : l))
+        : [...cart.lines, { ...input.spec, lineId, quantity, addedPriceCents } as CartLine];
       const next = { ...cart, lines, updatedAt: now };
       await input.admitted;
       const ok = await commitCart(kv, next, entry?.versionstamp ?? null, !entry && next.userId);
@@ -268,7 +316,8 @@ export async function setLineQuantity(
     if (!line) throw new NotFound(`This cart has no item ${lineId}`);
     if (quantity <= 0) return cart.lines.filter((l) => l.lineId !== lineId);
     if (quantity > line.quantity) {
-      const product = line.kind === "product" ? await getProduct(kv, line.productId) : null;
+      // More of something no longer sold is refused like a new add; fewer is always fine.
+      const { product } = await validateSpec(kv, line);
       await ensureStock(kv, lineBom(line, product), quantity);
     }
     return cart.lines.map((l) => (l.lineId === lineId ? { ...l, quantity } : l));

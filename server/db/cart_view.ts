@@ -1,5 +1,5 @@
 import { addBom, type Bom, shortages, type StockKey } from "../../shared/bom.ts";
-import { cubeCents, customTesterCents, toDollars } from "../../shared/pricing.ts";
+import { toDollars } from "../../shared/pricing.ts";
 import {
   cubeImageName,
   cubeImageUrl,
@@ -9,7 +9,7 @@ import {
 } from "../../shared/images.ts";
 import type { CartView, LineSwitch, PricedItem } from "../../shared/api_types.ts";
 import type { CartLine, CartReads, CartRecord } from "./cart.ts";
-import { lineBom, readsFor } from "./cart.ts";
+import { lineBom, lineUnitCents, readsFor, unsoldReason } from "./cart.ts";
 import { type ProductRecord, productSnapshot, type SwitchRecord } from "./catalog.ts";
 import { keys } from "./keys.ts";
 import { getManyBatched } from "./kv_util.ts";
@@ -29,8 +29,8 @@ const LINE_NAMES = { custom: "Custom Switch Tester", cube: "Custom Fidget Cube" 
 
 /**
  * Prices every line of a cart from the catalogue in KV. `known` holds records this request
- * already read (an add), which are not read again. Lines are marked available; `markAvailability`
- * checks them against stock for a view.
+ * already read (an add), which are not read again. Lines still sold are marked available;
+ * `markAvailability` checks them against stock for a view.
  */
 export async function priceLines(
   kv: Deno.Kv,
@@ -63,7 +63,7 @@ export async function priceLines(
     if (!item) continue;
     const product = line.kind === "product" ? products.get(line.productId)! : null;
     result.push({
-      item: { ...item, available: true },
+      item: { ...item, available: item.unavailableReason === null },
       quantity: line.quantity,
       lineTotalCents: item.priceCents * line.quantity,
       bom: lineBom(line, product),
@@ -86,7 +86,8 @@ async function markAvailability(
   const counts = new Map([...(known ?? []), ...read]);
   for (const line of lines) {
     const lineNeed = addBom(new Map(), line.bom, line.quantity);
-    line.item.available = shortages(lineNeed, (k) => counts.get(k) ?? 0).size === 0;
+    line.item.available = line.item.unavailableReason === null &&
+      shortages(lineNeed, (k) => counts.get(k) ?? 0).size === 0;
   }
   return lines;
 }
@@ -115,15 +116,14 @@ function priceItem(
       keycaps: product.packSlug ? (product.withKeycaps ? "transparent" : "none") : null,
       bodyColor: null,
       switches: [],
+      priceChangedFrom: changedFrom(line, product.priceCents),
+      unavailableReason: unsoldReason(product, []),
     };
   }
   const chosen = line.switchIds.map((id) => switches.get(id));
   if (chosen.some((s) => !s)) return null;
   const list = chosen as SwitchRecord[];
-  const extras = list.map((s) => s.extraPriceCents);
-  const priceCents = line.kind === "custom"
-    ? customTesterCents(line.size, line.keycaps, extras)
-    : cubeCents(extras);
+  const priceCents = lineUnitCents(line, null, list);
   return {
     id: line.lineId,
     kind: line.kind,
@@ -147,7 +147,15 @@ function priceItem(
       extraPrice: toDollars(s.extraPriceCents),
       quantity: 1 as const,
     })),
+    priceChangedFrom: changedFrom(line, priceCents),
+    unavailableReason: unsoldReason(null, list),
   };
+}
+
+/** Dollars one unit cost when the line was added, when that differs from its price now. */
+function changedFrom(line: CartLine, priceCents: number): number | null {
+  const before = line.addedPriceCents;
+  return before !== undefined && before !== priceCents ? toDollars(before) : null;
 }
 
 /** What priced lines cost together, before shipping, tax and discounts. */

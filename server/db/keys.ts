@@ -8,6 +8,9 @@ export const keys = {
   /** Catalogue: a product sold by id (pack or item). */
   product: (id: number) => ["catalog", "product", id] as const,
   products: () => ["catalog", "product"] as const,
+  /** Catalogue: a themed pack (what its page shows), by its product id without keycaps. */
+  pack: (id: number) => ["catalog", "pack", id] as const,
+  packs: () => ["catalog", "pack"] as const,
   /** Stock and used counts of one component. */
   stock: (key: StockKey) => ["stock", key] as const,
   stocks: () => ["stock"] as const,

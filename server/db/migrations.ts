@@ -9,6 +9,9 @@ import { keys } from "./keys.ts";
 import type { StockRecord } from "./stock.ts";
 import { commitStockChange } from "./stock_version.ts";
 import { type PromoRecord, promoRecord } from "./promo.ts";
+import { PACKS } from "../../shared/catalog/packs.ts";
+import { PRODUCTS } from "../../shared/catalog/products.ts";
+import type { PackRecord, ProductRecord, SwitchRecord } from "./catalog.ts";
 
 interface Migration {
   id: number;
@@ -67,7 +70,65 @@ const MIGRATIONS: Migration[] = [
       }
     },
   },
+  {
+    id: 3,
+    name: "catalogue-owned",
+    // The catalogue became the owner's: switches carry `retired`, products `onSale` and their
+    // bill of materials as data, and each pack has a record of its own (title, description, its
+    // ten switches), which the pack pages read instead of the compiled catalogue. What the store
+    // holds wins over the code: a pack's switches are the ones its product sells.
+    async run(kv, clock) {
+      await upgradeEach<SwitchRecord>(
+        kv,
+        clock,
+        keys.switches(),
+        (old) => typeof old.retired === "boolean" ? null : { ...old, retired: false },
+      );
+      await upgradeEach<ProductRecord>(kv, clock, keys.products(), (old) => {
+        if (typeof old.onSale === "boolean" && old.bom) return null;
+        const bom = old.bom ?? PRODUCTS.find((p) => p.id === old.id)?.bom;
+        return bom ? { ...old, bom, onSale: old.onSale ?? true } : null;
+      });
+      for (const [position, pack] of PACKS.entries()) {
+        const plain = (await kv.get<ProductRecord>(keys.product(pack.id))).value;
+        if (!plain) continue; // a store seeded before products existed gets today's seed
+        const record: PackRecord = {
+          ...pack,
+          title: plain.name,
+          switchIds: plain.bom?.kind === "pack" ? [...plain.bom.switchIds] : pack.switchIds,
+          onSale: plain.onSale,
+          position,
+          updatedAt: clock.now(),
+        };
+        const absent = kv.atomic().check({ key: keys.pack(pack.id), versionstamp: null })
+          .set(keys.pack(pack.id), record);
+        // A failed check means a record exists already, which is the new shape.
+        await commitStockChange(kv, absent, clock.now());
+      }
+    },
+  },
 ];
+
+/**
+ * Rewrites each record under `prefix` that `upgrade` changes (null: already in the new shape),
+ * each checked against what was read and read again when another writer got there first.
+ */
+async function upgradeEach<T>(
+  kv: Deno.Kv,
+  clock: Clock,
+  prefix: Deno.KvKey,
+  upgrade: (old: T) => T | null,
+): Promise<void> {
+  for await (const listed of kv.list<T>({ prefix })) {
+    for (let entry: Deno.KvEntryMaybe<T> = listed; entry.value !== null;) {
+      const next = upgrade(entry.value);
+      if (next === null) break;
+      const op = kv.atomic().check(entry).set(entry.key, next);
+      if (await commitStockChange(kv, op, clock.now())) break;
+      entry = await kv.get<T>(entry.key);
+    }
+  }
+}
 
 /** Applies every migration not applied yet, in order. */
 export async function migrate(kv: Deno.Kv, clock: Clock): Promise<number[]> {

@@ -69,6 +69,15 @@ export function writeStockTo(
   }
 }
 
+/** Adds creating a stock record (a new switch's) to `op`, checked to be absent. */
+export function createStockInto(
+  op: Deno.AtomicOperation,
+  key: StockKey,
+  record: StockRecord,
+): void {
+  op.check({ key: keys.stock(key), versionstamp: null }).set(keys.stock(key), record);
+}
+
 /**
  * Units a checkout could reserve now, for just these components: what a cart's checks read.
  * From the snapshot of all stock (below) while it is current; a shop that sells changes its

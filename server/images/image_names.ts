@@ -66,6 +66,17 @@ function render(folder: string, name: string): string | null {
 }
 
 /**
+ * The image name a switch illustration's path asks for ("switches/x-transparent.svg" is "x"),
+ * or null for any other path: how a switch the owner added, which the compiled catalogue does
+ * not know, is looked up in the store.
+ */
+export function switchImageNameOf(path: string): string | null {
+  const match = PATTERN.exec(path);
+  if (match?.[1] !== "switches" || !match[2].endsWith(SWITCH_SUFFIX)) return null;
+  return match[2].slice(0, -SWITCH_SUFFIX.length);
+}
+
+/**
  * Resolves a path relative to /images/ (e.g. "switches/gateron-oil-king-transparent.svg") to its
  * SVG, rendering each name once. Returns null for anything that is not a catalogue image.
  */

@@ -237,7 +237,7 @@ function solid(view: View, half: number, z: number, parts: (Markup | false)[]): 
  * seen through a translucent top housing, and a hint of the switch type (a bump for tactile, a
  * click bar for clicky, a dampener ring for silent). The background stays transparent.
  */
-export function switchSvg(sw: SwitchData): string {
+export function switchSvg(sw: Pick<SwitchData, "brand" | "name" | "type" | "color">): string {
   const color = safeColor(sw.color);
   const types = sw.type.toLowerCase().split(/\s+/);
   const view = fitView([[-7.8, -7.8, 15], [9, 9, -3], [7.8, -7.8, 0], [-7.8, 7.8, 0]], 14);

@@ -180,6 +180,14 @@ async function loadCart(deps: CheckoutDeps, input: CheckoutInput): Promise<Price
     });
   }
   if (lines.length === 0) throw new NotFound("Your cart is empty");
+  const unsold = lines.flatMap((l) => l.item.unavailableReason ?? []);
+  if (unsold.length > 0) {
+    throw new Conflict(
+      `${unsold.join(" ")} Please remove ${
+        unsold.length === 1 ? "it" : "those items"
+      } from your cart to check out.`,
+    );
+  }
   const need = needOf(lines);
   if (need.size > MAX_ORDER_COMPONENTS) {
     throw new InvalidInput(

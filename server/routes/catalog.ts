@@ -1,14 +1,14 @@
 import { type Context, Hono } from "hono";
 import { z } from "zod";
 import { type Bom, bomOf, type StockKey, switchKey, unitsAvailable } from "../../shared/bom.ts";
-import { PACKS } from "../../shared/catalog/packs.ts";
-import { itemImageUrl, packImageUrl, switchImageUrl } from "../../shared/images.ts";
+import { itemImageUrl, packImageUrl } from "../../shared/images.ts";
 import { toDollars } from "../../shared/pricing.ts";
-import type { AvailabilityView, PackView, SwitchView } from "../../shared/api_types.ts";
+import type { AvailabilityView, ProductView, SwitchView } from "../../shared/api_types.ts";
 import { idSchema } from "../../shared/schemas.ts";
 import type { AppDeps } from "../deps.ts";
 import { NotFound } from "../errors.ts";
-import { findSwitches, listProducts, listSwitches, productSnapshot } from "../db/catalog.ts";
+import { listProducts, listSwitches, productSnapshot } from "../db/catalog.ts";
+import { getPackPage, listPacksOnSale } from "../catalog/packs.ts";
 import { stockSnapshot } from "../db/stock.ts";
 import { perStockVersion } from "../db/stock_version.ts";
 import { validateParams } from "../middleware/validate.ts";
@@ -111,7 +111,8 @@ export function catalogRoutes({ kv, imageBase }: AppDeps & { imageBase: string }
     "/switches",
     versionedJson(kv, async () => {
       const [switches, stock] = await Promise.all([listSwitches(kv), stockSnapshot(kv)]);
-      return switches.map((s) => ({
+      // Retired switches are no longer offered; orders and carts still find them by id.
+      return switches.filter((s) => !s.retired).map((s) => ({
         id: s.id,
         name: s.name,
         brand: s.brand,
@@ -129,7 +130,8 @@ export function catalogRoutes({ kv, imageBase }: AppDeps & { imageBase: string }
     "/products",
     versionedJson(kv, async () => {
       const [products, stock] = await Promise.all([listProducts(kv), stockSnapshot(kv)]);
-      return products.sort((a, b) => a.id - b.id).map((p) => ({
+      const onSale = products.filter((p) => p.onSale).sort((a, b) => a.id - b.id);
+      return onSale.map((p): ProductView => ({
         id: p.id,
         name: p.name,
         price: toDollars(p.priceCents),
@@ -140,46 +142,15 @@ export function catalogRoutes({ kv, imageBase }: AppDeps & { imageBase: string }
         packSlug: p.packSlug,
         withKeycaps: p.withKeycaps,
         available: unitsAvailable(bomOf(p.bom), (k) => stock.get(k) ?? 0) > 0,
+        onSale: p.onSale,
       }));
     }),
   );
 
+  app.get("/packs", versionedJson(kv, () => listPacksOnSale(kv, imageBase)));
+
   app.get("/packs/:slug", async (c) => {
-    const pack = PACKS.find((p) => p.slug === c.req.param("slug"));
-    // The slug is echoed so the message says what was asked for, but never at any length.
-    if (!pack) throw new NotFound(`No tester pack called ${c.req.param("slug").slice(0, 80)}`);
-    const [switches, products] = await Promise.all([
-      findSwitches(kv, pack.switchIds),
-      productSnapshot(kv),
-    ]);
-    const plain = products.get(pack.id);
-    const withKeycaps = products.get(pack.idWithKeycaps);
-    if (!plain || !withKeycaps) throw new NotFound(`The ${pack.title} is not sold right now`);
-    return c.json(
-      {
-        id: pack.id,
-        idWithKeycaps: pack.idWithKeycaps,
-        slug: pack.slug,
-        title: pack.title,
-        description: pack.description,
-        image: pack.image,
-        imageUrl: packImageUrl(imageBase, pack.image),
-        basePrice: toDollars(plain.priceCents),
-        basePriceCents: plain.priceCents,
-        priceWithKeycapsCents: withKeycaps.priceCents,
-        switches: switches.flatMap((s) =>
-          s
-            ? [{
-              id: s.id,
-              name: s.name,
-              brand: s.brand,
-              referralLink: s.referralLink,
-              imageUrl: switchImageUrl(imageBase, s.image),
-            }]
-            : []
-        ),
-      } satisfies PackView,
-    );
+    return c.json(await getPackPage(kv, c.req.param("slug"), imageBase));
   });
 
   for (const kind of ["testers", "items"] as const) {
@@ -192,9 +163,9 @@ export function catalogRoutes({ kv, imageBase }: AppDeps & { imageBase: string }
       if (!product || !isRightKind) {
         throw new NotFound(`No ${kind === "testers" ? "tester" : "item"} with id ${id}`);
       }
-      return c.json(
-        { available: isAvailable(counts, bomOf(product.bom)) } satisfies AvailabilityView,
-      );
+      // Something taken off sale cannot be bought, whatever the stock.
+      const available = product.onSale && isAvailable(counts, bomOf(product.bom));
+      return c.json({ available } satisfies AvailabilityView);
     });
   }
   return app;

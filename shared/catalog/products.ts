@@ -17,6 +17,8 @@ export interface ProductData {
   /** The pack this product belongs to, for packs. */
   packSlug: string | null;
   withKeycaps: boolean;
+  /** Whether it can be bought: the owner takes a pack or item off sale without deleting it. */
+  onSale: boolean;
 }
 
 /** Every product sellable by id (packs both ways, and the items). */
@@ -31,6 +33,7 @@ export const PRODUCTS: readonly ProductData[] = [
       bom: { kind: "pack", switchIds: pack.switchIds, withKeycaps },
       packSlug: pack.slug,
       withKeycaps,
+      onSale: true,
     }))
   ),
   ...ITEMS.map((item): ProductData => ({
@@ -39,9 +42,10 @@ export const PRODUCTS: readonly ProductData[] = [
     priceCents: item.priceCents,
     image: item.image,
     path: "/shop",
-    bom: { kind: item.id === 1 ? "layout-tester" : "cube-case" },
+    bom: item.bom,
     packSlug: null,
     withKeycaps: false,
+    onSale: true,
   })),
 ];
 

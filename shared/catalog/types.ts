@@ -1,4 +1,5 @@
 /** Types of the catalogue data that server and browser both read. Money is integer cents. */
+import type { BomSubject } from "../bom.ts";
 
 /** One real keyboard switch sold in testers. */
 export interface SwitchData {
@@ -46,4 +47,6 @@ export interface ItemData {
   description: string;
   priceCents: number;
   image: string;
+  /** What one unit consumes: data on the item, so a new item needs no rule in code. */
+  bom: Extract<BomSubject, { kind: "layout-tester" | "cube-case" }>;
 }

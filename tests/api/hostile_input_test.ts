@@ -31,9 +31,11 @@ import {
   adminVerifySchema,
   contactSchema,
   demoPaySchema,
+  itemUpdateSchema,
   loginSchema,
   noticeSchema,
   orderCreateSchema,
+  packUpdateSchema,
   paymentIntentSchema,
   promoCreateSchema,
   promoUpdateSchema,
@@ -42,10 +44,13 @@ import {
   registerSchema,
   simpleAddSchema,
   stockUpdateSchema,
+  switchCreateSchema,
+  switchUpdateSchema,
   testerAddSchema,
   trackingSchema,
 } from "../../shared/schemas.ts";
 import { SWITCHES } from "../../shared/catalog/switches.ts";
+import { PACKS } from "../../shared/catalog/packs.ts";
 
 type Json = Record<string, unknown>;
 
@@ -700,6 +705,19 @@ const withCookie = (ctx: GroupContext) => ({ Cookie: ctx.cookie as string });
 /** The owner's promo and notice bodies refuse unknown fields (400), so a typo is not lost. */
 const STRICT_BODY = { "body: extra fields": 400, "body: prototype keys": 400 };
 
+/** A valid switch body of the owner's catalogue (a name is added per case). */
+const SWITCH_FIELDS = {
+  brand: "Gateron",
+  type: "linear",
+  force: "55g",
+  extraPrice: 0.1,
+  referralLink: "https://example.com/switch",
+  stock: 5,
+};
+
+/** A switch in no pack, which the owner may retire. */
+const UNPACKED_SWITCH = SWITCHES.find((s) => !PACKS.some((p) => p.switchIds.includes(s.id)))!;
+
 /**
  * Valid terms of a promo code. Without percentOff (or with null), a code has no discount: a
  * creation is refused, and so is an edit that clears it.
@@ -720,9 +738,10 @@ const GROUPS: Group[] = [
     // A stand-in for the built client, so paths that leave the API answer a page.
     options: { env: { DIST_DIR: await fakeDist() } },
     routes: [
-      ...["/api/health", "/api/switches", "/api/products", "/api/payments/config"].map((
-        path,
-      ): Route => ({ method: "GET", path, base: () => ({}), body: NO_BODY })),
+      ...["/api/health", "/api/switches", "/api/products", "/api/packs", "/api/payments/config"]
+        .map((
+          path,
+        ): Route => ({ method: "GET", path, base: () => ({}), body: NO_BODY })),
       {
         method: "GET",
         path: "/api/packs/:slug",
@@ -1079,6 +1098,86 @@ const GROUPS: Group[] = [
           "body minSubtotal: 1.5": "a minimum of $1.50",
         },
         statuses: { ...STRICT_BODY, "body percentOff: null": 400 },
+      },
+    ],
+  },
+  {
+    name: "the owner's catalogue",
+    setup: async (t) => ({ cookie: await adminCookie(t) }),
+    routes: [
+      ...["switches", "packs", "items", "history"].map((kind): Route => ({
+        method: "GET",
+        path: `/api/admin/catalog/${kind}`,
+        base: (ctx) => ({ headers: withCookie(ctx) }),
+        body: NO_BODY,
+      })),
+      {
+        method: "POST",
+        path: "/api/admin/catalog/switches",
+        // Each accepted case adds a switch, so every case names a new one.
+        fresh: true,
+        base: (ctx) => ({
+          headers: withCookie(ctx),
+          body: {
+            ...SWITCH_FIELDS,
+            name: `Hostile ${(ctx.switches = Number(ctx.switches ?? 0) + 1)}`,
+          },
+        }),
+        body: { kind: "json", fields: fieldsOf(switchCreateSchema) },
+        accepts: { "body extraPrice: 1.5": "an extra price of $1.50" },
+        statuses: STRICT_BODY,
+      },
+      {
+        method: "PATCH",
+        path: "/api/admin/catalog/switches/:id",
+        base: (ctx) => ({
+          params: { id: String(UNPACKED_SWITCH.id) },
+          headers: withCookie(ctx),
+          // Another brand than the POST's: a name the POST gave (markup) is taken.
+          body: { ...SWITCH_FIELDS, brand: "Edited", name: "Hostile Edit", retired: false },
+        }),
+        body: { kind: "json", fields: fieldsOf(switchUpdateSchema) },
+        accepts: {
+          "body: {}": "an edit may change nothing: it answers the switch as it is",
+          "body extraPrice: 1.5": "an extra price of $1.50",
+        },
+        statuses: STRICT_BODY,
+      },
+      {
+        method: "PATCH",
+        path: "/api/admin/catalog/packs/:id",
+        base: (ctx) => ({
+          params: { id: String(STARTER.id) },
+          headers: withCookie(ctx),
+          body: {
+            title: "Hostile Pack",
+            description: "Ten switches.",
+            price: 9.99,
+            switchIds: STARTER.switchIds,
+            onSale: true,
+          },
+        }),
+        body: { kind: "json", fields: fieldsOf(packUpdateSchema) },
+        accepts: {
+          "body: {}": "an edit may change nothing: it answers the pack as it is",
+          "body price: 1.5": "a price of $1.50",
+        },
+        statuses: STRICT_BODY,
+      },
+      {
+        method: "PATCH",
+        path: "/api/admin/catalog/items/:id",
+        base: (ctx) => ({
+          params: { id: "1" },
+          headers: withCookie(ctx),
+          body: { name: "Hostile Item", price: 7.99, onSale: true },
+        }),
+        body: { kind: "json", fields: fieldsOf(itemUpdateSchema) },
+        accepts: {
+          "body: {}": "an edit may change nothing: it answers the item as it is",
+          "body price: 1.5": "a price of $1.50",
+        },
+        statuses: STRICT_BODY,
       },
     ],
   },

@@ -25,6 +25,8 @@ import { recoverOrders } from "../../server/orders/recovery.ts";
 import type { Order } from "../../server/orders/order.ts";
 import type { DemoPayment } from "../../server/payments/demo.ts";
 import { switchKey } from "../../shared/bom.ts";
+import { PACKS } from "../../shared/catalog/packs.ts";
+import { SWITCHES } from "../../shared/catalog/switches.ts";
 
 const GOOD_CARD = "4242424242424242";
 const SWITCH_ID = STARTER.switchIds[0];
@@ -121,8 +123,8 @@ for (const [where, latency] of [["", undefined], [" with KV delays", DEFAULT_LAT
 }
 
 Deno.test("a stock edit on one instance reaches the others' catalogue within TRUST_MS of their clock", async () => {
-  // No route edits the catalogue itself yet; the owner's stock count is the edit the catalogue
-  // answers (availability of the switch and of every product made with it) can show.
+  // The owner's stock count: what availability of the switch and of every product made with it
+  // shows.
   await using h = await createInstances({ instances: 2 });
   const available = async (i: number) => {
     const switches = await h.request(i, "/api/switches");
@@ -152,6 +154,53 @@ Deno.test("a stock edit on one instance reaches the others' catalogue within TRU
   assert.deepEqual(await available(1), yes);
   h.clock.advance(TRUST_MS);
   assert.deepEqual(await available(0), yes);
+});
+
+Deno.test("a catalogue edit on one instance reaches the others within TRUST_MS of their clock", async () => {
+  await using h = await createInstances({ instances: 2 });
+  const cookie = await adminCookie(h.instances[0]);
+  const switchOf = async (i: number) =>
+    (await h.request(i, "/api/switches")).json.find((s: { id: number }) => s.id === SWITCH_ID);
+  const packTitle = async (i: number) =>
+    (await h.request(i, `/api/packs/${STARTER.slug}`)).json.title;
+  const before = await switchOf(1);
+  assert.equal(await packTitle(1), STARTER.title, "instance 1 has read (and trusts) the version");
+
+  const edit = await h.request(0, `/api/admin/catalog/switches/${SWITCH_ID}`, {
+    method: "PATCH",
+    headers: { Cookie: cookie },
+    body: { extraPrice: 1.25 },
+  });
+  assert.equal(edit.status, 200, edit.text);
+  const title = await h.request(0, `/api/admin/catalog/packs/${STARTER.id}`, {
+    method: "PATCH",
+    headers: { Cookie: cookie },
+    body: { title: "Starter Pack, Refreshed" },
+  });
+  assert.equal(title.status, 200, title.text);
+  assert.equal((await switchOf(0)).extraPrice, 1.25, "the editing instance sees it at once");
+  assert.equal(await packTitle(0), "Starter Pack, Refreshed");
+
+  h.clock.advance(TRUST_MS);
+  assert.equal((await switchOf(1)).extraPrice, 1.25, "the other sees it once the window lapsed");
+  assert.notEqual(before.extraPrice, 1.25);
+  assert.equal(await packTitle(1), "Starter Pack, Refreshed");
+
+  // A switch no pack holds, retired on instance 1: gone from instance 0's list once the window
+  // lapsed.
+  const loose = SWITCHES.find((s) => !PACKS.some((p) => p.switchIds.includes(s.id)))!;
+  const listed = async (i: number) =>
+    (await h.request(i, "/api/switches")).json.some((s: { id: number }) => s.id === loose.id);
+  assert.equal(await listed(0), true);
+  const cookie1 = await adminCookie(h.instances[1]);
+  const retire = await h.request(1, `/api/admin/catalog/switches/${loose.id}`, {
+    method: "PATCH",
+    headers: { Cookie: cookie1 },
+    body: { retired: true },
+  });
+  assert.equal(retire.status, 200, retire.text);
+  h.clock.advance(TRUST_MS);
+  assert.equal(await listed(0), false);
 });
 
 Deno.test("a payment on one instance while another polls its session: paid once, one email", async () => {

@@ -49,11 +49,16 @@ export interface TestAppOptions {
   payments?: (kv: Deno.Kv, clock: Clock) => PaymentProvider;
   /** Called after each named step of the order workflows (the crash tests throw here). */
   onStep?: (step: string) => void | Promise<void>;
+  /**
+   * A store to run on instead of a new in-memory one (a restart on the same KV file); the
+   * caller closes it.
+   */
+  kv?: Deno.Kv;
 }
 
 /** An app on an in-memory KV with a fixed clock and captured logs. */
 export async function createTestApp(options: TestAppOptions = {}) {
-  const kv = await Deno.openKv(":memory:");
+  const kv = options.kv ?? await Deno.openKv(":memory:");
   const clock = fixedClock();
   const logs: LogEntry[] = [];
   const config: Config = loadConfig({
@@ -119,7 +124,7 @@ export async function createTestApp(options: TestAppOptions = {}) {
     deliverEmails,
     request,
     writeStock,
-    [Symbol.asyncDispose]: () => Promise.resolve(kv.close()),
+    [Symbol.asyncDispose]: () => Promise.resolve(options.kv ? undefined : kv.close()),
   };
 }
 
