@@ -13,7 +13,7 @@ export class ApiError extends Error {
 
 /** Options of one call. */
 export interface ApiOptions {
-  method?: "GET" | "POST" | "PUT" | "DELETE";
+  method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   body?: unknown;
   query?: Record<string, string | number | null | undefined>;
   headers?: Record<string, string>;

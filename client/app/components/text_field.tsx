@@ -30,7 +30,7 @@ export function TextField({
   className?: string;
   type?: string;
   autoComplete?: string;
-  inputMode?: "numeric" | "text" | "email";
+  inputMode?: "numeric" | "decimal" | "text" | "email";
   pattern?: string;
   required?: boolean;
   maxLength?: number;

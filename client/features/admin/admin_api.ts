@@ -22,8 +22,8 @@ function watchSession(err: unknown): never {
   throw err;
 }
 
-/** An admin call; a 401 ends the client-side session. */
-async function adminApi<T>(path: string, options: ApiOptions = {}): Promise<T> {
+/** An admin call; a 401 ends the client-side session (the Catalogue tab's calls use it too). */
+export async function adminApi<T>(path: string, options: ApiOptions = {}): Promise<T> {
   try {
     return await api<T>(path, options);
   } catch (err) {

@@ -1,13 +1,18 @@
-import { type KeyboardEvent, useRef, useState } from "react";
+import { lazy, Suspense, useState } from "react";
 import { toast } from "react-hot-toast";
 import { logoutAdmin } from "./admin_api.ts";
 import { InventoryTab } from "./inventory_tab.tsx";
 import { OrdersTab } from "./orders_tab.tsx";
+import { Tabs } from "./tabs.tsx";
 import { TestTab } from "./test_tab.tsx";
+
+/** The catalogue editor is large and used weekly, so it loads when its tab is first opened. */
+const CatalogTab = lazy(async () => ({ default: (await import("./catalog_tab.tsx")).CatalogTab }));
 
 const TABS = [
   { id: "orders", label: "Orders" },
   { id: "inventory", label: "Inventory" },
+  { id: "catalog", label: "Catalogue" },
   { id: "test", label: "Test" },
 ] as const;
 
@@ -20,28 +25,12 @@ interface DashboardProps {
 }
 
 /**
- * The Admin Dashboard: three tabs (Orders, Inventory, Test) following the ARIA tabs pattern,
- * with the arrow keys, Home and End moving between tabs. Only the open tab is mounted, so the
- * inventory (and its charts) load when first opened.
+ * The Admin Dashboard: four tabs (Orders, Inventory, Catalogue, Test) following the ARIA tabs
+ * pattern, with the arrow keys, Home and End moving between tabs. Only the open tab is mounted,
+ * so the inventory (and its charts) and the catalogue load when first opened.
  */
 export function Dashboard({ onLoggedOut }: DashboardProps) {
   const [active, setActive] = useState<TabId>("orders");
-  const tabRefs = useRef<Record<string, HTMLButtonElement | null>>({});
-
-  function onTabKey(event: KeyboardEvent<HTMLDivElement>) {
-    const index = TABS.findIndex((t) => t.id === active);
-    const moves: Record<string, number> = {
-      ArrowRight: (index + 1) % TABS.length,
-      ArrowLeft: (index - 1 + TABS.length) % TABS.length,
-      Home: 0,
-      End: TABS.length - 1,
-    };
-    const next = moves[event.key];
-    if (next === undefined) return;
-    event.preventDefault();
-    setActive(TABS[next].id);
-    tabRefs.current[TABS[next].id]?.focus();
-  }
 
   async function logout() {
     try {
@@ -61,41 +50,26 @@ export function Dashboard({ onLoggedOut }: DashboardProps) {
         <h1>Admin Dashboard</h1>
         <button type="button" className="button secondary" onClick={logout}>Log out</button>
       </div>
-      <div role="tablist" aria-label="Admin sections" className="admin-tabs" onKeyDown={onTabKey}>
-        {TABS.map((tab) => (
-          <button
-            key={tab.id}
-            ref={(el) => {
-              tabRefs.current[tab.id] = el;
-            }}
-            type="button"
-            role="tab"
-            id={`admin-tab-${tab.id}`}
-            aria-selected={active === tab.id}
-            aria-controls={`admin-panel-${tab.id}`}
-            tabIndex={active === tab.id ? 0 : -1}
-            className="admin-tab"
-            onClick={() => setActive(tab.id)}
-          >
-            {tab.label}
-          </button>
-        ))}
-      </div>
-      {TABS.map((tab) => (
-        <div
-          key={tab.id}
-          role="tabpanel"
-          id={`admin-panel-${tab.id}`}
-          aria-labelledby={`admin-tab-${tab.id}`}
-          tabIndex={0}
-          hidden={active !== tab.id}
-          className="admin-panel"
-        >
-          {active === tab.id && tab.id === "orders" && <OrdersTab />}
-          {active === tab.id && tab.id === "inventory" && <InventoryTab />}
-          {active === tab.id && tab.id === "test" && <TestTab />}
-        </div>
-      ))}
+      <Tabs
+        label="Admin sections"
+        idPrefix="admin"
+        tabs={TABS}
+        active={active}
+        onChange={setActive}
+      >
+        {(id) => (
+          <>
+            {id === "orders" && <OrdersTab />}
+            {id === "inventory" && <InventoryTab />}
+            {id === "catalog" && (
+              <Suspense fallback={<p className="loading" role="status">Loading catalogue...</p>}>
+                <CatalogTab />
+              </Suspense>
+            )}
+            {id === "test" && <TestTab />}
+          </>
+        )}
+      </Tabs>
     </section>
   );
 }

@@ -1,9 +1,14 @@
 import { useState } from "react";
 import type { PricedItem } from "../../../shared/api_types.ts";
 import { formatCents } from "../../../shared/pricing.ts";
+import { formatDollars } from "../../app/money.ts";
 import { configurationText } from "../../app/order_line_text.ts";
 
-/** One cart line: image, name, configuration, price and the quantity control. */
+/**
+ * One cart line: image, name, configuration, price and the quantity control. A line the shop no
+ * longer sells (a retired switch, a pack taken off sale) is marked unavailable with the server's
+ * reason, and a price that changed since the line was added says from what to what.
+ */
 export function CartLine({ item, quantity, busy, onChange }: {
   item: PricedItem;
   quantity: number;
@@ -13,8 +18,15 @@ export function CartLine({ item, quantity, busy, onChange }: {
   const [showSwitches, setShowSwitches] = useState(false);
   const configured = item.kind !== "product";
   const config = configurationText(item);
+  const reason = item.unavailableReason;
+  const noteId = `cart-line-note-${item.id}`;
   return (
-    <li className="cart-line card" data-testid="cart-line" data-line-id={item.id}>
+    <li
+      className={`cart-line card${reason ? " cart-line-unavailable" : ""}`}
+      data-testid="cart-line"
+      data-line-id={item.id}
+      data-unavailable={reason ? "true" : undefined}
+    >
       <img src={item.imageUrl} alt="" width="96" height="96" className="cart-line-image" />
       <div className="cart-line-body">
         <h2 className="cart-line-name">{item.name}</h2>
@@ -36,8 +48,19 @@ export function CartLine({ item, quantity, busy, onChange }: {
             )}
           </>
         )}
-        {!item.available && (
+        {reason && (
+          <p id={noteId} className="error-text cart-line-note" data-testid="line-unavailable">
+            <strong>Unavailable:</strong> {reason}
+          </p>
+        )}
+        {!reason && !item.available && (
           <p className="warn-text">Not enough stock for this quantity right now.</p>
+        )}
+        {typeof item.priceChangedFrom === "number" && (
+          <p className="warn-text cart-line-note" data-testid="line-price-changed">
+            Price changed from {formatDollars(item.priceChangedFrom)} to{" "}
+            {formatCents(item.priceCents)} since you added it.
+          </p>
         )}
       </div>
       <div className="cart-line-side">
@@ -60,9 +83,10 @@ export function CartLine({ item, quantity, busy, onChange }: {
           <button
             type="button"
             className="qty-button"
-            disabled={busy}
+            disabled={busy || !!reason}
             onClick={() => onChange(quantity + 1)}
             aria-label={`Increase ${item.name}`}
+            aria-describedby={reason ? noteId : undefined}
           >
             +
           </button>

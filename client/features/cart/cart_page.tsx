@@ -5,6 +5,7 @@ import { formatCents } from "../../../shared/pricing.ts";
 import { ApiError } from "../../app/api.ts";
 import { removeCartItem, updateCartQuantity } from "../../app/cart/cart_service.ts";
 import { CartLine } from "./cart_line.tsx";
+import { blockedCheckoutReason } from "./blocked_reason.ts";
 import { CheckoutButtons } from "./checkout_buttons.tsx";
 import { useCart } from "../../app/cart/use_cart.ts";
 
@@ -29,6 +30,9 @@ export function CartPage() {
   }
 
   const items = cart?.items ?? [];
+  const blockedReason = blockedCheckoutReason(
+    items.filter(({ item }) => item.unavailableReason).map(({ item }) => item.name),
+  );
   return (
     <section className="page cart-page">
       <h1>Cart</h1>
@@ -59,8 +63,12 @@ export function CartPage() {
               <strong data-testid="cart-subtotal">{formatCents(cart?.subtotalCents ?? 0)}</strong>
             </p>
             <p className="muted">Shipping: Calculated at checkout</p>
-            <CheckoutButtons cartId={cartId} empty={items.length === 0} />
-            {items.length > 0 && (
+            <CheckoutButtons
+              cartId={cartId}
+              empty={items.length === 0}
+              blockedReason={blockedReason}
+            />
+            {items.length > 0 && !blockedReason && (
               <p className="muted small">
                 Prefer to enter your address here? <Link to="/checkout">Pay on this site</Link>
               </p>

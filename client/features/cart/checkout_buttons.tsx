@@ -5,8 +5,17 @@ import { toast } from "react-hot-toast";
 import { api, ApiError } from "../../app/api.ts";
 import { insufficientStockMessage, shortStockOf } from "../../app/stock_errors.ts";
 
-/** The two hosted checkout buttons; both lock while one runs, and when the cart is empty. */
-export function CheckoutButtons({ cartId, empty }: { cartId: string | null; empty: boolean }) {
+/**
+ * The two hosted checkout buttons; both lock while one runs, when the cart is empty and while it
+ * holds lines the shop no longer sells (`blockedReason` then says why, beside the buttons).
+ */
+export function CheckoutButtons(
+  { cartId, empty, blockedReason = null }: {
+    cartId: string | null;
+    empty: boolean;
+    blockedReason?: string | null;
+  },
+) {
   const [processing, setProcessing] = useState(false);
 
   async function start(region: Region) {
@@ -41,16 +50,29 @@ export function CheckoutButtons({ cartId, empty }: { cartId: string | null; empt
     setProcessing(false);
   }
 
-  const disabled = processing || empty;
+  const disabled = processing || empty || blockedReason !== null;
+  const describedBy = blockedReason ? "checkout-blocked" : undefined;
   return (
     <div className="checkout-buttons">
-      <button type="button" className="button" disabled={disabled} onClick={() => start("us")}>
+      {blockedReason && (
+        <p id="checkout-blocked" className="error-text small" data-testid="checkout-blocked">
+          {blockedReason}
+        </p>
+      )}
+      <button
+        type="button"
+        className="button"
+        disabled={disabled}
+        aria-describedby={describedBy}
+        onClick={() => start("us")}
+      >
         {processing ? "Processing..." : "Checkout (United States)"}
       </button>
       <button
         type="button"
         className="button secondary"
         disabled={disabled}
+        aria-describedby={describedBy}
         onClick={() => start("international")}
       >
         {processing ? "Processing..." : "Checkout (International)"}

@@ -58,8 +58,12 @@ export function PackPage({ slug }: { slug: string }) {
   return <PackDetails pack={load.data} />;
 }
 
-/** The loaded pack: image, keycap option, price, add to cart and the switches inside. */
+/**
+ * The loaded pack: image, keycap option, price, add to cart and the switches inside. A pack the
+ * owner took off sale still shows what it was, says it is no longer sold and cannot be added.
+ */
 function PackDetails({ pack }: { pack: PackView }) {
+  const onSale = pack.onSale;
   const [withKeycaps, setWithKeycaps] = useState(false);
   // Set when an add finds the pack sold out since the page loaded, so the page says so too.
   const [soldOut, setSoldOut] = useState<number | null>(null);
@@ -89,7 +93,9 @@ function PackDetails({ pack }: { pack: PackView }) {
     <article className="page pack-page" aria-labelledby="pack-title">
       <div className="pack-layout">
         <div
-          className={`pack-image product-image-wrap${available === false ? " unavailable" : ""}`}
+          className={`pack-image product-image-wrap${
+            !onSale || available === false ? " unavailable" : ""
+          }`}
         >
           <img
             className="product-image"
@@ -98,7 +104,8 @@ function PackDetails({ pack }: { pack: PackView }) {
             width={480}
             height={480}
           />
-          {available === false && <span className="stock-overlay">Out of Stock</span>}
+          {/* Off sale, stock is beside the point: the text below says it is no longer sold. */}
+          {onSale && available === false && <span className="stock-overlay">Out of Stock</span>}
         </div>
         <div className="pack-info">
           <p className="muted small">
@@ -117,8 +124,22 @@ function PackDetails({ pack }: { pack: PackView }) {
           <p className="price pack-price" data-testid="pack-price" aria-live="polite">
             {formatCents(priceCents)}
           </p>
-          <AddToCartButton available={available} onAdd={add} className="pack-add" />
-          {available === null && <p className="muted small" role="status">Checking stock...</p>}
+          {!onSale && (
+            <p className="warn-text pack-not-sold" id="pack-not-sold" data-testid="pack-not-sold">
+              This tester is no longer sold.
+            </p>
+          )}
+          <AddToCartButton
+            // Off sale, the button says so rather than whatever the stock is.
+            available={onSale ? available : true}
+            onAdd={add}
+            className="pack-add"
+            disabled={!onSale}
+            label={onSale ? undefined : "No longer sold"}
+          />
+          {onSale && available === null && (
+            <p className="muted small" role="status">Checking stock...</p>
+          )}
         </div>
       </div>
 

@@ -1,6 +1,6 @@
 import { Link } from "react-router-dom";
 import { toast } from "react-hot-toast";
-import type { ProductView } from "../../../shared/api_types.ts";
+import type { PackView, ProductView } from "../../../shared/api_types.ts";
 import { ITEMS } from "../../../shared/catalog/items.ts";
 import { PACK_INFO } from "../../../shared/catalog/pack_info.ts";
 import { cubeImageUrl, itemImageUrl, packImageUrl } from "../../../shared/images.ts";
@@ -14,19 +14,23 @@ import { api, errorMessage } from "../../app/api.ts";
 import { addItemToCart } from "../../app/cart/cart_service.ts";
 import { ProductCard } from "../../app/components/product_card.tsx";
 import { IMAGE_BASE } from "../../app/image_base.ts";
+import { usePacks } from "../../app/use_packs.ts";
 import { useRequest } from "../../app/use_request.ts";
 
 /** The themed packs the shop lists (docs/product.md#shop: Starter, Popular, Linear, Tactile). */
 const THEMED_PACK_IDS = [384, 380, 386, 382];
 
-/** Product prices as the server charges them, by id; null until loaded or when loading failed. */
-function useProductPrices(): Map<number, number> | null {
+/**
+ * Products as the server sells them (names, prices, on sale), by id; null until loaded or when
+ * loading failed.
+ */
+function useProducts(): Map<number, ProductView> | null {
   const request = useRequest("products", async (signal) => {
     try {
       const products = await api<ProductView[]>("/api/products", { signal });
-      return new Map(products.map((p) => [p.id, p.priceCents]));
+      return new Map(products.map((p) => [p.id, p]));
     } catch (err) {
-      // The catalogue prices below are the seeded ones, so the page stays usable without this.
+      // The names and prices below are the seeded ones, so the page stays usable without this.
       if (!signal.aborted) console.warn("Product prices could not be loaded", err);
       throw err;
     }
@@ -47,11 +51,43 @@ async function addWithToast(id: number): Promise<void> {
   }
 }
 
+/** A themed pack as the shop lists it. */
+interface PackCard {
+  id: number;
+  slug: string;
+  title: string;
+  description: string;
+  image: string;
+  priceCents: number;
+}
+
+/**
+ * The themed packs the shop lists, as the owner last edited them once GET /api/packs answered
+ * (packs taken off sale leave the list); until then, the seeded titles and base price.
+ */
+function themedPacks(loaded: PackView[] | null): PackCard[] {
+  if (!loaded) {
+    return THEMED_PACK_IDS.map((id) => PACK_INFO.find((p) => p.id === id)!)
+      .map((p) => ({ ...p, priceCents: PACK_BASE_CENTS }));
+  }
+  return THEMED_PACK_IDS.flatMap((id) => loaded.filter((p) => p.id === id && p.onSale))
+    .map((p) => ({ ...p, priceCents: p.basePriceCents }));
+}
+
 /** The shop: custom builders, themed packs and the case-only items. */
 export function ShopPage() {
-  const prices = useProductPrices();
-  const priceOf = (id: number, fallback: number) => formatCents(prices?.get(id) ?? fallback);
-  const packs = THEMED_PACK_IDS.map((id) => PACK_INFO.find((p) => p.id === id)!);
+  const products = useProducts();
+  const packs = themedPacks(usePacks());
+  // Items taken off sale leave the shop once the products have loaded.
+  const items = ITEMS.flatMap((item) => {
+    const sold = products?.get(item.id);
+    if (products && !sold?.onSale) return [];
+    return [{
+      ...item,
+      name: sold?.name ?? item.name,
+      priceCents: sold?.priceCents ?? item.priceCents,
+    }];
+  });
 
   return (
     <div className="page shop">
@@ -112,7 +148,7 @@ export function ShopPage() {
                 description={pack.description}
                 imageUrl={packImageUrl(IMAGE_BASE, pack.image)}
                 imageAlt={`${pack.title}: a tester holding ten switches`}
-                price={priceOf(pack.id, PACK_BASE_CENTS)}
+                price={formatCents(pack.priceCents)}
                 aboutPath={`/testers/${pack.slug}`}
                 onAdd={() => addWithToast(pack.id)}
               />
@@ -124,7 +160,7 @@ export function ShopPage() {
       <section className="shop-section" aria-labelledby="shop-byo">
         <h2 id="shop-byo">Bring Your Own Switches</h2>
         <ul className="grid shop-grid">
-          {ITEMS.map((item) => (
+          {items.map((item) => (
             <li key={item.id}>
               <ProductCard
                 id={item.id}
@@ -133,7 +169,7 @@ export function ShopPage() {
                 description={item.description}
                 imageUrl={itemImageUrl(IMAGE_BASE, item.image)}
                 imageAlt={`${item.name}, without switches`}
-                price={priceOf(item.id, item.priceCents)}
+                price={formatCents(item.priceCents)}
                 onAdd={() => addWithToast(item.id)}
               />
             </li>

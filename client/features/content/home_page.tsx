@@ -1,56 +1,10 @@
 import { type CSSProperties, useEffect, useRef, useState } from "react";
 import { Link } from "react-router-dom";
 import { STARTING_PRICE_TEXT, SWITCH_COUNT_TEXT, TIMINGS } from "../../../shared/policy.ts";
-import { formatCents, PACK_BASE_CENTS, TESTER_BASE_CENTS } from "../../../shared/pricing.ts";
-import { PACK_INFO } from "../../../shared/catalog/pack_info.ts";
 import { packImageUrl } from "../../../shared/images.ts";
 import { IMAGE_BASE } from "../../app/image_base.ts";
-
-/*
- * The home page is the first page most shoppers download, so it imports only small modules: the
- * packs come from PACK_INFO, never PACKS, which would pull the whole switch catalogue (about
- * 35 KB) into this chunk.
- */
-
-/** One card of the tester carousel. */
-interface TesterCard {
-  path: string;
-  title: string;
-  blurb: string;
-  price: string;
-  /** Pack image base name; null for the custom tester, which has a drawn illustration instead. */
-  image: string | null;
-}
-
-/** The carousel's one-line pitch per pack slug; the pack descriptions are too long for a card. */
-const PACK_BLURBS: Readonly<Record<string, string>> = {
-  "starter-pack": "Ten hand-picked switches to find out what you like.",
-  "popular": "The switches everyone talks about, side by side.",
-  "unique": "Low-profile, clicky, heavy and silent oddities.",
-  "linear": "Ten of the smoothest linears, light to thocky.",
-  "tactile": "From gentle rounded bumps to sharp ones.",
-  "aesthetic": "Candy colours and housings that glow under RGB.",
-};
-
-const PACK_PRICE = formatCents(PACK_BASE_CENTS);
-
-const TESTER_CARDS: readonly TesterCard[] = [
-  {
-    path: "/testers/custom",
-    title: "Custom Switch Tester",
-    blurb: "Pick 10, 15 or 20 switches yourself from the whole catalogue.",
-    price: `From ${formatCents(TESTER_BASE_CENTS[10])}`,
-    image: null,
-  },
-  ...PACK_INFO.map((pack) => ({
-    path: `/testers/${pack.slug}`,
-    title: pack.title,
-    // A pack added later still gets a card, with its full description until it has a blurb.
-    blurb: PACK_BLURBS[pack.slug] ?? pack.description,
-    price: PACK_PRICE,
-    image: pack.image,
-  })),
-];
+import { usePacks } from "../../app/use_packs.ts";
+import { testerCards } from "./tester_cards.ts";
 
 /*
  * Partner shops and reviews are content the owner will replace with real partnerships and real
@@ -175,27 +129,27 @@ function cardsPerView(width: number): number {
 }
 
 /**
- * The seven testers, one to three at a time by width. It does not loop (docs/product.md#carousels):
+ * The testers (seven while every pack is on sale), one to three at a time by width. It does not loop (docs/product.md#carousels):
  * Previous is disabled on the first page and Next on the last. Tabbing onto a card that is out of
  * view scrolls it in, so keyboard users can also just walk through the links.
  */
 function TesterCarousel() {
+  const cards = testerCards(usePacks());
   const viewport = useRef<HTMLDivElement>(null);
   // A first guess from the window (main is at most 1168 px wide inside its padding) avoids
   // showing three cards on a phone for a frame; the observer below then measures exactly.
   const [perView, setPerView] = useState(() => cardsPerView(Math.min(innerWidth - 32, 1168)));
-  const [start, setStart] = useState(0);
-  const last = TESTER_CARDS.length - perView;
+  const [wanted, setStart] = useState(0);
+  const last = Math.max(0, cards.length - perView);
+  // Clamped as it renders: a wider screen shows more cards, and a pack taken off sale leaves
+  // fewer, so the last possible start moves left; a start past the end is never drawn.
+  const start = Math.min(wanted, last);
 
   useEffect(() => {
     const element = viewport.current;
     if (!element) return;
     const observer = new ResizeObserver(([entry]) => {
-      const fits = cardsPerView(entry.contentRect.width);
-      setPerView(fits);
-      // A wider screen shows more cards, so the last possible start moves left; clamping here
-      // rather than in an effect never renders a start past the end, not even for one frame.
-      setStart((s) => Math.min(s, TESTER_CARDS.length - fits));
+      setPerView(cardsPerView(entry.contentRect.width));
     });
     observer.observe(element);
     return () => observer.disconnect();
@@ -242,7 +196,7 @@ function TesterCarousel() {
         </div>
       </div>
       <p className="visually-hidden" aria-live="polite">
-        Showing testers {start + 1} to {start + perView} of {TESTER_CARDS.length}
+        Showing testers {start + 1} to {start + perView} of {cards.length}
       </p>
       <div className="carousel-viewport" ref={viewport}>
         <div
@@ -250,7 +204,7 @@ function TesterCarousel() {
           className="carousel-track"
           style={{ "--per-view": perView, "--start": start } as CSSProperties}
         >
-          {TESTER_CARDS.map((card, i) => {
+          {cards.map((card, i) => {
             const visible = i >= start && i < start + perView;
             return (
               <div
@@ -258,7 +212,7 @@ function TesterCarousel() {
                 className="carousel-slide"
                 role="group"
                 aria-roledescription="slide"
-                aria-label={`${i + 1} of ${TESTER_CARDS.length}: ${card.title}`}
+                aria-label={`${i + 1} of ${cards.length}: ${card.title}`}
                 data-visible={visible}
                 onFocus={() => reveal(i)}
               >
