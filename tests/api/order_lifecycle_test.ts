@@ -20,8 +20,7 @@ import { settleRefund } from "../../server/orders/refunds.ts";
 import { sweepExpiredReservations } from "../../server/orders/expiry.ts";
 import type { DemoPayment } from "../../server/payments/demo.ts";
 import { switchKey } from "../../shared/bom.ts";
-import { withLock } from "../../server/db/kv_util.ts";
-import { queuedJobs } from "../../server/db/stock_batch.ts";
+import { inOneBatch } from "../helpers/one_batch.ts";
 
 const GOOD_CARD = "4242424242424242";
 const KEY = switchKey(STARTER.switchIds[0]);
@@ -301,27 +300,6 @@ Deno.test("expiry asks the provider first: a charge whose handling stopped is pa
   await assertEveryChargeEndsRight(t);
   await assertStockAddsUp(t);
 });
-
-/**
- * Holds the batcher's lock while the requests start one after another, each once the one before
- * waits for the batch, so they share the next batch in this order.
- */
-async function inOneBatch<T>(kv: Deno.Kv, starts: (() => Promise<T>)[]): Promise<T[]> {
-  let open!: () => void;
-  const gate = new Promise<void>((resolve) => (open = resolve));
-  const held = withLock("stock", () => gate);
-  const started: Promise<T>[] = [];
-  for (const start of starts) {
-    started.push(start());
-    for (let i = 0; i < 10_000 && queuedJobs(kv) < started.length; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 0));
-    }
-    assert.equal(queuedJobs(kv), started.length, "the jobs wait for the same batch");
-  }
-  open();
-  await held;
-  return await Promise.all(started);
-}
 
 Deno.test("a charge and a replacing checkout in one batch: the shopper told 'paid' is paid or refunded", async () => {
   await using t = await createTestApp();

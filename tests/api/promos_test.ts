@@ -23,8 +23,7 @@ import { SEEDED_NOTICE_TEXT } from "../../server/db/notice.ts";
 import { seedKv } from "../../server/db/seed.ts";
 import { migrate } from "../../server/db/migrations.ts";
 import { sweepExpiredReservations } from "../../server/orders/expiry.ts";
-import { withLock } from "../../server/db/kv_util.ts";
-import { queuedJobs } from "../../server/db/stock_batch.ts";
+import { inOneBatch } from "../helpers/one_batch.ts";
 import type { DemoPayment } from "../../server/payments/demo.ts";
 import type { PromoRecord } from "../../server/db/promo.ts";
 
@@ -94,27 +93,6 @@ async function paidWith(t: TestApp, promoCode: string, email = "ann@example.com"
 
 function validate(t: TestApp, body: Record<string, unknown>) {
   return t.request("/api/promo/validate", { method: "POST", body });
-}
-
-/**
- * Holds the batcher's lock while the requests start one after another, each once the one before
- * waits for the batch, so they share the next batch in this order.
- */
-async function inOneBatch<T>(kv: Deno.Kv, starts: (() => Promise<T>)[]): Promise<T[]> {
-  let open!: () => void;
-  const gate = new Promise<void>((resolve) => (open = resolve));
-  const held = withLock("stock", () => gate);
-  const started: Promise<T>[] = [];
-  for (const start of starts) {
-    started.push(start());
-    for (let i = 0; i < 10_000 && queuedJobs(kv) < started.length; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 0));
-    }
-    assert.equal(queuedJobs(kv), started.length, "the jobs wait for the same batch");
-  }
-  open();
-  await held;
-  return await Promise.all(started);
 }
 
 // ---------------------------------------------------------------------------------------------

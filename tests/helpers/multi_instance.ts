@@ -33,7 +33,14 @@ import { deliverPending } from "../../server/email/outbox.ts";
 import { demoPayments } from "../../server/payments/demo.ts";
 import { type QueueJob, runJob } from "../../server/queue.ts";
 import { type Latency, remoteKv } from "./remote_kv.ts";
-import { fixedClock, TEST_ADMIN_PASSWORD, type TestApp, type TestClock } from "./test_app.ts";
+import {
+  fixedClock,
+  sendTo,
+  TEST_ADMIN_PASSWORD,
+  type TestApp,
+  type TestClock,
+  type TestRequest,
+} from "./test_app.ts";
 
 /** Options of a set of instances. */
 export interface MultiInstanceOptions {
@@ -45,15 +52,6 @@ export interface MultiInstanceOptions {
   latency?: Partial<Latency>;
   /** Called after each named step of an instance's order workflows (see TestAppOptions). */
   onStep?: (instance: number, step: string) => void | Promise<void>;
-}
-
-/** What `request` sends besides the path (as createTestApp's request). */
-export interface InstanceRequest {
-  method?: string;
-  body?: unknown;
-  headers?: Record<string, string>;
-  /** The caller's address, as a real connection has one; limits count per address. */
-  client?: string;
 }
 
 /**
@@ -107,9 +105,9 @@ export async function createInstances(options: MultiInstanceOptions = {}) {
     config,
     instances,
     /** Sends a request to instance `i`. */
-    request: (i: number, path: string, init?: InstanceRequest) => instances[i].request(path, init),
+    request: (i: number, path: string, init?: TestRequest) => instances[i].request(path, init),
     /** Sends a request to the next instance in turn. */
-    spread: (path: string, init?: InstanceRequest) => next().request(path, init),
+    spread: (path: string, init?: TestRequest) => next().request(path, init),
     next,
     /** Handles a queue job on instance `i`. */
     runJob: (i: number, job: QueueJob) => instances[i].runJob(job),
@@ -151,28 +149,7 @@ function newInstance(
   const app = createApp(deps);
   const here = <T>(fn: () => Promise<T>) => withLocksOf(kv, fn);
 
-  async function request(path: string, init: InstanceRequest = {}) {
-    const headers: Record<string, string> = { ...init.headers };
-    let body: BodyInit | undefined;
-    if (typeof init.body === "string") body = init.body;
-    else if (init.body !== undefined) {
-      body = JSON.stringify(init.body);
-      headers["Content-Type"] ??= "application/json";
-    }
-    const env = init.client
-      ? { remoteAddr: { hostname: init.client, port: 40000, transport: "tcp" } }
-      : undefined;
-    const res = await here(async () =>
-      await app.request(path, { method: init.method ?? "GET", headers, body }, env)
-    );
-    const text = await res.text();
-    let json: unknown = undefined;
-    try {
-      json = JSON.parse(text);
-    } catch { /* not JSON */ }
-    // deno-lint-ignore no-explicit-any
-    return { status: res.status, headers: res.headers, text, json: json as any };
-  }
+  const request = (path: string, init: TestRequest = {}) => sendTo(app, path, init, here);
 
   /** Sets one stock record as this instance's own stock writers do (with the version). */
   async function writeStock(key: StockKey, record: StockRecord): Promise<void> {

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import type { Hono } from "hono";
 import { createApp } from "../../server/app.ts";
 import { type Config, loadConfig } from "../../server/config.ts";
 import type { Clock, LogEntry } from "../../server/deps.ts";
@@ -56,6 +57,47 @@ export interface TestAppOptions {
   kv?: Deno.Kv;
 }
 
+/** A request a test sends to an app. */
+export interface TestRequest {
+  method?: string;
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** The caller's address, as a real connection has one; limits count per address. */
+  client?: string;
+}
+
+/**
+ * Sends a request to `app` (`body` objects as JSON) and answers its status, headers, text and
+ * parsed JSON. `around` runs the call, for harnesses that give it a context of its own.
+ */
+export async function sendTo(
+  app: Hono,
+  path: string,
+  init: TestRequest = {},
+  around: <T>(call: () => Promise<T>) => Promise<T> = (call) => call(),
+) {
+  const headers: Record<string, string> = { ...init.headers };
+  let body: BodyInit | undefined;
+  if (typeof init.body === "string") body = init.body;
+  else if (init.body !== undefined) {
+    body = JSON.stringify(init.body);
+    headers["Content-Type"] ??= "application/json";
+  }
+  const env = init.client
+    ? { remoteAddr: { hostname: init.client, port: 40000, transport: "tcp" } }
+    : undefined;
+  const res = await around(async () =>
+    await app.request(path, { method: init.method ?? "GET", headers, body }, env)
+  );
+  const text = await res.text();
+  let json: unknown = undefined;
+  try {
+    json = JSON.parse(text);
+  } catch { /* not JSON */ }
+  // deno-lint-ignore no-explicit-any
+  return { status: res.status, headers: res.headers, text, json: json as any };
+}
+
 /** An app on an in-memory KV with a fixed clock and captured logs. */
 export async function createTestApp(options: TestAppOptions = {}) {
   const kv = options.kv ?? await Deno.openKv(":memory:");
@@ -76,35 +118,7 @@ export async function createTestApp(options: TestAppOptions = {}) {
   const deliverEmails = () => deliverPending(kv, mailer, clock, logger);
 
   /** Sends a request to the app; `body` objects are sent as JSON. */
-  async function request(
-    path: string,
-    init: {
-      method?: string;
-      body?: unknown;
-      headers?: Record<string, string>;
-      /** The caller's address, as a real connection has one; limits count per address. */
-      client?: string;
-    } = {},
-  ) {
-    const headers: Record<string, string> = { ...init.headers };
-    let body: BodyInit | undefined;
-    if (typeof init.body === "string") body = init.body;
-    else if (init.body !== undefined) {
-      body = JSON.stringify(init.body);
-      headers["Content-Type"] ??= "application/json";
-    }
-    const env = init.client
-      ? { remoteAddr: { hostname: init.client, port: 40000, transport: "tcp" } }
-      : undefined;
-    const res = await app.request(path, { method: init.method ?? "GET", headers, body }, env);
-    const text = await res.text();
-    let json: unknown = undefined;
-    try {
-      json = JSON.parse(text);
-    } catch { /* not JSON */ }
-    // deno-lint-ignore no-explicit-any
-    return { status: res.status, headers: res.headers, text, json: json as any };
-  }
+  const request = (path: string, init: TestRequest = {}) => sendTo(app, path, init);
 
   /** Sets one stock record directly, as the shop's own stock writers do (with the version). */
   async function writeStock(key: StockKey, record: StockRecord): Promise<void> {
