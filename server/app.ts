@@ -18,7 +18,7 @@ import { checkoutRoutes, orderRoutes } from "./routes/orders.ts";
 import { demoRoutes } from "./routes/demo.ts";
 import { adminRoutes, testRoutes } from "./routes/admin.ts";
 import { adminPromoRoutes } from "./routes/admin_promos.ts";
-import { adminCatalogRoutes } from "./routes/admin_catalog.ts";
+import { adminCatalogRoutes, IMAGE_UPLOAD_PATH } from "./routes/admin_catalog.ts";
 import { adminNoticeRoutes, noticeRoutes } from "./routes/notice.ts";
 import { authRoutes } from "./routes/auth.ts";
 import { webhookRoutes } from "./routes/webhooks.ts";
@@ -47,17 +47,20 @@ export function createApp(deps: AppDeps): Hono {
     app.use(path, sameOriginWrites());
     app.use(path, noStoreByDefault());
   }
+  const appBodyLimit = bodyLimit({
+    maxSize: MAX_BODY_BYTES,
+    onError: () => {
+      throw new DomainError(
+        "too_large",
+        `The request body is larger than ${MAX_BODY_BYTES / 1024} KB`,
+      );
+    },
+  });
+  // An image upload has its own limit (1 MB), set on its route.
   app.use(
     "*",
-    bodyLimit({
-      maxSize: MAX_BODY_BYTES,
-      onError: () => {
-        throw new DomainError(
-          "too_large",
-          `The request body is larger than ${MAX_BODY_BYTES / 1024} KB`,
-        );
-      },
-    }),
+    (c, next) =>
+      c.req.method === "PUT" && IMAGE_UPLOAD_PATH.test(c.req.path) ? next() : appBodyLimit(c, next),
   );
 
   const routeDeps = { ...deps, imageBase: config.imageBaseUrl ?? LOCAL_IMAGE_BASE };

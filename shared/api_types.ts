@@ -31,6 +31,8 @@ export interface SwitchView {
   /** Dollars with two decimals; may be negative or zero. */
   extraPrice: number;
   referralLink: string;
+  /** Only when the owner uploaded an image; otherwise the client derives it from `image`. */
+  imageUrl?: string;
 }
 
 /** A product sold by id, as GET /api/products lists it. */

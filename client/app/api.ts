@@ -1,6 +1,6 @@
 /**
- * The one fetch wrapper of the client: JSON in, JSON out (or text or a file when asked), and
- * `{ error }` bodies become ApiError.
+ * The one fetch wrapper of the client: JSON (or a file's bytes) in, JSON out (or text or a file
+ * when asked), and `{ error }` bodies become ApiError.
  */
 import { useStore } from "./store/store.ts";
 
@@ -14,6 +14,7 @@ export class ApiError extends Error {
 /** Options of one call. */
 export interface ApiOptions {
   method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+  /** Sent as JSON; a Blob (a chosen File) is sent as its raw bytes, typed as the file is. */
   body?: unknown;
   query?: Record<string, string | number | null | undefined>;
   headers?: Record<string, string>;
@@ -36,13 +37,16 @@ export async function api<T>(path: string, options: ApiOptions = {}): Promise<T>
     ...userAuthorization(path),
     ...options.headers,
   };
-  if (options.body !== undefined) headers["Content-Type"] = "application/json";
+  const raw = options.body instanceof Blob ? options.body : null;
+  if (options.body !== undefined) {
+    headers["Content-Type"] = raw ? raw.type || "application/octet-stream" : "application/json";
+  }
   let response: Response;
   try {
     response = await fetch(url, {
       method: options.method ?? "GET",
       headers,
-      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      body: raw ?? (options.body === undefined ? undefined : JSON.stringify(options.body)),
       credentials: "same-origin",
       signal: options.signal,
     });

@@ -33,7 +33,7 @@ function itemView(entry: Deno.KvEntry<ProductRecord>, imageBase: string): AdminI
     price: toDollars(p.priceCents),
     priceCents: p.priceCents,
     image: p.image,
-    imageUrl: itemImageUrl(imageBase, p.image),
+    imageUrl: itemImageUrl(imageBase, p.image, p.upload),
     onSale: p.onSale,
     version: entry.versionstamp,
   };
@@ -50,7 +50,7 @@ export async function listAdminItems(deps: CatalogDeps): Promise<AdminItemView[]
 }
 
 /** The item's entry; NotFound for an id that is no item (packs are edited as packs). */
-async function itemEntry(kv: Deno.Kv, id: number): Promise<Deno.KvEntry<ProductRecord>> {
+export async function itemEntry(kv: Deno.Kv, id: number): Promise<Deno.KvEntry<ProductRecord>> {
   const [entry] = await getProductEntries(kv, [id]);
   if (!entry.value || entry.value.packSlug !== null) {
     throw new NotFound(
@@ -99,6 +99,11 @@ export async function updateItem(
     `catalog:item:${id}`,
   );
   return itemView(await itemEntry(kv, id), deps.imageBase);
+}
+
+/** One item as the admin API shows it; NotFound names the id. */
+export async function getAdminItem(deps: CatalogDeps, id: number): Promise<AdminItemView> {
+  return itemView(await itemEntry(deps.kv, id), deps.imageBase);
 }
 
 function stale(): Conflict {

@@ -51,7 +51,7 @@ function packView(
     title: pack.title,
     description: pack.description,
     image: pack.image,
-    imageUrl: packImageUrl(imageBase, pack.image),
+    imageUrl: packImageUrl(imageBase, pack.image, pack.upload),
     basePrice: toDollars(plain.priceCents),
     basePriceCents: plain.priceCents,
     priceWithKeycapsCents: withKeycaps.priceCents,
@@ -63,7 +63,7 @@ function packView(
           name: s.name,
           brand: s.brand,
           referralLink: s.referralLink,
-          imageUrl: switchImageUrl(imageBase, s.image),
+          imageUrl: switchImageUrl(imageBase, s.image, s.upload),
         }]
         : [];
     }),
@@ -141,7 +141,8 @@ function adminPackView(
   };
 }
 
-async function getAdminPack(deps: CatalogDeps, id: number): Promise<AdminPackView> {
+/** One pack as the admin API shows it, by its id without keycaps; NotFound names the id. */
+export async function getAdminPack(deps: CatalogDeps, id: number): Promise<AdminPackView> {
   const entry = await getPackEntry(deps.kv, id);
   if (!entry.versionstamp) throw new NotFound(`There is no tester pack with id ${id}`);
   const [plain, withKeycaps] = await getProductEntries(deps.kv, [

@@ -105,7 +105,7 @@ function switchView(
     extraPrice: toDollars(s.extraPriceCents),
     referralLink: s.referralLink,
     image: s.image,
-    imageUrl: switchImageUrl(imageBase, s.image),
+    imageUrl: switchImageUrl(imageBase, s.image, s.upload),
     retired: s.retired,
     stock: stock.stock,
     available: Math.max(0, stock.stock - stock.reserved),

@@ -110,8 +110,8 @@ function priceItem(
       priceCents: product.priceCents,
       image: product.image,
       imageUrl: product.packSlug
-        ? packImageUrl(imageBase, product.image)
-        : itemImageUrl(imageBase, product.image),
+        ? packImageUrl(imageBase, product.image, product.upload)
+        : itemImageUrl(imageBase, product.image, product.upload),
       size: null,
       keycaps: product.packSlug ? (product.withKeycaps ? "transparent" : "none") : null,
       bodyColor: null,
@@ -143,7 +143,7 @@ function priceItem(
       name: s.name,
       brand: s.brand,
       image: s.image,
-      imageUrl: switchImageUrl(imageBase, s.image),
+      imageUrl: switchImageUrl(imageBase, s.image, s.upload),
       extraPrice: toDollars(s.extraPriceCents),
       quantity: 1 as const,
     })),

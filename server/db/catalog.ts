@@ -2,6 +2,7 @@ import { SWITCHES } from "../../shared/catalog/switches.ts";
 import { PACKS } from "../../shared/catalog/packs.ts";
 import { type ProductData, PRODUCTS } from "../../shared/catalog/products.ts";
 import type { PackData, SwitchData } from "../../shared/catalog/types.ts";
+import type { ImageUpload } from "../../shared/images.ts";
 import { NotFound } from "../errors.ts";
 import { keys } from "./keys.ts";
 import { getManyBatched, LIST_BATCH, listValues, setMissing } from "./kv_util.ts";
@@ -9,22 +10,30 @@ import type { Clock } from "../deps.ts";
 import { type PerStockVersion, perStockVersion } from "./stock_version.ts";
 
 /**
+ * The image the owner uploaded for a record; absent (records from before uploads) or null: the
+ * generated illustration.
+ */
+export interface WithUpload {
+  upload?: ImageUpload | null;
+}
+
+/**
  * A switch as stored: the catalogue data without its seed-only fields. A retired switch is kept
  * (orders and carts refer to it by id) but no longer offered.
  */
-export type SwitchRecord = Omit<SwitchData, "initialStock"> & { retired: boolean };
+export type SwitchRecord = Omit<SwitchData, "initialStock"> & { retired: boolean } & WithUpload;
 
 /**
  * A product as stored: what is sold by id, with its price, bill of materials and whether it is
  * on sale. A pack's two products follow its pack record (names, switches, on sale).
  */
-export type ProductRecord = ProductData;
+export type ProductRecord = ProductData & WithUpload;
 
 /**
  * A themed pack as stored: what its page shows and its ten switches. Its price is on its two
  * products (the with-keycaps one $2.00 more), which an edit of the pack rewrites with it.
  */
-export interface PackRecord extends PackData {
+export interface PackRecord extends PackData, WithUpload {
   onSale: boolean;
   /** Where the shop lists it (0 first). */
   position: number;

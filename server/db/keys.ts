@@ -11,6 +11,10 @@ export const keys = {
   /** Catalogue: a themed pack (what its page shows), by its product id without keycaps. */
   pack: (id: number) => ["catalog", "pack", id] as const,
   packs: () => ["catalog", "pack"] as const,
+  /** Uploaded images by the SHA-256 of their bytes: what they are, and their bytes in chunks. */
+  image: (hash: string) => ["images", hash] as const,
+  imageChunk: (hash: string, index: number) => ["image_chunks", hash, index] as const,
+  imageChunks: (hash: string) => ["image_chunks", hash] as const,
   /** Stock and used counts of one component. */
   stock: (key: StockKey) => ["stock", key] as const,
   stocks: () => ["stock"] as const,

@@ -1,5 +1,7 @@
 import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
 import { z } from "zod";
+import { MAX_UPLOAD_BYTES } from "../../shared/images.ts";
 import {
   idSchema,
   itemUpdateSchema,
@@ -14,8 +16,16 @@ import { createSwitch, listAdminSwitches, updateSwitch } from "../catalog/switch
 import { listAdminPacks, updatePack } from "../catalog/packs.ts";
 import { listAdminItems, updateItem } from "../catalog/items.ts";
 import { listEditViews } from "../catalog/history.ts";
+import { setCatalogImage, tooLarge } from "../catalog/images.ts";
 
 const idParam = z.object({ id: idSchema });
+const imageParams = z.object({ kind: z.enum(["switches", "packs", "items"]), id: idSchema });
+
+/**
+ * The image upload's path: the one route whose body may be larger than the app's 64 KB, so the
+ * app-wide limit skips it and the route sets its own.
+ */
+export const IMAGE_UPLOAD_PATH = /^\/api\/admin\/catalog\/(switches|packs|items)\/[^/]+\/image$/;
 
 /**
  * The owner's catalogue (docs/product.md#admin-api): switches (added, edited, retired), packs
@@ -55,6 +65,28 @@ export function adminCatalogRoutes(deps: AppDeps & { imageBase: string }): Hono 
     validateJson(itemUpdateSchema),
     async (c) => c.json(await updateItem(deps, c.req.valid("param").id, c.req.valid("json"))),
   );
+
+  // The raw image is the body; its type is read from its bytes (Content-Type is not trusted).
+  app.put(
+    "/:kind/:id/image",
+    validateParams(imageParams),
+    bodyLimit({
+      maxSize: MAX_UPLOAD_BYTES,
+      onError: () => {
+        throw tooLarge();
+      },
+    }),
+    async (c) => {
+      const { kind, id } = c.req.valid("param");
+      const bytes = new Uint8Array(await c.req.arrayBuffer());
+      return c.json(await setCatalogImage(deps, kind, id, bytes));
+    },
+  );
+
+  app.delete("/:kind/:id/image", validateParams(imageParams), async (c) => {
+    const { kind, id } = c.req.valid("param");
+    return c.json(await setCatalogImage(deps, kind, id, null));
+  });
 
   app.get("/history", async (c) => c.json(await listEditViews(deps.kv)));
   return app;

@@ -1,7 +1,7 @@
 import { type Context, Hono } from "hono";
 import { z } from "zod";
 import { type Bom, bomOf, type StockKey, switchKey, unitsAvailable } from "../../shared/bom.ts";
-import { itemImageUrl, packImageUrl } from "../../shared/images.ts";
+import { itemImageUrl, packImageUrl, uploadedImageUrl } from "../../shared/images.ts";
 import { toDollars } from "../../shared/pricing.ts";
 import type { AvailabilityView, ProductView, SwitchView } from "../../shared/api_types.ts";
 import { idSchema } from "../../shared/schemas.ts";
@@ -122,6 +122,8 @@ export function catalogRoutes({ kv, imageBase }: AppDeps & { imageBase: string }
         available: (stock.get(switchKey(s.id)) ?? 0) > 0,
         extraPrice: toDollars(s.extraPriceCents),
         referralLink: s.referralLink,
+        // Only an upload cannot be derived from `image`, so only it costs bytes in this list.
+        ...(s.upload ? { imageUrl: uploadedImageUrl(s.upload) } : {}),
       } satisfies SwitchView));
     }),
   );
@@ -137,7 +139,9 @@ export function catalogRoutes({ kv, imageBase }: AppDeps & { imageBase: string }
         price: toDollars(p.priceCents),
         priceCents: p.priceCents,
         image: p.image,
-        imageUrl: p.packSlug ? packImageUrl(imageBase, p.image) : itemImageUrl(imageBase, p.image),
+        imageUrl: p.packSlug
+          ? packImageUrl(imageBase, p.image, p.upload)
+          : itemImageUrl(imageBase, p.image, p.upload),
         path: p.path,
         packSlug: p.packSlug,
         withKeycaps: p.withKeycaps,

@@ -1179,7 +1179,52 @@ const GROUPS: Group[] = [
         },
         statuses: STRICT_BODY,
       },
+      {
+        // The body is an image's bytes: none of the cases is a PNG, JPEG or WebP.
+        method: "PUT",
+        path: "/api/admin/catalog/:kind/:id/image",
+        base: (ctx) => ({
+          params: { kind: "switches", id: String(UNPACKED_SWITCH.id) },
+          headers: withCookie(ctx),
+        }),
+        body: { kind: "raw" },
+      },
+      {
+        method: "DELETE",
+        path: "/api/admin/catalog/:kind/:id/image",
+        base: (ctx) => ({
+          params: { kind: "items", id: "1" },
+          headers: withCookie(ctx),
+        }),
+        body: IGNORED_BODY,
+      },
     ],
+  },
+  {
+    name: "uploaded images",
+    setup: async (t) => {
+      const png = new Uint8Array(64);
+      png.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+      const res = await t.request("/api/admin/catalog/items/1/image", {
+        method: "PUT",
+        body: png,
+        headers: { Cookie: await adminCookie(t) },
+      });
+      assert.equal(res.status, 200, res.text);
+      return { image: (res.json.imageUrl as string).replace("/images/uploads/", "") };
+    },
+    routes: [{
+      method: "GET",
+      path: "/images/uploads/*",
+      base: (ctx) => ({ params: { "*": ctx.image as string } }),
+      body: NO_BODY,
+      textErrors: "a path that normalises out of /images/uploads reaches the generated images, " +
+        "whose misses are plain text (every miss of an upload is a JSON 404)",
+      accepts: {
+        "query: unexpected parameters": "an image reads no query",
+        "query: 100 KB query string": "an image reads no query",
+      },
+    }],
   },
   {
     name: "Stripe webhook in demo mode (404 for everything)",

@@ -67,7 +67,7 @@ export interface TestRequest {
 }
 
 /**
- * Sends a request to `app` (`body` objects as JSON) and answers its status, headers, text and
+ * Sends a request to `app` (`body` objects as JSON, strings and bytes as they are) and answers its status, headers, text and
  * parsed JSON. `around` runs the call, for harnesses that give it a context of its own.
  */
 export async function sendTo(
@@ -78,8 +78,9 @@ export async function sendTo(
 ) {
   const headers: Record<string, string> = { ...init.headers };
   let body: BodyInit | undefined;
-  if (typeof init.body === "string") body = init.body;
-  else if (init.body !== undefined) {
+  if (typeof init.body === "string" || init.body instanceof Uint8Array) {
+    body = init.body as BodyInit;
+  } else if (init.body !== undefined) {
     body = JSON.stringify(init.body);
     headers["Content-Type"] ??= "application/json";
   }

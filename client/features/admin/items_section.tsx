@@ -6,6 +6,7 @@ import type { AdminItemView } from "../../../shared/api_types.ts";
 import { fetchCatalogItems, isConflict, issueField, updateItem } from "./catalog_api.ts";
 import { changedFields, moneyText, parseMoney } from "./catalog_format.ts";
 import { ConflictNotice } from "./conflict_notice.tsx";
+import { ImageUpload } from "./image_upload.tsx";
 import { CheckField, FormError, InputField, MoneyField } from "./form_fields.tsx";
 import { useFields } from "./use_fields.ts";
 
@@ -126,6 +127,13 @@ function ItemForm(
       data-item-id={record.id}
     >
       <h3 id={headingId}>{base.name}</h3>
+      <ImageUpload<AdminItemView>
+        kind="items"
+        id={base.id}
+        imageUrl={base.imageUrl}
+        label={base.name}
+        onChange={setBase}
+      />
       {conflict && <ConflictNotice message={conflict} what="this item" onReload={reloadRecord} />}
       <InputField fields={fields} name="name" label="Name" maxLength={80} />
       <MoneyField fields={fields} name="price" label="Price" />

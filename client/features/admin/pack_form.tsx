@@ -6,6 +6,7 @@ import type { AdminPackView, AdminSwitchView } from "../../../shared/api_types.t
 import { isConflict, issueField, updatePack } from "./catalog_api.ts";
 import { changedFields, moneyText, parseMoney } from "./catalog_format.ts";
 import { ConflictNotice } from "./conflict_notice.tsx";
+import { ImageUpload } from "./image_upload.tsx";
 import { CheckField, FormError, InputField, MoneyField, TextAreaField } from "./form_fields.tsx";
 import { useFields } from "./use_fields.ts";
 
@@ -43,8 +44,10 @@ function inputOf(values: PackValues) {
  * the version the pack was read at; a 409 offers to reload it.
  */
 export function PackForm(
-  { record, switches, onSaved, reload }: {
+  { record, switches, onSaved, reload, onImageSaved }: {
     record: AdminPackView;
+    /** The pack after its image changed (the dialog stays open). */
+    onImageSaved?: (saved: AdminPackView) => void;
     switches: readonly AdminSwitchView[];
     onSaved: (saved: AdminPackView) => void;
     reload: () => Promise<AdminPackView | null>;
@@ -109,6 +112,16 @@ export function PackForm(
   return (
     <form className="admin-form" onSubmit={submit} noValidate>
       {conflict && <ConflictNotice message={conflict} what="this pack" onReload={reloadRecord} />}
+      <ImageUpload<AdminPackView>
+        kind="packs"
+        id={base.id}
+        imageUrl={base.imageUrl}
+        label={base.title}
+        onChange={(saved) => {
+          setBase(saved);
+          onImageSaved?.(saved);
+        }}
+      />
       <div className="admin-form-grid">
         <InputField
           fields={fields}

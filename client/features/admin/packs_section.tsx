@@ -114,6 +114,7 @@ export function PacksSection() {
             record={edited}
             switches={data.switches}
             reload={async () => (await load())?.packs.find((p) => p.id === edited.id) ?? null}
+            onImageSaved={replace}
             onSaved={(saved) => {
               replace(saved);
               setEditing(null);

@@ -12,6 +12,7 @@ import {
   parseMoney,
 } from "./catalog_format.ts";
 import { ConflictNotice } from "./conflict_notice.tsx";
+import { ImageUpload } from "./image_upload.tsx";
 import { CheckField, FormError, InputField, MoneyField } from "./form_fields.tsx";
 import { useFields } from "./use_fields.ts";
 
@@ -62,8 +63,10 @@ function inputOf(values: SwitchValues, editing: boolean) {
  * reload the switch.
  */
 export function SwitchForm(
-  { record, onSaved, reload }: {
+  { record, onSaved, reload, onImageSaved }: {
     record: AdminSwitchView | null;
+    /** The switch after its image changed (the dialog stays open). */
+    onImageSaved?: (saved: AdminSwitchView) => void;
     onSaved: (saved: AdminSwitchView) => void;
     /** Loads the switch afresh (after a conflict); null when it is gone. */
     reload: () => Promise<AdminSwitchView | null>;
@@ -131,6 +134,18 @@ export function SwitchForm(
   return (
     <form className="admin-form" onSubmit={submit} noValidate>
       {conflict && <ConflictNotice message={conflict} what="this switch" onReload={reloadRecord} />}
+      {base && (
+        <ImageUpload<AdminSwitchView>
+          kind="switches"
+          id={base.id}
+          imageUrl={base.imageUrl}
+          label={`${base.brand} ${base.name}`}
+          onChange={(saved) => {
+            setBase(saved);
+            onImageSaved?.(saved);
+          }}
+        />
+      )}
       <div className="admin-form-grid">
         <InputField fields={fields} name="name" label="Name" maxLength={60} />
         <InputField fields={fields} name="brand" label="Brand" maxLength={60} />

@@ -239,6 +239,7 @@ export function SwitchesSection() {
             key={editedSwitch.id}
             record={editedSwitch}
             reload={async () => (await load())?.find((s) => s.id === editedSwitch.id) ?? null}
+            onImageSaved={replace}
             onSaved={(saved) => {
               replace(saved);
               setEditing(null);

@@ -58,6 +58,8 @@ interface PackCard {
   title: string;
   description: string;
   image: string;
+  /** The server's URL (an uploaded image, if any); absent until GET /api/packs answered. */
+  imageUrl?: string;
   priceCents: number;
 }
 
@@ -86,6 +88,7 @@ export function ShopPage() {
       ...item,
       name: sold?.name ?? item.name,
       priceCents: sold?.priceCents ?? item.priceCents,
+      imageUrl: sold?.imageUrl ?? itemImageUrl(IMAGE_BASE, item.image),
     }];
   });
 
@@ -146,7 +149,7 @@ export function ShopPage() {
                 kind="testers"
                 name={pack.title}
                 description={pack.description}
-                imageUrl={packImageUrl(IMAGE_BASE, pack.image)}
+                imageUrl={pack.imageUrl ?? packImageUrl(IMAGE_BASE, pack.image)}
                 imageAlt={`${pack.title}: a tester holding ten switches`}
                 price={formatCents(pack.priceCents)}
                 aboutPath={`/testers/${pack.slug}`}
@@ -167,7 +170,7 @@ export function ShopPage() {
                 kind="items"
                 name={item.name}
                 description={item.description}
-                imageUrl={itemImageUrl(IMAGE_BASE, item.image)}
+                imageUrl={item.imageUrl}
                 imageAlt={`${item.name}, without switches`}
                 price={formatCents(item.priceCents)}
                 onAdd={() => addWithToast(item.id)}

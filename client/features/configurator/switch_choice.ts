@@ -13,7 +13,8 @@ export interface SwitchChoice extends SwitchView {
 export function toSwitchChoice(sw: SwitchView): SwitchChoice {
   return {
     ...sw,
-    imageUrl: switchImageUrl(IMAGE_BASE, sw.image),
+    // The server sends a URL only for an uploaded image; the generated one is derived here.
+    imageUrl: sw.imageUrl ?? switchImageUrl(IMAGE_BASE, sw.image),
     extraPriceCents: toCents(sw.extraPrice),
   };
 }

@@ -220,7 +220,7 @@ function TesterCarousel() {
                   {card.image
                     ? (
                       <img
-                        src={packImageUrl(IMAGE_BASE, card.image)}
+                        src={card.imageUrl ?? packImageUrl(IMAGE_BASE, card.image)}
                         alt={`${card.title}: a tester with ten switches`}
                         width={240}
                         height={240}

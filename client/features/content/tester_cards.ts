@@ -16,6 +16,8 @@ export interface TesterCard {
   price: string;
   /** Pack image base name; null for the custom tester, which has a drawn illustration instead. */
   image: string | null;
+  /** The server's URL of the pack's image (an uploaded one, if any), once GET /api/packs answered. */
+  imageUrl?: string;
 }
 
 /** The carousel's one-line pitch per pack slug; the pack descriptions are too long for a card. */
@@ -44,7 +46,14 @@ const CUSTOM_CARD: TesterCard = {
  * description, the card shows the owner's words.
  */
 export function testerCards(packs: readonly PackView[] | null): TesterCard[] {
-  const shown = packs
+  const shown: {
+    slug: string;
+    title: string;
+    description: string;
+    image: string;
+    imageUrl?: string;
+    priceCents: number;
+  }[] = packs
     ? packs.filter((p) => p.onSale).map((p) => ({ ...p, priceCents: p.basePriceCents }))
     : PACK_INFO.map((p) => ({ ...p, priceCents: PACK_BASE_CENTS }));
   return [
@@ -59,6 +68,7 @@ export function testerCards(packs: readonly PackView[] | null): TesterCard[] {
         blurb: blurb && seeded?.description === pack.description ? blurb : pack.description,
         price: formatCents(pack.priceCents),
         image: pack.image,
+        imageUrl: pack.imageUrl,
       };
     }),
   ];
