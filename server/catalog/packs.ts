@@ -23,6 +23,7 @@ import {
   type ProductRecord,
   productSnapshot,
   type SwitchRecord,
+  switchSnapshot,
   writePackInto,
   writeProductInto,
 } from "../db/catalog.ts";
@@ -80,11 +81,14 @@ async function switchesOf(kv: Deno.Kv, packs: readonly PackRecord[]) {
 
 /** Every pack on sale, as the shop lists them (GET /api/packs). */
 export async function listPacksOnSale(kv: Deno.Kv, imageBase: string): Promise<PackView[]> {
-  const [packs, products] = await Promise.all([packSnapshot(kv), productSnapshot(kv)]);
+  const [packs, products, switches] = await Promise.all([
+    packSnapshot(kv),
+    productSnapshot(kv),
+    switchSnapshot(kv),
+  ]);
   const sold = packs.filter((p) =>
     p.onSale && products.get(p.id)?.onSale && products.get(p.idWithKeycaps)?.onSale
   );
-  const switches = await switchesOf(kv, sold);
   return sold.map((p) =>
     packView(p, products.get(p.id)!, products.get(p.idWithKeycaps)!, switches, imageBase)
   );
@@ -99,14 +103,19 @@ export async function getPackPage(
   slug: string,
   imageBase: string,
 ): Promise<PackView> {
-  const [packs, products] = await Promise.all([packSnapshot(kv), productSnapshot(kv)]);
+  // Snapshots, all three: no read while the stock version is current, one round of lists after.
+  const [packs, products, switches] = await Promise.all([
+    packSnapshot(kv),
+    productSnapshot(kv),
+    switchSnapshot(kv),
+  ]);
   const pack = packs.find((p) => p.slug === slug);
   // The slug is echoed so the message says what was asked for, but never at any length.
   if (!pack) throw new NotFound(`No tester pack called ${slug.slice(0, 80)}`);
   const plain = products.get(pack.id);
   const withKeycaps = products.get(pack.idWithKeycaps);
   if (!plain || !withKeycaps) throw new NotFound(`The ${pack.title} is not sold right now`);
-  return packView(pack, plain, withKeycaps, await switchesOf(kv, [pack]), imageBase);
+  return packView(pack, plain, withKeycaps, switches, imageBase);
 }
 
 /** Every pack, on sale or not, with what an edit needs (GET /api/admin/catalog/packs). */

@@ -141,6 +141,14 @@ export async function getProduct(kv: Deno.Kv, id: number): Promise<ProductRecord
 }
 
 /**
+ * Every switch by id (retired ones too), listed once per stock version, for the pack answers: a
+ * pack page then costs no read while the version is current.
+ */
+export const switchSnapshot: PerStockVersion<Map<number, SwitchRecord>> = perStockVersion(async (
+  kv,
+) => new Map((await listSwitches(kv)).map((s) => [s.id, s])));
+
+/**
  * Every product by id, listed once per stock version (catalogue seeding and restores set it), for
  * the catalogue's answers.
  */
