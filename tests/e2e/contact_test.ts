@@ -25,6 +25,13 @@ e2eTest(
     assert.doesNotMatch(await counter.getAttribute("class") ?? "", /warn-text/);
     await page.getByRole("button", { name: "Send message" }).click();
     await expectToast(page, "Message sent successfully!");
+    // The toast may paint a frame before the form's own reset: wait for the reset, not the toast.
+    await page.waitForFunction(() =>
+      [...document.querySelectorAll<HTMLInputElement | HTMLTextAreaElement>(
+        "form input, form textarea",
+      )]
+        .every((field) => field.type === "checkbox" || field.value === "")
+    );
     for (const label of ["Name", "Email", "Subject", "Message"]) {
       assert.equal(await page.getByLabel(label).inputValue(), "", `${label} is cleared`);
     }
@@ -46,6 +53,8 @@ e2eTest(
       name: "",
     });
     await expectToast(page, "Message sent successfully!");
+    // The toast may paint a frame before the form's own reset: wait for the reset, not the toast.
+    await page.getByRole("checkbox", { name: /Send anonymously/, checked: false }).waitFor();
     assert.equal(await anonymous.isChecked(), false, "anonymous is unchecked after sending");
     assert.equal(await page.getByLabel("Subject").inputValue(), "");
     assert.deepEqual(problems.errors, []);
