@@ -102,7 +102,8 @@ export function computeTotals(
   const discount = discountCents(subtotal, promo);
   const afterDiscount = subtotal - discount;
   const shipping = subtotal === 0 ? 0 : shippingCents(region, afterDiscount);
-  const tax = taxCents(afterDiscount);
+  // US sales tax only: exports carry none (the team's design, docs/decisions.md#tax).
+  const tax = region === "us" ? taxCents(afterDiscount) : 0;
   return {
     subtotalCents: subtotal,
     discountCents: discount,

@@ -242,6 +242,13 @@ Deno.test("international: business purchases need a tax id, which the order keep
   assert.deepEqual(order.taxId, { type: "vat_or_tax_id", value: "DE123456789" });
   assert.equal(order.shippingAddress?.country, "DE");
   assert.equal(order.shippingCents, 2299);
+  // An export carries no US sales tax: the shopper pays the items and the shipping.
+  assert.equal(order.taxCents, 0);
+  assert.equal(order.totalCents, order.subtotalCents - order.discountCents + order.shippingCents);
+  // And the demo payment page showed (and took) that total before the shopper paid.
+  const shown = await t.request(`/api/demo/checkout-sessions/${sessionId}`);
+  assert.equal(shown.json.order.taxCents, 0);
+  assert.equal(shown.json.order.totalCents, order.totalCents);
 });
 
 Deno.test("embedded checkout: create with LATEDELIVERY, confirm, completion lookup", async () => {

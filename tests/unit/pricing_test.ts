@@ -16,7 +16,7 @@ import {
   toCents,
   toDollars,
 } from "../../shared/pricing.ts";
-import { STARTING_PRICE_TEXT } from "../../shared/policy.ts";
+import { computeTotals, STARTING_PRICE_TEXT } from "../../shared/policy.ts";
 
 /** docs/product.md#prices, written out by hand so the constants themselves are checked. */
 const BASE_BY_SIZE = { 10: 999, 15: 1449, 20: 1899 } as const;
@@ -169,4 +169,13 @@ Deno.test("formatCents: fractions of a cent round, and never show -$0.00", () =>
   assert.equal(formatCents(-0), "$0.00");
   assert.equal(formatCents(-0.4), "$0.00");
   assert.equal(formatCents(-0.6), "-$0.01");
+});
+
+Deno.test("the 10% tax estimate is for US orders only; exports carry none", () => {
+  const us = computeTotals(2000, "us", 10);
+  assert.deepEqual([us.discountCents, us.taxCents], [200, 180]);
+  assert.equal(us.totalCents, 1800 + us.shippingCents + 180);
+  const abroad = computeTotals(2000, "international", 10);
+  assert.equal(abroad.taxCents, 0);
+  assert.equal(abroad.totalCents, 1800 + abroad.shippingCents);
 });
