@@ -1,7 +1,5 @@
-import { useCallback, useEffect, useMemo, useState } from "react";
-import { toast } from "react-hot-toast";
-import { adminErrorMessage } from "./admin_api.ts";
-import type { CatalogEditView } from "../../../shared/api_types.ts";
+import { useMemo, useState } from "react";
+import { SectionStatus, useSectionData } from "./use_section.tsx";
 import { fetchHistory } from "./catalog_api.ts";
 import { historyRows } from "./catalog_format.ts";
 
@@ -17,24 +15,9 @@ const KINDS = [
 
 /** History: every catalogue, promo and notice edit, newest first, narrowed by what was edited. */
 export function HistorySection() {
-  const [edits, setEdits] = useState<CatalogEditView[] | null>(null);
-  const [failed, setFailed] = useState(false);
+  const section = useSectionData(fetchHistory, "The history could not be loaded");
+  const { data: edits, load } = section;
   const [kind, setKind] = useState("");
-
-  const load = useCallback(async () => {
-    try {
-      setEdits(await fetchHistory());
-      setFailed(false);
-    } catch (err) {
-      console.error(err);
-      setFailed(true);
-      toast.error(adminErrorMessage(err, "The history could not be loaded"));
-    }
-  }, []);
-
-  useEffect(() => {
-    load();
-  }, [load]);
 
   const rows = useMemo(
     () => historyRows((edits ?? []).filter((e) => kind === "" || e.kind === kind)),
@@ -42,14 +25,7 @@ export function HistorySection() {
   );
 
   if (!edits) {
-    return failed
-      ? (
-        <div className="admin-empty">
-          <p className="error-text">The history could not be loaded.</p>
-          <button type="button" className="button" onClick={load}>Try again</button>
-        </div>
-      )
-      : <p className="loading" role="status">Loading the history...</p>;
+    return <SectionStatus section={section} loading="Loading the history..." />;
   }
 
   return (

@@ -1,10 +1,11 @@
-import { type FormEvent, useCallback, useEffect, useState } from "react";
+import { type FormEvent, useState } from "react";
 import { toast } from "react-hot-toast";
 import { itemUpdateSchema } from "../../../shared/schemas.ts";
-import { adminErrorMessage } from "./admin_api.ts";
+import { SectionStatus, useSectionData } from "./use_section.tsx";
 import type { AdminItemView } from "../../../shared/api_types.ts";
-import { fetchCatalogItems, isConflict, issueField, updateItem } from "./catalog_api.ts";
+import { fetchCatalogItems, updateItem } from "./catalog_api.ts";
 import { changedFields, moneyText, parseMoney } from "./catalog_format.ts";
+import { saveRecord } from "./save_record.ts";
 import { ConflictNotice } from "./conflict_notice.tsx";
 import { ImageUpload } from "./image_upload.tsx";
 import { CheckField, FormError, InputField, MoneyField } from "./form_fields.tsx";
@@ -15,36 +16,11 @@ import { useFields } from "./use_fields.ts";
  * sale).
  */
 export function ItemsSection() {
-  const [items, setItems] = useState<AdminItemView[] | null>(null);
-  const [failed, setFailed] = useState(false);
-
-  const load = useCallback(async (): Promise<AdminItemView[] | null> => {
-    try {
-      const fresh = await fetchCatalogItems();
-      setItems(fresh);
-      setFailed(false);
-      return fresh;
-    } catch (err) {
-      console.error(err);
-      setFailed(true);
-      toast.error(adminErrorMessage(err, "The items could not be loaded"));
-      return null;
-    }
-  }, []);
-
-  useEffect(() => {
-    load();
-  }, [load]);
+  const section = useSectionData(fetchCatalogItems, "The items could not be loaded");
+  const { data: items, load } = section;
 
   if (!items) {
-    return failed
-      ? (
-        <div className="admin-empty">
-          <p className="error-text">The items could not be loaded.</p>
-          <button type="button" className="button" onClick={load}>Try again</button>
-        </div>
-      )
-      : <p className="loading" role="status">Loading items...</p>;
+    return <SectionStatus section={section} loading="Loading items..." />;
   }
 
   return (
@@ -90,24 +66,18 @@ function ItemForm(
     }
     const body = { ...changes, version: base.version };
     if (!fields.accepts(itemUpdateSchema, body)) return;
-    setBusy(true);
-    try {
-      const saved = await updateItem(base.id, body);
-      setBase(saved);
-      fields.reset(valuesOf(saved));
-      setConflict(null);
-      toast.success(`${saved.name} saved`);
-    } catch (err) {
-      if (isConflict(err)) {
-        setConflict(err.message);
-      } else {
-        const message = adminErrorMessage(err, "The item could not be saved", [400, 404]);
-        fields.showError(message, issueField(err));
-        toast.error(message);
-      }
-    } finally {
-      setBusy(false);
-    }
+    const saved = await saveRecord({
+      request: () => updateItem(base.id, body),
+      showError: fields.showError,
+      setBusy,
+      setConflict,
+      failure: "The item could not be saved",
+      explained: [400, 404],
+    });
+    if (!saved) return;
+    setBase(saved);
+    fields.reset(valuesOf(saved));
+    toast.success(`${saved.name} saved`);
   }
 
   async function reloadRecord() {

@@ -1,10 +1,11 @@
-import { type FormEvent, useCallback, useEffect, useState } from "react";
+import { type FormEvent, useState } from "react";
 import { toast } from "react-hot-toast";
 import { noticeSchema } from "../../../shared/schemas.ts";
 import { useStore } from "../../app/store/store.ts";
-import { adminErrorMessage } from "./admin_api.ts";
+import { SectionStatus, useSectionData } from "./use_section.tsx";
 import type { AdminNoticeView } from "../../../shared/api_types.ts";
-import { fetchNotice, isConflict, issueField, saveNotice } from "./catalog_api.ts";
+import { fetchNotice, saveNotice } from "./catalog_api.ts";
+import { saveRecord } from "./save_record.ts";
 import { ConflictNotice } from "./conflict_notice.tsx";
 import { CheckField, FormError, TextAreaField } from "./form_fields.tsx";
 import { useFields } from "./use_fields.ts";
@@ -17,36 +18,11 @@ const NOTICE_MAX = 300;
  * banner as shoppers will see it.
  */
 export function NoticeSection() {
-  const [notice, setNotice] = useState<AdminNoticeView | null>(null);
-  const [failed, setFailed] = useState(false);
-
-  const load = useCallback(async (): Promise<AdminNoticeView | null> => {
-    try {
-      const fresh = await fetchNotice();
-      setNotice(fresh);
-      setFailed(false);
-      return fresh;
-    } catch (err) {
-      console.error(err);
-      setFailed(true);
-      toast.error(adminErrorMessage(err, "The notice could not be loaded"));
-      return null;
-    }
-  }, []);
-
-  useEffect(() => {
-    load();
-  }, [load]);
+  const section = useSectionData(fetchNotice, "The notice could not be loaded");
+  const { data: notice, load } = section;
 
   if (!notice) {
-    return failed
-      ? (
-        <div className="admin-empty">
-          <p className="error-text">The notice could not be loaded.</p>
-          <button type="button" className="button" onClick={load}>Try again</button>
-        </div>
-      )
-      : <p className="loading" role="status">Loading the notice...</p>;
+    return <SectionStatus section={section} loading="Loading the notice..." />;
   }
   return <NoticeForm record={notice} reload={load} />;
 }
@@ -72,26 +48,20 @@ function NoticeForm(
       ...(base.version ? { version: base.version } : {}),
     };
     if (!fields.accepts(noticeSchema, body)) return;
-    setBusy(true);
-    try {
-      const saved = await saveNotice(body);
-      // This tab's own banner follows at once; shoppers see it the next time they open the shop.
-      useStore.getState().setNotice(saved);
-      setBase(saved);
-      fields.reset(valuesOf(saved));
-      setConflict(null);
-      toast.success(saved.active ? "Notice saved and shown" : "Notice saved and hidden");
-    } catch (err) {
-      if (isConflict(err)) {
-        setConflict(err.message);
-      } else {
-        const message = adminErrorMessage(err, "The notice could not be saved", [400]);
-        fields.showError(message, issueField(err));
-        toast.error(message);
-      }
-    } finally {
-      setBusy(false);
-    }
+    const saved = await saveRecord({
+      request: () => saveNotice(body),
+      showError: fields.showError,
+      setBusy,
+      setConflict,
+      failure: "The notice could not be saved",
+      explained: [400],
+    });
+    if (!saved) return;
+    // This tab's own banner follows at once; shoppers see it the next time they open the shop.
+    useStore.getState().setNotice(saved);
+    setBase(saved);
+    fields.reset(valuesOf(saved));
+    toast.success(saved.active ? "Notice saved and shown" : "Notice saved and hidden");
   }
 
   async function reloadRecord() {

@@ -1,10 +1,10 @@
 import { type FormEvent, useState } from "react";
 import { toast } from "react-hot-toast";
 import { packUpdateSchema } from "../../../shared/schemas.ts";
-import { adminErrorMessage } from "./admin_api.ts";
 import type { AdminPackView, AdminSwitchView } from "../../../shared/api_types.ts";
-import { isConflict, issueField, updatePack } from "./catalog_api.ts";
+import { updatePack } from "./catalog_api.ts";
 import { changedFields, moneyText, parseMoney } from "./catalog_format.ts";
+import { saveRecord } from "./save_record.ts";
 import { ConflictNotice } from "./conflict_notice.tsx";
 import { ImageUpload } from "./image_upload.tsx";
 import { CheckField, FormError, InputField, MoneyField, TextAreaField } from "./form_fields.tsx";
@@ -76,23 +76,17 @@ export function PackForm(
     }
     const body = { ...changes, version: base.version };
     if (!fields.accepts(packUpdateSchema, body)) return;
-    setBusy(true);
-    try {
-      const saved = await updatePack(base.id, body);
-      toast.success(`${saved.title} saved`);
-      setConflict(null);
-      onSaved(saved);
-    } catch (err) {
-      if (isConflict(err)) {
-        setConflict(err.message);
-      } else {
-        const message = adminErrorMessage(err, "The pack could not be saved", [400, 404]);
-        fields.showError(message, issueField(err));
-        toast.error(message);
-      }
-    } finally {
-      setBusy(false);
-    }
+    const saved = await saveRecord({
+      request: () => updatePack(base.id, body),
+      showError: fields.showError,
+      setBusy,
+      setConflict,
+      failure: "The pack could not be saved",
+      explained: [400, 404],
+    });
+    if (!saved) return;
+    toast.success(`${saved.title} saved`);
+    onSaved(saved);
   }
 
   async function reloadRecord() {

@@ -1,7 +1,6 @@
-import { useCallback, useEffect, useState } from "react";
-import { toast } from "react-hot-toast";
+import { useState } from "react";
 import { formatDollars } from "../../app/money.ts";
-import { adminErrorMessage } from "./admin_api.ts";
+import { SectionStatus, useSectionData } from "./use_section.tsx";
 import type { AdminPackView, AdminSwitchView } from "../../../shared/api_types.ts";
 import { fetchCatalogPacks, fetchCatalogSwitches } from "./catalog_api.ts";
 import { Dialog } from "./dialog.tsx";
@@ -17,39 +16,19 @@ interface PacksData {
  * Packs: the six themed packs with title, price, on sale and their switches; Edit opens a
  * dialog with the pack's form.
  */
+/** The packs and the switches their forms pick from, read together. */
+async function fetchPacksData(): Promise<PacksData> {
+  const [packs, switches] = await Promise.all([fetchCatalogPacks(), fetchCatalogSwitches()]);
+  return { packs, switches };
+}
+
 export function PacksSection() {
-  const [data, setData] = useState<PacksData | null>(null);
-  const [failed, setFailed] = useState(false);
+  const section = useSectionData(fetchPacksData, "The packs could not be loaded");
+  const { data, setData, load } = section;
   const [editing, setEditing] = useState<number | null>(null);
 
-  const load = useCallback(async (): Promise<PacksData | null> => {
-    try {
-      const [packs, switches] = await Promise.all([fetchCatalogPacks(), fetchCatalogSwitches()]);
-      const fresh = { packs, switches };
-      setData(fresh);
-      setFailed(false);
-      return fresh;
-    } catch (err) {
-      console.error(err);
-      setFailed(true);
-      toast.error(adminErrorMessage(err, "The packs could not be loaded"));
-      return null;
-    }
-  }, []);
-
-  useEffect(() => {
-    load();
-  }, [load]);
-
   if (!data) {
-    return failed
-      ? (
-        <div className="admin-empty">
-          <p className="error-text">The packs could not be loaded.</p>
-          <button type="button" className="button" onClick={load}>Try again</button>
-        </div>
-      )
-      : <p className="loading" role="status">Loading packs...</p>;
+    return <SectionStatus section={section} loading="Loading packs..." />;
   }
 
   const names = new Map(data.switches.map((s) => [s.id, `${s.brand} ${s.name}`]));

@@ -1,9 +1,8 @@
 import { type FormEvent, useState } from "react";
 import { toast } from "react-hot-toast";
 import { promoCreateSchema, promoUpdateSchema } from "../../../shared/schemas.ts";
-import { adminErrorMessage } from "./admin_api.ts";
 import type { AdminPromoView } from "../../../shared/api_types.ts";
-import { createPromo, isConflict, issueField, updatePromo } from "./catalog_api.ts";
+import { createPromo, updatePromo } from "./catalog_api.ts";
 import {
   changedFields,
   isoFromLocal,
@@ -12,6 +11,7 @@ import {
   parseCount,
   parseMoney,
 } from "./catalog_format.ts";
+import { saveRecord } from "./save_record.ts";
 import { ConflictNotice } from "./conflict_notice.tsx";
 import { CheckField, FormError, InputField, MoneyField } from "./form_fields.tsx";
 import { useFields } from "./use_fields.ts";
@@ -90,27 +90,19 @@ export function PromoForm(
       if (!fields.accepts(promoCreateSchema, body)) return;
       save = () => createPromo(body);
     }
-    setBusy(true);
-    try {
-      const saved = await save();
-      toast.success(base ? `Promo code ${saved.code} saved` : `Promo code ${saved.code} created`);
-      setConflict(null);
-      onSaved(saved);
-    } catch (err) {
-      if (isConflict(err) && base) {
-        setConflict(err.message);
-      } else {
-        const message = adminErrorMessage(err, "The promo code could not be saved", [
-          400,
-          404,
-          409,
-        ]);
-        fields.showError(message, issueField(err) ?? (isConflict(err) ? "code" : undefined));
-        toast.error(message);
-      }
-    } finally {
-      setBusy(false);
-    }
+    const saved = await saveRecord({
+      request: save,
+      showError: fields.showError,
+      setBusy,
+      // A stale edit offers a reload; a new code that exists already is an error on its field.
+      setConflict: base ? setConflict : undefined,
+      conflictField: "code",
+      failure: "The promo code could not be saved",
+      explained: [400, 404, 409],
+    });
+    if (!saved) return;
+    toast.success(base ? `Promo code ${saved.code} saved` : `Promo code ${saved.code} created`);
+    onSaved(saved);
   }
 
   async function reloadRecord() {

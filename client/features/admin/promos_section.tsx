@@ -1,7 +1,6 @@
-import { useCallback, useEffect, useState } from "react";
-import { toast } from "react-hot-toast";
+import { useState } from "react";
 import { formatDollars } from "../../app/money.ts";
-import { adminErrorMessage } from "./admin_api.ts";
+import { SectionStatus, useSectionData } from "./use_section.tsx";
 import type { AdminPromoView } from "../../../shared/api_types.ts";
 import { fetchPromos } from "./catalog_api.ts";
 import { Dialog } from "./dialog.tsx";
@@ -23,38 +22,13 @@ export function discountText(promo: Pick<AdminPromoView, "percentOff" | "amountO
  * New promo code and Edit open the form in a dialog.
  */
 export function PromosSection() {
-  const [promos, setPromos] = useState<AdminPromoView[] | null>(null);
-  const [failed, setFailed] = useState(false);
+  const section = useSectionData(fetchPromos, "The promo codes could not be loaded");
+  const { data: promos, setData: setPromos, load } = section;
   const [adding, setAdding] = useState(false);
   const [editing, setEditing] = useState<string | null>(null);
 
-  const load = useCallback(async (): Promise<AdminPromoView[] | null> => {
-    try {
-      const fresh = await fetchPromos();
-      setPromos(fresh);
-      setFailed(false);
-      return fresh;
-    } catch (err) {
-      console.error(err);
-      setFailed(true);
-      toast.error(adminErrorMessage(err, "The promo codes could not be loaded"));
-      return null;
-    }
-  }, []);
-
-  useEffect(() => {
-    load();
-  }, [load]);
-
   if (!promos) {
-    return failed
-      ? (
-        <div className="admin-empty">
-          <p className="error-text">The promo codes could not be loaded.</p>
-          <button type="button" className="button" onClick={load}>Try again</button>
-        </div>
-      )
-      : <p className="loading" role="status">Loading promo codes...</p>;
+    return <SectionStatus section={section} loading="Loading promo codes..." />;
   }
 
   function replace(saved: AdminPromoView) {

@@ -1,9 +1,8 @@
 import { type FormEvent, useState } from "react";
 import { toast } from "react-hot-toast";
 import { switchCreateSchema, switchUpdateSchema } from "../../../shared/schemas.ts";
-import { adminErrorMessage } from "./admin_api.ts";
 import type { AdminSwitchView } from "../../../shared/api_types.ts";
-import { createSwitch, isConflict, issueField, updateSwitch } from "./catalog_api.ts";
+import { createSwitch, updateSwitch } from "./catalog_api.ts";
 import {
   changedFields,
   moneyText,
@@ -11,6 +10,7 @@ import {
   parseCount,
   parseMoney,
 } from "./catalog_format.ts";
+import { saveRecord } from "./save_record.ts";
 import { ConflictNotice } from "./conflict_notice.tsx";
 import { ImageUpload } from "./image_upload.tsx";
 import { CheckField, FormError, InputField, MoneyField } from "./form_fields.tsx";
@@ -99,25 +99,19 @@ export function SwitchForm(
       if (!fields.accepts(switchCreateSchema, input)) return;
       save = () => createSwitch(input);
     }
-    setBusy(true);
-    try {
-      const saved = await save();
-      toast.success(
-        base ? `${saved.brand} ${saved.name} saved` : `${saved.brand} ${saved.name} added`,
-      );
-      setConflict(null);
-      onSaved(saved);
-    } catch (err) {
-      if (isConflict(err)) {
-        setConflict(err.message);
-      } else {
-        const message = adminErrorMessage(err, "The switch could not be saved", [400, 404]);
-        fields.showError(message, issueField(err));
-        toast.error(message);
-      }
-    } finally {
-      setBusy(false);
-    }
+    const saved = await saveRecord({
+      request: save,
+      showError: fields.showError,
+      setBusy,
+      setConflict,
+      failure: "The switch could not be saved",
+      explained: [400, 404],
+    });
+    if (!saved) return;
+    toast.success(
+      base ? `${saved.brand} ${saved.name} saved` : `${saved.brand} ${saved.name} added`,
+    );
+    onSaved(saved);
   }
 
   async function reloadRecord() {

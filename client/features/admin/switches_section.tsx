@@ -1,7 +1,8 @@
-import { useCallback, useEffect, useMemo, useState } from "react";
+import { useMemo, useState } from "react";
 import { toast } from "react-hot-toast";
 import { formatDollars } from "../../app/money.ts";
 import { adminErrorMessage } from "./admin_api.ts";
+import { SectionStatus, useSectionData } from "./use_section.tsx";
 import type { AdminSwitchView } from "../../../shared/api_types.ts";
 import { fetchCatalogSwitches, isConflict, updateSwitch } from "./catalog_api.ts";
 import { filterCatalogSwitches, type StatusFilter } from "./catalog_format.ts";
@@ -15,8 +16,8 @@ import { SwitchForm } from "./switch_form.tsx";
  * Retire or Put back on sale acts at once.
  */
 export function SwitchesSection() {
-  const [switches, setSwitches] = useState<AdminSwitchView[] | null>(null);
-  const [failed, setFailed] = useState(false);
+  const section = useSectionData(fetchCatalogSwitches, "The switches could not be loaded");
+  const { data: switches, setData: setSwitches, load } = section;
   const [query, setQuery] = useState("");
   const [type, setType] = useState("");
   const [status, setStatus] = useState<StatusFilter>("all");
@@ -24,24 +25,6 @@ export function SwitchesSection() {
   const [editing, setEditing] = useState<number | null>(null);
   const [conflict, setConflict] = useState<string | null>(null);
   const [busyId, setBusyId] = useState<number | null>(null);
-
-  const load = useCallback(async (): Promise<AdminSwitchView[] | null> => {
-    try {
-      const fresh = await fetchCatalogSwitches();
-      setSwitches(fresh);
-      setFailed(false);
-      return fresh;
-    } catch (err) {
-      console.error(err);
-      setFailed(true);
-      toast.error(adminErrorMessage(err, "The switches could not be loaded"));
-      return null;
-    }
-  }, []);
-
-  useEffect(() => {
-    load();
-  }, [load]);
 
   const types = useMemo(
     () => [...new Set((switches ?? []).flatMap((s) => s.type.toLowerCase().split(/\s+/)))].sort(),
@@ -53,14 +36,7 @@ export function SwitchesSection() {
   );
 
   if (!switches) {
-    return failed
-      ? (
-        <div className="admin-empty">
-          <p className="error-text">The switches could not be loaded.</p>
-          <button type="button" className="button" onClick={load}>Try again</button>
-        </div>
-      )
-      : <p className="loading" role="status">Loading switches...</p>;
+    return <SectionStatus section={section} loading="Loading switches..." />;
   }
 
   function replace(saved: AdminSwitchView) {

@@ -1,0 +1,59 @@
+import { type Dispatch, type SetStateAction, useCallback, useEffect, useState } from "react";
+import { toast } from "react-hot-toast";
+import { adminErrorMessage } from "./admin_api.ts";
+
+/** A Catalogue section's data, loaded when the section opens and again on demand. */
+export interface SectionData<T> {
+  /** null until the first load succeeds. */
+  data: T | null;
+  /** Replaces what is shown after an edit answers the new record. */
+  setData: Dispatch<SetStateAction<T | null>>;
+  failed: boolean;
+  /** The sentence that says the load failed, for the toast and the placeholder. */
+  failure: string;
+  /** Loads again (Try again, Refresh, a reload after a 409); answers the fresh data or null. */
+  load(): Promise<T | null>;
+}
+
+/** Loads a section's data with `fetch` (a stable function) when the section mounts. */
+export function useSectionData<T>(fetch: () => Promise<T>, failure: string): SectionData<T> {
+  const [data, setData] = useState<T | null>(null);
+  const [failed, setFailed] = useState(false);
+
+  const load = useCallback(async (): Promise<T | null> => {
+    try {
+      const fresh = await fetch();
+      setData(fresh);
+      setFailed(false);
+      return fresh;
+    } catch (err) {
+      console.error(err);
+      setFailed(true);
+      toast.error(adminErrorMessage(err, failure));
+      return null;
+    }
+  }, [fetch, failure]);
+
+  useEffect(() => {
+    load();
+  }, [load]);
+
+  return { data, setData, failed, failure, load };
+}
+
+/** What a section shows before its data is there: loading, or the failure with Try again. */
+export function SectionStatus(
+  { section, loading }: {
+    section: Pick<SectionData<unknown>, "failed" | "failure" | "load">;
+    loading: string;
+  },
+) {
+  return section.failed
+    ? (
+      <div className="admin-empty">
+        <p className="error-text">{section.failure}.</p>
+        <button type="button" className="button" onClick={section.load}>Try again</button>
+      </div>
+    )
+    : <p className="loading" role="status">{loading}</p>;
+}
