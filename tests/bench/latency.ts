@@ -24,7 +24,7 @@ import { commitStockChange, TRUST_MS } from "../../server/db/stock_version.ts";
 import { memoryMailer } from "../../server/email/mailer.ts";
 import { demoPayments } from "../../server/payments/demo.ts";
 import { startQueueWorker } from "../../server/queue.ts";
-import { STARTER } from "../helpers/shop_fixtures.ts";
+import { DEMO_PAY_BODY, STARTER } from "../helpers/shop_fixtures.ts";
 import {
   DEFAULT_LATENCY,
   type KvCall,
@@ -42,20 +42,6 @@ const CONCURRENCY = 10;
 const WARM_UP = 3;
 /** Seconds each phase of a scenario may take at most. */
 const PHASE_SECONDS = 15;
-/** The demo payment form as a shopper fills it in (a card the demo provider accepts). */
-const PAY_BODY = {
-  cardNumber: "4242424242424242",
-  email: "bench@example.com",
-  name: "Bench Shopper",
-  address: {
-    street: "1 Main St",
-    apartment: "",
-    city: "Springfield",
-    state: "IL",
-    zipCode: "62701",
-    country: "US",
-  },
-};
 
 /** One scenario's figures under injected latency. */
 export interface LatencyFigure {
@@ -291,7 +277,7 @@ export async function latencyPass(latency: Partial<Latency> = {}): Promise<Laten
         init: {
           method: "POST",
           headers: { "Content-Type": "application/json" },
-          body: JSON.stringify(PAY_BODY),
+          body: JSON.stringify(DEMO_PAY_BODY),
         },
         client: nextClient++,
       }),

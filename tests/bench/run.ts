@@ -28,7 +28,7 @@
  * sold, every other shopper told why): a violation is marked CHECK FAILED and the run exits 1.
  */
 import { type ShopProcess, startShop } from "../helpers/shop_process.ts";
-import { STARTER } from "../helpers/shop_fixtures.ts";
+import { DEMO_PAY_BODY, STARTER } from "../helpers/shop_fixtures.ts";
 import { passwordGate } from "../../server/password_gate.ts";
 import { latencyOnly, latencyPass, printLatency } from "./latency.ts";
 
@@ -75,20 +75,6 @@ const ADDRESS_BASE = {
   paid: CHECKOUT_ADDRESSES,
   flash: CHECKOUT_ADDRESSES + CONNECTIONS,
   login: CHECKOUT_ADDRESSES + CONNECTIONS + FLASH_SHOPPERS,
-};
-/** The demo payment form as a shopper fills it in; the card is one the demo provider accepts. */
-const PAY_BODY = {
-  cardNumber: "4242424242424242",
-  email: "bench@example.com",
-  name: "Bench Shopper",
-  address: {
-    street: "1 Main St",
-    apartment: "",
-    city: "Springfield",
-    state: "IL",
-    zipCode: "62701",
-    country: "US",
-  },
 };
 /** What browsers send; autocannon alone sends no Accept-Encoding. */
 const BROWSER_ENCODINGS = { "Accept-Encoding": "gzip, deflate, br" };
@@ -351,7 +337,7 @@ interface Purchase {
   statuses: number[];
 }
 
-/** Checks `cartId` out (US, hosted demo checkout) and pays it with PAY_BODY. */
+/** Checks `cartId` out (US, hosted demo checkout) and pays it with DEMO_PAY_BODY. */
 async function checkoutAndPay(
   url: string,
   client: Deno.HttpClient,
@@ -363,7 +349,11 @@ async function checkoutAndPay(
     return { paid: false, step: "checkout", answer: checkout, statuses: [checkout.status] };
   }
   const sessionId = encodeURIComponent(page.slice("/demo-checkout/".length));
-  const pay = await post(client, `${url}/api/demo/checkout-sessions/${sessionId}/pay`, PAY_BODY);
+  const pay = await post(
+    client,
+    `${url}/api/demo/checkout-sessions/${sessionId}/pay`,
+    DEMO_PAY_BODY,
+  );
   return {
     paid: is2xx(pay.status) && pay.body?.status === "PAYMENT_RECEIVED",
     step: "pay",

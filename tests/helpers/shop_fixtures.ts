@@ -25,6 +25,14 @@ export const US_ADDRESS = {
 /** A card the demo provider always accepts. */
 const GOOD_CARD = "4242424242424242";
 
+/** The demo payment form as a shopper fills it in (the bench's shoppers all send it). */
+export const DEMO_PAY_BODY = {
+  cardNumber: GOOD_CARD,
+  email: "bench@example.com",
+  name: "Bench Shopper",
+  address: US_ADDRESS,
+};
+
 /** The buyer details of a demo payment; anything left out takes `paidOrder`'s default. */
 export interface BuyerDetails {
   email?: string;
