@@ -11,7 +11,6 @@ import { packImageUrl, switchImageUrl } from "../../shared/images.ts";
 import { packCents, toDollars } from "../../shared/pricing.ts";
 import { Conflict, InvalidInput, NotFound } from "../errors.ts";
 import { changesBetween, recordEditInto } from "./history.ts";
-import { readStockVersion } from "../db/stock_version.ts";
 import {
   findSwitches,
   getPackEntry,
@@ -82,9 +81,6 @@ async function switchesOf(kv: Deno.Kv, packs: readonly PackRecord[]) {
 
 /** Every pack on sale, as the shop lists them (GET /api/packs). */
 export async function listPacksOnSale(kv: Deno.Kv, imageBase: string): Promise<PackView[]> {
-  // One read of the stock version for the snapshots: asked at once, each would otherwise
-  // wait for a read of its own, one after the other.
-  await readStockVersion(kv);
   const [packs, products, switches] = await Promise.all([
     packSnapshot(kv),
     productSnapshot(kv),
@@ -108,9 +104,6 @@ export async function getPackPage(
   imageBase: string,
 ): Promise<PackView> {
   // Snapshots, all three: no read while the stock version is current, one round of lists after.
-  // One read of the stock version for the snapshots: asked at once, each would otherwise
-  // wait for a read of its own, one after the other.
-  await readStockVersion(kv);
   const [packs, products, switches] = await Promise.all([
     packSnapshot(kv),
     productSnapshot(kv),

@@ -161,10 +161,18 @@ export function perStockVersion<T>(build: (kv: Deno.Kv) => Promise<T>): PerStock
 function versionReader(kv: Deno.Kv, key: Deno.KvKey): () => Promise<string | null> {
   let current: Promise<string | null> | null = null;
   let queued: Promise<string | null> | null = null;
+  /** The read started in the code running now: asking now is asking before it is sent. */
+  let startedNow: Promise<string | null> | null = null;
 
   function start(): Promise<string | null> {
     const read = kv.get(key).then((entry) => entry.versionstamp);
     current = read;
+    startedNow = read;
+    // Calls made before the running code yields (one request asking for several views at once)
+    // share this read; any later call may have arrived after a write it must see.
+    queueMicrotask(() => {
+      if (startedNow === read) startedNow = null;
+    });
     read.then(done, done);
     function done() {
       if (current === read) current = null;
@@ -179,6 +187,7 @@ function versionReader(kv: Deno.Kv, key: Deno.KvKey): () => Promise<string | nul
 
   return function readVersion(): Promise<string | null> {
     if (!current) return start();
+    if (startedNow === current) return current;
     queued ??= current.then(next, next);
     return queued;
   };

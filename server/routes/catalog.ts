@@ -10,7 +10,7 @@ import { NotFound } from "../errors.ts";
 import { listProducts, listSwitches, productSnapshot } from "../db/catalog.ts";
 import { getPackPage, listPacksOnSale } from "../catalog/packs.ts";
 import { stockSnapshot } from "../db/stock.ts";
-import { perStockVersion, readStockVersion } from "../db/stock_version.ts";
+import { perStockVersion } from "../db/stock_version.ts";
 import { validateParams } from "../middleware/validate.ts";
 
 const idParam = z.object({ id: idSchema });
@@ -160,9 +160,7 @@ export function catalogRoutes({ kv, imageBase }: AppDeps & { imageBase: string }
   for (const kind of ["testers", "items"] as const) {
     app.get(`/${kind}/:id/availability`, validateParams(idParam), async (c) => {
       const { id } = c.req.valid("param");
-      // Both snapshots at once, after one read of the version (asked together, each would wait
-      // for a read of its own): after a stock change, one round of rebuilds.
-      await readStockVersion(kv);
+      // Both snapshots at once: after a stock change, one round of rebuilds.
       const [products, counts] = await Promise.all([productSnapshot(kv), stockSnapshot(kv)]);
       const product = products.get(id);
       const isRightKind = product && (kind === "testers" ? !!product.packSlug : !product.packSlug);

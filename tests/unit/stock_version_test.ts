@@ -5,6 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { keys } from "../../server/db/keys.ts";
+import { measure, remoteKv } from "../helpers/remote_kv.ts";
 import {
   commitStockChange,
   perStockVersion,
@@ -36,4 +37,15 @@ Deno.test("a per-version view is built once for many concurrent readers, again a
   await commitStockChange(kv, kv.atomic(), 2);
   assert.equal(await view(kv), 2, "rebuilt for the new version");
   assert.equal(builds, 2);
+});
+
+Deno.test("views asked for together share one read of the version", async () => {
+  using kv = await freshKv();
+  const remote = remoteKv(kv, { readMs: 1, commitMs: 1, enqueueMs: 1 });
+  const views = [1, 2, 3].map((n) => perStockVersion((_kv) => Promise.resolve(n)));
+  // Stale trust: the first ask of the test reads the version, as the first request after a change.
+  const together = await measure(remote, () => Promise.all(views.map((view) => view(remote))));
+  assert.deepEqual(together.result, [1, 2, 3]);
+  assert.equal(together.roundTrips, 1, "one read of the version for the three views");
+  assert.equal(together.calls, 1);
 });
