@@ -181,10 +181,27 @@ export interface StockCounts {
   used: number;
 }
 
+/** What the inventory adds to the counts: the owner's low-stock level and the runway. */
+export interface StockPlanning {
+  /** The owner is emailed when available units fall to this or below. */
+  lowStockAt: number;
+  /** Available units are at or below `lowStockAt`. */
+  low: boolean;
+  /** Units sold by paid orders of the last 30 days (cancelled ones excluded). */
+  soldLast30Days: number;
+  /** Days the available units last at the last 30 days' rate; null when none sold. */
+  runwayDays: number | null;
+}
+
+/** One switch of the inventory. */
+export type InventorySwitch = StockCounts & StockPlanning & { id: number; name: string };
+/** One other component of the inventory. */
+export type InventoryComponent = StockCounts & StockPlanning & { name: string };
+
 /** `GET /api/admin/inventory`. */
 export interface InventoryView {
-  switches: (StockCounts & { id: number; name: string })[];
-  inventory: (StockCounts & { name: string })[];
+  switches: InventorySwitch[];
+  inventory: InventoryComponent[];
 }
 
 /** `GET /api/demo/checkout-sessions/{id}`: a hosted demo payment and its order. */
@@ -366,4 +383,19 @@ export interface DemoPayAnswer {
 /** `GET /api/testers/{id}/availability` and `/api/items/{id}/availability`. */
 export interface AvailabilityView {
   available: boolean;
+}
+
+/** `GET /api/admin/emails`: one email of the outbox, newest first. */
+export interface AdminEmailView {
+  id: string;
+  to: string;
+  subject: string;
+  text: string;
+  /** "pending" until delivered (a delivery under way is still pending), then sent or failed. */
+  status: "pending" | "sent" | "failed";
+  /** The last delivery error (kept while retrying, and on a failed email). */
+  error: string | null;
+  attempts: number;
+  createdAt: string;
+  sentAt: string | null;
 }

@@ -421,11 +421,80 @@ export const trackingSchema = z.object({
     .regex(/^[A-Za-z0-9 -]+$/, "A tracking number has only letters, digits, spaces and dashes"),
 });
 
-/** Body of the inventory PUT routes. */
+/** Body of the inventory PUT routes: a new shelf count, a new low-stock threshold, or both. */
 export const stockUpdateSchema = z.object({
   stock: z.number({ error: "Stock must be a number" }).int("Stock must be a whole number")
-    .min(0, "Stock cannot be negative").max(1_000_000, "Stock is too large"),
+    .min(0, "Stock cannot be negative").max(1_000_000, "Stock is too large").optional(),
+  lowStockAt: z.number({ error: "The low-stock level must be a number" })
+    .int("The low-stock level must be a whole number")
+    .min(0, "The low-stock level cannot be negative")
+    .max(1_000_000, "The low-stock level is too large").optional(),
+}).refine((b) => b.stock !== undefined || b.lowStockAt !== undefined, {
+  error: "Send a stock count, a low-stock level, or both",
 });
+
+/** A calendar day in a query (YYYY-MM-DD, a real date). */
+const isoDay = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "Dates are written YYYY-MM-DD").refine(
+  (d) =>
+    !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) &&
+    new Date(`${d}T00:00:00Z`).toISOString().startsWith(d),
+  "That date does not exist",
+);
+
+/** A page size in a query. */
+function pageLimit(fallback: number) {
+  return z.preprocess(
+    (v) => (typeof v === "string" && v.trim() !== "" ? Number(v) : v),
+    z.number({ error: "limit must be a number" }).int("limit must be a whole number")
+      .min(1, "limit is at least 1").max(200, "limit is at most 200"),
+  ).default(fallback);
+}
+
+/** Query of GET /api/admin/emails. */
+export const adminEmailsQuerySchema = z.object({
+  to: z.string().trim().max(254).optional(),
+  limit: pageLimit(50),
+});
+
+/** Days a range may start and end on (both optional). */
+const dayBounds = { from: isoDay.optional(), to: isoDay.optional() };
+
+function inOrder(q: { from?: string; to?: string }): boolean {
+  return !q.from || !q.to || q.from <= q.to;
+}
+
+/** Query of GET /api/admin/orders. */
+export const adminOrdersQuerySchema = z.object({
+  ...dayBounds,
+  status: z.enum(["new", "processed", "cancelled", "all"], {
+    error: "status is one of new, processed, cancelled, all",
+  }).default("all"),
+  q: z.string().trim().max(200).optional(),
+  limit: pageLimit(200),
+  cursor: z.string().max(200).optional(),
+}).refine(inOrder, { error: "from must not be after to" });
+
+/** Query of GET /api/admin/orders/new/csv: an optional range of days. */
+export const ordersCsvQuerySchema = z.object(dayBounds).refine(inOrder, {
+  error: "from must not be after to",
+});
+
+/** Body of POST /api/admin/orders/ship-processed: none ships every ready order, or these. */
+export const shipChosenSchema = z.object({
+  orderNumbers: z.array(z.string().trim().min(1).max(40), {
+    error: "orderNumbers is a list of order numbers",
+  }).min(1, "Choose at least one order to ship").max(500, "Ship at most 500 orders at once")
+    .optional(),
+});
+
+/** Query of GET /api/admin/sales: both days required, at most a year and a day apart. */
+export const salesQuerySchema = z.object({ from: isoDay, to: isoDay }).refine(
+  (q) => q.from <= q.to,
+  { error: "from must not be after to" },
+).refine(
+  (q) => Date.parse(q.to) - Date.parse(q.from) <= 366 * 86_400_000,
+  { error: "Choose a range of at most 366 days" },
+);
 
 const accountEmail = z.string({ error: EMAIL_MESSAGE }).transform(stripTags)
   .transform((e) => e.toLowerCase())

@@ -70,6 +70,11 @@ export function isCancellable(status: OrderStatus): boolean {
   return canTransition(status, "CANCELLED");
 }
 
+/** Whether the order is a sale: paid and not cancelled (the Sales tab and stock runway count these). */
+export function isSale(status: OrderStatus): boolean {
+  return isNewForAdmin(status) || isProcessedForAdmin(status);
+}
+
 /** Whether the order belongs in the admin's 'New' table (paid, not yet shipped). */
 export function isNewForAdmin(status: OrderStatus): boolean {
   return status === "PAYMENT_RECEIVED" || status === "PROCESSING";

@@ -191,7 +191,7 @@ export async function createSwitch(
       const now = clock.now();
       const op = kv.atomic();
       writeSwitchInto(op, null, record);
-      createStockInto(op, switchKey(id), { stock: body.stock ?? 0, reserved: 0, used: 0 });
+      createStockInto(op, switchKey(id), { stock: body.stock ?? 0, reserved: 0, used: 0 }, now);
       recordEditInto(op, {
         at: now,
         kind: "switch",
@@ -272,14 +272,14 @@ export async function updateSwitch(
       else op.check(entry);
       const stockEntry = stockEntries?.get(key);
       const shelf = stockEntry ? stockRecordOf(stockEntry.value) : null;
+      const now = clock.now();
       if (stockEntries && shelf && shelf.stock !== body.stock) {
         changes.push({ field: "stock", from: shelf.stock, to: body.stock });
-        writeStockTo(op, stockEntries, new Map([[key, { ...shelf, stock: body.stock! }]]));
+        writeStockTo(op, stockEntries, new Map([[key, { ...shelf, stock: body.stock! }]]), now);
       }
       if (changes.length === 0) return null;
       // A pack that took this switch meanwhile makes the retirement read again.
       for (const pack of packs) op.check(pack);
-      const now = clock.now();
       recordEditInto(op, {
         at: now,
         kind: "switch",

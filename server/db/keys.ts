@@ -18,6 +18,9 @@ export const keys = {
   /** Stock and used counts of one component. */
   stock: (key: StockKey) => ["stock", key] as const,
   stocks: () => ["stock"] as const,
+  /** Low-stock alerts written with the stock change that caused them, until emailed. */
+  lowStockAlert: (key: StockKey, at: number) => ["low_stock_alerts", key, at] as const,
+  lowStockAlerts: () => ["low_stock_alerts"] as const,
   /** Bumped on every stock change, so list endpoints can answer 304 cheaply. */
   stockVersion: () => ["meta", "stock_version"] as const,
   /** Carts. */
@@ -25,6 +28,10 @@ export const keys = {
   /** Orders and their lookups. */
   order: (orderNumber: string) => ["orders", orderNumber] as const,
   orders: () => ["orders"] as const,
+  /** Every order by creation time, with what the admin filters on (kept by writeOrderTo). */
+  orderByTime: (createdAt: number, orderNumber: string) =>
+    ["orders_by_time", createdAt, orderNumber] as const,
+  ordersByTime: () => ["orders_by_time"] as const,
   orderBySession: (sessionId: string) => ["order_by_session", sessionId] as const,
   ordersByUser: (userId: string, orderNumber: string) =>
     ["orders_by_user", userId, orderNumber] as const,

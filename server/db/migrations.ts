@@ -5,6 +5,7 @@
  */
 import type { Clock } from "../deps.ts";
 import type { Order } from "../orders/order.ts";
+import { orderListing } from "./orders.ts";
 import { keys } from "./keys.ts";
 import type { StockRecord } from "./stock.ts";
 import { commitStockChange } from "./stock_version.ts";
@@ -104,6 +105,19 @@ const MIGRATIONS: Migration[] = [
           .set(keys.pack(pack.id), record);
         // A failed check means a record exists already, which is the new shape.
         await commitStockChange(kv, absent, clock.now());
+      }
+    },
+  },
+  {
+    id: 4,
+    name: "orders-by-time",
+    // The admin's list pages over an index of orders by creation time. Each entry is written
+    // against the order it was read from, so an order changed meanwhile (which writes its own
+    // entry) is left as that write made it.
+    async run(kv) {
+      for await (const entry of kv.list<Order>({ prefix: keys.orders() })) {
+        const indexKey = keys.orderByTime(entry.value.createdAt, entry.value.orderNumber);
+        await kv.atomic().check(entry).set(indexKey, orderListing(entry.value)).commit();
       }
     },
   },

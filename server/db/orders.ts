@@ -39,8 +39,26 @@ export async function listOrders(kv: Deno.Kv): Promise<Order[]> {
 }
 
 /**
+ * What the by-time index keeps of an order: enough to filter a page of the admin's list without
+ * reading orders that do not match.
+ */
+export interface OrderListing {
+  status: Order["status"];
+  /** Order number, email and name in lower case, one per line, for the admin's search. */
+  find: string;
+}
+
+/** The index entry of an order. */
+export function orderListing(order: Order): OrderListing {
+  return {
+    status: order.status,
+    find: [order.orderNumber, order.email ?? "", order.customerName ?? ""].join("\n").toLowerCase(),
+  };
+}
+
+/**
  * Adds the write of an order to `op`, checked against the entry it was computed from (null: the
- * order must not exist yet), with the indexes that find it by user and by payment.
+ * order must not exist yet), with the indexes that find it by time, by user and by payment.
  */
 export function writeOrderTo(
   op: Deno.AtomicOperation,
@@ -48,7 +66,8 @@ export function writeOrderTo(
   versionstamp: string | null,
 ): void {
   op.check({ key: keys.order(order.orderNumber), versionstamp })
-    .set(keys.order(order.orderNumber), order);
+    .set(keys.order(order.orderNumber), order)
+    .set(keys.orderByTime(order.createdAt, order.orderNumber), orderListing(order));
   if (versionstamp === null && order.userId) {
     op.set(keys.ordersByUser(order.userId, order.orderNumber), order.createdAt);
   }

@@ -15,6 +15,54 @@ export interface StockRecord {
   stock: number;
   reserved: number;
   used: number;
+  /** The owner is told when available units fall to this or below (absent: the default). */
+  lowStockAt?: number;
+  /** Set when the owner was told, cleared when restocked above the level: one email per fall. */
+  lowAlerted?: boolean;
+}
+
+/** The low-stock level of a component the owner has not set one for. */
+export const DEFAULT_LOW_STOCK_AT = 10;
+
+/** A low-stock alert waiting to be emailed (written with the stock change that caused it). */
+export interface LowStockAlert {
+  key: StockKey;
+  available: number;
+  lowStockAt: number;
+  at: number;
+}
+
+/** Message put on the KV queue to email one low-stock alert. */
+export interface LowStockJob {
+  type: "low-stock";
+  key: StockKey;
+  at: number;
+}
+
+/** Mutations a stock write may add per record for its low-stock alert. */
+export const LOW_STOCK_MUTATIONS = 2;
+
+/**
+ * The record with its low-stock flag brought up to date, adding the alert to `op` when available
+ * units have just fallen to the level or below. The flag and the alert are written together, so a
+ * fall is told once whichever process or batch wrote it.
+ */
+function withLowStockFlag(
+  op: Deno.AtomicOperation,
+  key: StockKey,
+  record: StockRecord,
+  now: number,
+): StockRecord {
+  const level = record.lowStockAt ?? DEFAULT_LOW_STOCK_AT;
+  const available = Math.max(0, record.stock - record.reserved);
+  const low = available <= level;
+  if (low === Boolean(record.lowAlerted)) return record;
+  if (low) {
+    const alert: LowStockAlert = { key, available, lowStockAt: level, at: now };
+    op.set(keys.lowStockAlert(key, now), alert)
+      .enqueue({ type: "low-stock", key, at: now } satisfies LowStockJob);
+  }
+  return { ...record, lowAlerted: low };
 }
 
 /** Writes initial stock where absent; stock changed since (sales, admin edits) is kept. */
@@ -39,7 +87,14 @@ export async function seedStock(kv: Deno.Kv, clock: Clock): Promise<number> {
 
 /** A stored record as the current shape (records written before `reserved` existed count 0). */
 export function stockRecordOf(value: Partial<StockRecord> | null): StockRecord {
-  return { stock: value?.stock ?? 0, reserved: value?.reserved ?? 0, used: value?.used ?? 0 };
+  const record: StockRecord = {
+    stock: value?.stock ?? 0,
+    reserved: value?.reserved ?? 0,
+    used: value?.used ?? 0,
+  };
+  if (value?.lowStockAt !== undefined) record.lowStockAt = value.lowStockAt;
+  if (value?.lowAlerted) record.lowAlerted = true;
+  return record;
 }
 
 /** Stock entries (with versionstamps, for check-and-set) for these keys; absent counts as 0. */
@@ -58,14 +113,18 @@ export function recordsOf(
   return new Map([...entries].map(([k, e]) => [k, stockRecordOf(e.value)]));
 }
 
-/** Adds checked writes of new records to `op`, each against the entry it was computed from. */
+/**
+ * Adds checked writes of new records to `op`, each against the entry it was computed from, with
+ * their low-stock alerts (at most LOW_STOCK_MUTATIONS more mutations per record).
+ */
 export function writeStockTo(
   op: Deno.AtomicOperation,
   entries: Map<StockKey, Deno.KvEntryMaybe<StockRecord>>,
   next: ReadonlyMap<StockKey, StockRecord>,
+  now: number,
 ): void {
   for (const [key, record] of next) {
-    op.check(entries.get(key)!).set(keys.stock(key), record);
+    op.check(entries.get(key)!).set(keys.stock(key), withLowStockFlag(op, key, record, now));
   }
 }
 
@@ -74,8 +133,10 @@ export function createStockInto(
   op: Deno.AtomicOperation,
   key: StockKey,
   record: StockRecord,
+  now: number,
 ): void {
-  op.check({ key: keys.stock(key), versionstamp: null }).set(keys.stock(key), record);
+  op.check({ key: keys.stock(key), versionstamp: null })
+    .set(keys.stock(key), withLowStockFlag(op, key, record, now));
 }
 
 /**
@@ -110,19 +171,29 @@ export async function listStock(kv: Deno.Kv): Promise<Map<StockKey, StockRecord>
   return all;
 }
 
-/** Sets the shelf count of one component (the owner's count); reserved and used are kept. */
+/**
+ * Sets the owner's figures of one component: its shelf count, its low-stock level, or both;
+ * reserved and used are kept.
+ */
 export async function setShelfCount(
   kv: Deno.Kv,
   key: StockKey,
-  stock: number,
+  change: { stock?: number; lowStockAt?: number },
   now: number,
 ): Promise<StockRecord> {
   return await withRetries(
     async () => {
       const entry = await kv.get<StockRecord>(keys.stock(key));
       if (!entry.value) throw new NotFound(`No stock record for ${key}`);
-      const next = { ...stockRecordOf(entry.value), stock };
-      const op = kv.atomic().check(entry).set(keys.stock(key), next);
+      const current = stockRecordOf(entry.value);
+      const op = kv.atomic().check(entry);
+      const next = withLowStockFlag(op, key, {
+        ...current,
+        stock: change.stock ?? current.stock,
+        lowStockAt: change.lowStockAt ?? current.lowStockAt,
+      }, now);
+      if (next.lowStockAt === undefined) delete next.lowStockAt;
+      op.set(keys.stock(key), next);
       return await commitStockChange(kv, op, now) ? next : CONFLICT;
     },
     "set the stock",

@@ -20,7 +20,13 @@ import type { StockKey } from "../../shared/bom.ts";
 import type { Clock } from "../deps.ts";
 import { InvalidInput, Unavailable } from "../errors.ts";
 import { withLock } from "./kv_util.ts";
-import { getStockEntries, recordsOf, type StockRecord, writeStockTo } from "./stock.ts";
+import {
+  getStockEntries,
+  LOW_STOCK_MUTATIONS,
+  recordsOf,
+  type StockRecord,
+  writeStockTo,
+} from "./stock.ts";
 import { commitStockChange } from "./stock_version.ts";
 
 /** What one job will write, decided from the working stock. */
@@ -199,7 +205,7 @@ async function commitBatch(kv: Deno.Kv, clock: Clock, batcher: Batcher): Promise
     }
     const newKeys = [...plan.stock.keys()].filter((k) => !touched.has(k)).length;
     const fits = checks + newKeys + plan.checks <= MAX_CHECKS &&
-      mutations + newKeys + plan.mutations <= MAX_MUTATIONS;
+      mutations + newKeys * (1 + LOW_STOCK_MUTATIONS) + plan.mutations <= MAX_MUTATIONS;
     if (!fits) {
       if (accepted.length > 0) break;
       remove(batcher, waiting);
@@ -216,7 +222,7 @@ async function commitBatch(kv: Deno.Kv, clock: Clock, batcher: Batcher): Promise
     }
     for (const key of waiting.prepared.exclusive) claimed.add(key);
     checks += newKeys + plan.checks;
-    mutations += newKeys + plan.mutations;
+    mutations += newKeys * (1 + LOW_STOCK_MUTATIONS) + plan.mutations;
     accepted.push({ waiting, plan });
     remove(batcher, waiting);
   }
@@ -225,7 +231,7 @@ async function commitBatch(kv: Deno.Kv, clock: Clock, batcher: Batcher): Promise
   let ok: boolean;
   try {
     const op = kv.atomic();
-    writeStockTo(op, entries, new Map([...touched].map((k) => [k, working.get(k)!])));
+    writeStockTo(op, entries, new Map([...touched].map((k) => [k, working.get(k)!])), now);
     for (const { plan } of accepted) plan.write(op);
     ok = touched.size > 0 ? await commitStockChange(kv, op, now) : (await op.commit()).ok;
   } catch (err) {

@@ -2,6 +2,7 @@ import type { Clock, Logger } from "../deps.ts";
 import { keys } from "../db/keys.ts";
 import { randomId } from "../crypto.ts";
 import { listValues } from "../db/kv_util.ts";
+import { NotFound } from "../errors.ts";
 import type { Email, Mailer } from "./mailer.ts";
 
 /** An email waiting in, or delivered from, the outbox. */
@@ -144,6 +145,34 @@ export async function deliverPending(
     } catch { /* recorded on the entry; the queue or the next sweep retries */ }
   }
   return delivered;
+}
+
+/**
+ * The newest entries first, optionally only those to one address (case-insensitive), at most
+ * `limit`. Entry ids start with their creation time in base 36, so the key order is time order.
+ */
+export async function listRecentOutbox(
+  kv: Deno.Kv,
+  options: { to?: string; limit: number },
+): Promise<OutboxEntry[]> {
+  const to = options.to?.toLowerCase();
+  const found: OutboxEntry[] = [];
+  for await (const entry of kv.list<OutboxEntry>({ prefix: keys.outboxAll() }, { reverse: true })) {
+    if (to && entry.value.email.to.toLowerCase() !== to) continue;
+    found.push(entry.value);
+    if (found.length >= options.limit) break;
+  }
+  return found;
+}
+
+/** Queues a fresh copy of an entry's email (no dedupe key: the owner asked for it again). */
+export async function resendEmail(kv: Deno.Kv, clock: Clock, id: string): Promise<OutboxEntry> {
+  const original = await kv.get<OutboxEntry>(keys.outbox(id));
+  if (!original.value) throw new NotFound(`No email with id ${id}`);
+  const op = kv.atomic();
+  const copy = queueEmailInto(op, original.value.email, clock.now());
+  await op.commit();
+  return copy;
 }
 
 /** Every outbox entry, oldest first. */

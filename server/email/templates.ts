@@ -1,6 +1,6 @@
 import { escapeHtml } from "../../shared/html.ts";
 import { formatCents } from "../../shared/pricing.ts";
-import { SHOP_NAME } from "../../shared/policy.ts";
+import { POLICY, SHOP_NAME } from "../../shared/policy.ts";
 import { carrierTrackingUrl } from "../../shared/status.ts";
 import type { Order } from "../orders/order.ts";
 import type { Email } from "./mailer.ts";
@@ -84,5 +84,179 @@ export function orderShippedEmail(order: Order, origin: string): Email {
       }</a>`,
       `<a href="${escapeHtml(trackUrl)}">Your order page</a>`,
     ], [itemLines(order)]),
+  };
+}
+
+/** What an item is made of, for the owner (who prints it) and the packing slip. */
+function itemDetailLines(order: Order): string[] {
+  return order.items.map((i) => {
+    const parts = [`${i.quantity} × ${i.name}${i.size ? ` (${i.size} switches)` : ""}`];
+    if (i.keycaps && i.keycaps !== "none") parts.push(`keycaps: ${i.keycaps}`);
+    if (i.bodyColor) parts.push(`body: ${i.bodyColor}`);
+    if (i.switches.length) {
+      parts.push(`switches: ${i.switches.map((s) => `${s.brand} ${s.name}`).join(", ")}`);
+    }
+    return `${parts.join("; ")} — ${formatCents(i.priceCents * i.quantity)}`;
+  });
+}
+
+function addressLines(order: Order): string[] {
+  const a = order.shippingAddress;
+  if (!a) return ["(no shipping address)"];
+  return [
+    order.customerName ?? "",
+    a.street,
+    ...(a.apartment ? [a.apartment] : []),
+    [a.city, a.state, a.zipCode].filter(Boolean).join(", "),
+    a.country,
+  ].filter((l) => l !== "");
+}
+
+function paragraphs(lines: string[]): string {
+  return lines.map((l) => `<p>${escapeHtml(l)}</p>`).join("\n");
+}
+
+/** The owner's note of a new paid order: what to print and where it goes. */
+export function ownerOrderEmail(order: Order, origin: string, shopEmail: string): Email {
+  return {
+    to: shopEmail,
+    subject: `New order ${order.orderNumber}: ${formatCents(order.totalCents)}`,
+    text: [
+      `A new order was paid: ${order.orderNumber}.`,
+      `Customer: ${order.customerName ?? "(no name)"} <${order.email ?? "no email"}>`,
+      "",
+      ...itemDetailLines(order),
+      "",
+      ...totalsLines(order),
+      ...(order.promoCode ? [`Promo code: ${order.promoCode}`] : []),
+      ...(order.taxId ? [`VAT or Tax ID: ${order.taxId.value}`] : []),
+      "",
+      "Ship to:",
+      ...addressLines(order),
+      "",
+      `Open the dashboard: ${origin}/admin`,
+    ].join("\n"),
+    html: [
+      `<p>A new order was paid: <strong>${escapeHtml(order.orderNumber)}</strong>.</p>`,
+      paragraphs([`Customer: ${order.customerName ?? "(no name)"} <${order.email ?? "no email"}>`]),
+      html([], [itemDetailLines(order), totalsLines(order)]),
+      `<p>Ship to:</p>`,
+      `<p style="overflow-wrap:anywhere">${addressLines(order).map(escapeHtml).join("<br>")}</p>`,
+      `<p><a href="${escapeHtml(`${origin}/admin`)}">Open the dashboard</a></p>`,
+    ].join("\n"),
+  };
+}
+
+/** The owner's note of a cancellation, with who cancelled and what is refunded. */
+export function ownerCancelledEmail(order: Order, origin: string, shopEmail: string): Email {
+  const refund = order.refund ? formatCents(order.refund.amountCents) : formatCents(0);
+  const lines = [
+    `Order ${order.orderNumber} was cancelled.`,
+    `Reason: ${order.cancelReason ?? "not given"}`,
+    `Refund: ${refund} to ${order.customerName ?? "the customer"} <${order.email ?? "no email"}>`,
+    "The stock it held is back on the shelf.",
+  ];
+  return {
+    to: shopEmail,
+    subject: `Order ${order.orderNumber} cancelled: ${refund} refunded`,
+    text: [...lines, "", ...itemDetailLines(order), "", `Open the dashboard: ${origin}/admin`]
+      .join("\n"),
+    html: [
+      paragraphs(lines),
+      html([], [itemDetailLines(order)]),
+      `<p><a href="${escapeHtml(`${origin}/admin`)}">Open the dashboard</a></p>`,
+    ].join("\n"),
+  };
+}
+
+function greetingOf(order: Order): string {
+  return order.customerName ? `Hi ${order.customerName},` : "Hi,";
+}
+
+/** Sent when a tracking number is first added: the order is being printed and packed. */
+export function orderPrintingEmail(order: Order, origin: string): Email {
+  const trackUrl = `${origin}/order/track/${order.orderNumber}`;
+  const lines = [
+    greetingOf(order),
+    `We're printing order ${order.orderNumber} now. It has a tracking number (${order.trackingNumber}) and we'll tell you when it ships.`,
+  ];
+  return {
+    to: order.email ?? "",
+    subject: `${SHOP_NAME}: we're printing order ${order.orderNumber}`,
+    text: [...lines, "", ...itemLines(order), "", `Your order page: ${trackUrl}`].join("\n"),
+    html: [
+      paragraphs(lines),
+      html([], [itemLines(order)]),
+      `<p><a href="${escapeHtml(trackUrl)}">Your order page</a></p>`,
+    ].join("\n"),
+  };
+}
+
+/** Sent when the owner marks the order delivered. */
+export function orderDeliveredEmail(order: Order, origin: string): Email {
+  const trackUrl = `${origin}/order/track/${order.orderNumber}`;
+  const lines = [
+    greetingOf(order),
+    `Order ${order.orderNumber} has been delivered. We hope you enjoy your switches!`,
+    "If anything arrived damaged or missing, reply to this email and we will make it right.",
+  ];
+  return {
+    to: order.email ?? "",
+    subject: `${SHOP_NAME}: order ${order.orderNumber} delivered`,
+    text: [...lines, "", `Your order page: ${trackUrl}`].join("\n"),
+    html: [paragraphs(lines), `<p><a href="${escapeHtml(trackUrl)}">Your order page</a></p>`]
+      .join("\n"),
+  };
+}
+
+/** Sent when an order is cancelled, with the refund the shopper gets. */
+export function orderCancelledEmail(order: Order, origin: string): Email {
+  const trackUrl = `${origin}/order/track/${order.orderNumber}`;
+  const refund = order.refund?.amountCents ?? 0;
+  const lines = [
+    greetingOf(order),
+    `Order ${order.orderNumber} has been cancelled.`,
+    refund > 0
+      ? `We are refunding ${
+        formatCents(refund)
+      } in full to the card you paid with; refunds take ${POLICY.refundDays}.`
+      : "Nothing was charged.",
+  ];
+  return {
+    to: order.email ?? "",
+    subject: `${SHOP_NAME}: order ${order.orderNumber} cancelled`,
+    text: [...lines, "", ...itemLines(order), "", `Your order page: ${trackUrl}`].join("\n"),
+    html: [
+      paragraphs(lines),
+      html([], [itemLines(order)]),
+      `<p><a href="${escapeHtml(trackUrl)}">Your order page</a></p>`,
+    ].join("\n"),
+  };
+}
+
+/** The owner's note that a component runs low (once per fall, see server/stock/low_stock.ts). */
+export function lowStockEmail(
+  name: string,
+  alert: { available: number; lowStockAt: number },
+  origin: string,
+  shopEmail: string,
+): Email {
+  const lines = [
+    alert.available === 0
+      ? `${name} is out of stock: no units are left to sell.`
+      : `${name} is running low: ${alert.available} ${
+        alert.available === 1 ? "unit is" : "units are"
+      } left to sell (your low-stock level is ${alert.lowStockAt}).`,
+    "You will not be told again until it is restocked above that level.",
+  ];
+  return {
+    to: shopEmail,
+    subject: `Low stock: ${name} (${alert.available} left)`,
+    text: [...lines, "", `Update the inventory: ${origin}/admin`].join("\n"),
+    html: [
+      paragraphs(lines),
+      `<p><a href="${escapeHtml(`${origin}/admin`)}">Update the inventory</a></p>`,
+    ]
+      .join("\n"),
   };
 }

@@ -327,7 +327,7 @@ function reservationJob(
       return {
         stock: new Map([...(released?.ok ? released.next : []), ...reservation.next]),
         checks: 6 + promoSize.checks,
-        mutations: 12 + promoSize.mutations,
+        mutations: 13 + promoSize.mutations,
         result: { order, replaced },
         write(op) {
           writeOrderTo(op, order, null);

@@ -7,11 +7,18 @@ import { isCancellable, isNewForAdmin } from "../../shared/status.ts";
 import { Conflict, NotFound } from "../errors.ts";
 import type { Email } from "../email/mailer.ts";
 import { queueEmailInto } from "../email/outbox.ts";
-import { orderShippedEmail } from "../email/templates.ts";
-import { findOrderEntry, getOrder, listOrders, updateOrder, writeOrderTo } from "../db/orders.ts";
+import {
+  orderCancelledEmail,
+  orderDeliveredEmail,
+  orderPrintingEmail,
+  orderShippedEmail,
+  ownerCancelledEmail,
+} from "../email/templates.ts";
+import { findOrderEntry, getOrder, updateOrder, writeOrderTo } from "../db/orders.ts";
+import { listAllOrders } from "../db/order_list.ts";
 import { type Order, withStatus } from "./order.ts";
 import { owingRefund, queueRefundInto, refundSoon } from "./refunds.ts";
-import { receivePaymentEvent } from "./payment.ts";
+import { originFor, receivePaymentEvent } from "./payment.ts";
 import { releaseOrder } from "./release.ts";
 import { type JobPlan, runStockJob } from "../db/stock_batch.ts";
 import { applyMove } from "./stock_moves.ts";
@@ -23,49 +30,87 @@ export async function addTrackingNumber(
   orderNumber: string,
   trackingNumber: string,
 ): Promise<Order> {
-  return await updateOrder(deps.kv, orderNumber, (order) => {
+  return await updateOrder(deps.kv, orderNumber, (order, op) => {
     const now = deps.clock.now();
     if (order.status === "PAYMENT_RECEIVED") {
-      return { ...withStatus(order, "PROCESSING", now), trackingNumber };
+      const next = { ...withStatus(order, "PROCESSING", now), trackingNumber };
+      if (next.email) {
+        const email = orderPrintingEmail(next, originFor(deps, next));
+        queueEmailInto(op, email, now, `order-printing:${orderNumber}`);
+      }
+      return next;
     }
     if (order.status === "PROCESSING") return { ...order, trackingNumber, updatedAt: now };
     throw new Conflict(`Cannot add a tracking number to an order that is ${order.status}`);
   });
 }
 
+/** Why a chosen order was not shipped. */
+export interface ShipSkip {
+  orderNumber: string;
+  reason: string;
+}
+
 /**
- * Ships every PROCESSING order that has a tracking number, each with its shipped email queued in
- * the same atomic write (so the email goes out once per order). Returns how many shipped.
+ * Ships PROCESSING orders that have a tracking number: every one, or only the chosen ones (the
+ * rest of those are reported with the reason). Each order's shipped email is queued in the same
+ * atomic write as its status, so it goes out once per order.
  */
-export async function shipProcessedOrders(deps: OrderDeps, origin: string): Promise<number> {
-  const ready = (await listOrders(deps.kv))
-    .filter((o) => o.status === "PROCESSING" && o.trackingNumber);
-  let shipped = 0;
-  for (const candidate of ready) {
-    let changed = false;
-    await updateOrder(deps.kv, candidate.orderNumber, (order, op) => {
-      if (order.status !== "PROCESSING" || !order.trackingNumber) return order;
-      const now = deps.clock.now();
-      const next = withStatus(order, "SHIPPED", now);
-      if (next.email) {
-        const email: Email = orderShippedEmail(next, deps.config.publicUrl ?? origin);
-        queueEmailInto(op, email, now, `order-shipped:${order.orderNumber}`);
-      }
-      changed = true;
-      return next;
-    });
-    if (changed) shipped++;
+export async function shipProcessedOrders(
+  deps: OrderDeps,
+  origin: string,
+  chosen?: readonly string[],
+): Promise<{ shippedCount: number; skipped: ShipSkip[] }> {
+  const skipped: ShipSkip[] = [];
+  const candidates = chosen
+    ? [...new Set(chosen)]
+    : (await listAllOrders(deps.kv, { status: (s) => s === "PROCESSING" }))
+      .filter((o) => o.trackingNumber).map((o) => o.orderNumber);
+  let shippedCount = 0;
+  for (const orderNumber of candidates) {
+    let why: string | null = null;
+    try {
+      await updateOrder(deps.kv, orderNumber, (order, op) => {
+        if (order.status !== "PROCESSING") {
+          why = `It is ${order.status}, not PROCESSING`;
+          return order;
+        }
+        if (!order.trackingNumber) {
+          why = "It has no tracking number yet";
+          return order;
+        }
+        why = null;
+        const now = deps.clock.now();
+        const next = withStatus(order, "SHIPPED", now);
+        if (next.email) {
+          const email: Email = orderShippedEmail(next, deps.config.publicUrl ?? origin);
+          queueEmailInto(op, email, now, `order-shipped:${order.orderNumber}`);
+        }
+        return next;
+      });
+    } catch (err) {
+      if (!(err instanceof NotFound)) throw err;
+      why = "No such order";
+    }
+    if (why) skipped.push({ orderNumber, reason: why });
+    else shippedCount++;
   }
-  return shipped;
+  return { shippedCount, skipped };
 }
 
 /** SHIPPED (with a tracking number) to DELIVERED. */
 export async function markDelivered(deps: OrderDeps, orderNumber: string): Promise<Order> {
-  return await updateOrder(deps.kv, orderNumber, (order) => {
+  return await updateOrder(deps.kv, orderNumber, (order, op) => {
     if (order.status !== "SHIPPED" || !order.trackingNumber) {
       throw new Conflict(`Only a shipped order with a tracking number can be marked delivered`);
     }
-    return withStatus(order, "DELIVERED", deps.clock.now());
+    const now = deps.clock.now();
+    const next = withStatus(order, "DELIVERED", now);
+    if (next.email) {
+      const email = orderDeliveredEmail(next, originFor(deps, next));
+      queueEmailInto(op, email, now, `order-delivered:${orderNumber}`);
+    }
+    return next;
   });
 }
 
@@ -130,16 +175,23 @@ function cancelPaid(deps: OrderDeps, orderNumber: string, reason: string): Promi
         ...withStatus(current, "CANCELLED", now),
         cancelReason: reason,
         reservation: { ...current.reservation, state: "released" },
-      }, "cancelled by the shop");
+      }, reason);
+      const origin = originFor(deps, next);
       return {
         // Putting units back always fits the shelf.
         stock: restocked.ok ? restocked.next : new Map(),
-        checks: 1,
-        mutations: 4,
+        checks: 3,
+        mutations: 11,
         result: next,
         write(op) {
           writeOrderTo(op, next, entry.versionstamp);
           queueRefundInto(op, orderNumber);
+          if (next.email) {
+            const email = orderCancelledEmail(next, origin);
+            queueEmailInto(op, email, now, `order-cancelled:${orderNumber}`);
+          }
+          const owner = ownerCancelledEmail(next, origin, deps.config.shopEmail);
+          queueEmailInto(op, owner, now, `owner-cancelled:${orderNumber}`);
         },
       };
     },

@@ -11,7 +11,7 @@ import type { StockKey } from "../../shared/bom.ts";
 import { NotFound } from "../errors.ts";
 import type { Email } from "../email/mailer.ts";
 import { queueEmailInto } from "../email/outbox.ts";
-import { orderConfirmationEmail } from "../email/templates.ts";
+import { orderConfirmationEmail, ownerOrderEmail } from "../email/templates.ts";
 import { type CartRecord, emptyCartInto } from "../db/cart.ts";
 import { freeHoldInto, type HoldsEntry } from "../db/holds.ts";
 import { keys } from "../db/keys.ts";
@@ -226,8 +226,8 @@ function paidJob(
         moved: ReadonlyMap<StockKey, StockRecord> = new Map(),
       ): JobPlan<Order> => ({
         stock: moved,
-        checks: 8 + promoSize.checks,
-        mutations: 12 + promoSize.mutations,
+        checks: 9 + promoSize.checks,
+        mutations: 16 + promoSize.mutations,
         result: next,
         write(op) {
           if (handled.versionstamp) {
@@ -316,6 +316,12 @@ function paidJob(
             `order-confirmation:${paid.orderNumber}`,
           );
         }
+        queueEmailInto(
+          op,
+          ownerOrderEmail(paid, originFor(deps, paid), deps.config.shopEmail),
+          now,
+          `owner-order:${paid.orderNumber}`,
+        );
       }, sold.next);
     },
   };
@@ -331,8 +337,13 @@ function promoOf(order: Order, event: PaymentEvent): UsageWant | null {
   return usageWant(normalizePromoCode(code), order.email ?? event.details?.email);
 }
 
+/** The shop's address for links in an order's emails. */
+export function originFor(deps: OrderDeps, order: Order): string {
+  return deps.config.publicUrl ?? order.origin ?? "";
+}
+
 function confirmationOf(deps: OrderDeps, order: Order): Email {
-  return orderConfirmationEmail(order, deps.config.publicUrl ?? order.origin ?? "");
+  return orderConfirmationEmail(order, originFor(deps, order));
 }
 
 /** The order with what the provider learned, and the payment it was taken through. */

@@ -70,7 +70,7 @@ export async function releaseOrder(
       return {
         stock: released.ok ? released.next : new Map(),
         checks: 4 + promoSize.checks,
-        mutations: 6 + promoSize.mutations,
+        mutations: 7 + promoSize.mutations,
         result: next,
         write(op) {
           writeOrderTo(op, next, entry.versionstamp);

@@ -1,11 +1,20 @@
 import { Hono } from "hono";
 import { getCookie } from "hono/cookie";
 import { z } from "zod";
-import { type Component, COMPONENTS, switchIdOf, switchKey } from "../../shared/bom.ts";
-import { isNewForAdmin } from "../../shared/status.ts";
 import {
+  type Component,
+  COMPONENTS,
+  type StockKey,
+  switchIdOf,
+  switchKey,
+} from "../../shared/bom.ts";
+import { isNewForAdmin, isProcessedForAdmin, type OrderStatus } from "../../shared/status.ts";
+import {
+  adminOrdersQuerySchema,
   adminVerifySchema,
   idSchema,
+  ordersCsvQuerySchema,
+  shipChosenSchema,
   stockUpdateSchema,
   trackingSchema,
 } from "../../shared/schemas.ts";
@@ -21,14 +30,14 @@ import {
   markDelivered,
   shipProcessedOrders,
 } from "../orders/fulfilment.ts";
-import { getSwitches, listSwitches } from "../db/catalog.ts";
-import { listOrders } from "../db/orders.ts";
+import { getSwitches } from "../db/catalog.ts";
+import { listAllOrders, listOrderPage } from "../db/order_list.ts";
 import type { Order } from "../orders/order.ts";
-import type { AdminOrderView, InventoryView, StockCounts } from "../../shared/api_types.ts";
+import type { AdminOrderView } from "../../shared/api_types.ts";
 import { orderItemImageUrl } from "../db/order_views.ts";
 import { beginAdminAttempt } from "../login_limits.ts";
-import { listStock, setShelfCount, type StockRecord } from "../db/stock.ts";
-import { availableOf } from "../orders/stock_moves.ts";
+import { setShelfCount, type StockRecord } from "../db/stock.ts";
+import { countsOf, inventoryView, planningOf, soldSince } from "../stock/inventory.ts";
 import { queueEmail } from "../email/outbox.ts";
 import { orderConfirmationEmail } from "../email/templates.ts";
 import { toCsv } from "../csv.ts";
@@ -39,10 +48,24 @@ import {
   setAdminCookie,
 } from "../middleware/admin_auth.ts";
 import { clientKey } from "../middleware/client_key.ts";
-import { validateJson, validateParams } from "../middleware/validate.ts";
+import {
+  optionalJson,
+  parseWith,
+  validateJson,
+  validateParams,
+  validateQuery,
+} from "../middleware/validate.ts";
 import { originOf } from "../middleware/shop_origin.ts";
 
 type Deps = AppDeps & { imageBase: string };
+
+/** The dashboard's status filters (docs/product.md#admin-api). */
+const STATUS_FILTERS: Record<string, ((s: OrderStatus) => boolean) | undefined> = {
+  new: isNewForAdmin,
+  processed: isProcessedForAdmin,
+  cancelled: (s) => s === "CANCELLED",
+  all: undefined,
+};
 
 const orderParam = z.object({ orderNumber: z.string().min(1).max(64) });
 
@@ -74,12 +97,6 @@ function adminOrderView(order: Order, imageBase: string): AdminOrderView {
     createdAt: new Date(order.createdAt).toISOString(),
     updatedAt: new Date(order.updatedAt).toISOString(),
   };
-}
-
-/** A stock record as the inventory shows it (the words are defined in orders/stock_moves.ts). */
-function countsOf(record: StockRecord | undefined): StockCounts {
-  const r = record ?? { stock: 0, reserved: 0, used: 0 };
-  return { stock: r.stock, reserved: r.reserved, available: availableOf(r), used: r.used };
 }
 
 /** One CSV row per new order. */
@@ -171,16 +188,28 @@ export function adminRoutes(deps: Deps): Hono {
 
   app.get("/session", (c) => c.json({ ok: true }));
 
-  app.get("/orders", async (c) => {
-    const orders = await listOrders(kv);
-    return c.json(orders.map((o) => adminOrderView(o, imageBase)));
+  app.get("/orders", validateQuery(adminOrdersQuerySchema), async (c) => {
+    const { status, q, from, to, limit, cursor } = c.req.valid("query");
+    const page = await listOrderPage(kv, {
+      status: STATUS_FILTERS[status],
+      q: q ? q.toLowerCase() : undefined,
+      from,
+      to,
+      limit,
+      cursor,
+    });
+    if (page.nextCursor) c.header("X-Next-Cursor", page.nextCursor);
+    return c.json(page.orders.map((o) => adminOrderView(o, imageBase)));
   });
 
-  app.get("/orders/new/csv", async (c) => {
-    const fresh = (await listOrders(kv)).filter((o) => isNewForAdmin(o.status)).reverse();
-    return c.body(toCsv(csvRows(fresh)), 200, {
+  app.get("/orders/new/csv", validateQuery(ordersCsvQuerySchema), async (c) => {
+    const { from, to } = c.req.valid("query");
+    const fresh = (await listAllOrders(kv, { status: isNewForAdmin, from, to })).reverse();
+    const range = from || to ? `_${from ?? "start"}_to_${to ?? "today"}` : "";
+    // The byte order mark tells spreadsheet programs the file is UTF-8 (names with accents).
+    return c.body(`\uFEFF${toCsv(csvRows(fresh))}`, 200, {
       "Content-Type": "text/csv; charset=utf-8",
-      "Content-Disposition": 'attachment; filename="new_orders.csv"',
+      "Content-Disposition": `attachment; filename="new_orders${range}.csv"`,
       "Cache-Control": "no-store",
     });
   });
@@ -188,8 +217,10 @@ export function adminRoutes(deps: Deps): Hono {
   app.post(
     "/orders/ship-processed",
     async (c) => {
-      const shippedCount = await shipProcessedOrders(deps, originOf(c));
-      return c.json({ shippedCount });
+      const body = parseWith(shipChosenSchema, await optionalJson(c.req));
+      const result = await shipProcessedOrders(deps, originOf(c), body.orderNumbers);
+      // Without a chosen set the answer stays the spec's { shippedCount }.
+      return c.json(body.orderNumbers ? result : { shippedCount: result.shippedCount });
     },
   );
 
@@ -221,19 +252,13 @@ export function adminRoutes(deps: Deps): Hono {
     return c.json(adminOrderView(order, imageBase));
   });
 
-  app.get("/inventory", async (c) => {
-    const [switches, stock] = await Promise.all([listSwitches(kv), listStock(kv)]);
-    return c.json(
-      {
-        switches: switches.map((s) => ({
-          id: s.id,
-          name: `${s.brand} ${s.name}`,
-          ...countsOf(stock.get(switchKey(s.id))),
-        })),
-        inventory: COMPONENTS.map((name) => ({ name, ...countsOf(stock.get(name)) })),
-      } satisfies InventoryView,
-    );
-  });
+  app.get("/inventory", async (c) => c.json(await inventoryView(kv, clock.now())));
+
+  /** One entry of the inventory after the owner changed it. */
+  async function entryAfter(key: StockKey, record: StockRecord) {
+    const sold = (await soldSince(kv, clock.now())).get(key) ?? 0;
+    return { ...countsOf(record), ...planningOf(record, sold) };
+  }
 
   app.put(
     "/inventory/switches/:id",
@@ -242,8 +267,8 @@ export function adminRoutes(deps: Deps): Hono {
     async (c) => {
       const { id } = c.req.valid("param");
       await getSwitches(kv, [id]);
-      const record = await setShelfCount(kv, switchKey(id), c.req.valid("json").stock, clock.now());
-      return c.json({ id, ...countsOf(record) });
+      const record = await setShelfCount(kv, switchKey(id), c.req.valid("json"), clock.now());
+      return c.json({ id, ...await entryAfter(switchKey(id), record) });
     },
   );
 
@@ -256,13 +281,9 @@ export function adminRoutes(deps: Deps): Hono {
       if (!COMPONENTS.includes(name as Component) || switchIdOf(name as Component) !== null) {
         throw new NotFound(`No component called ${name}; use one of ${COMPONENTS.join(", ")}`);
       }
-      const record = await setShelfCount(
-        kv,
-        name as Component,
-        c.req.valid("json").stock,
-        clock.now(),
-      );
-      return c.json({ name, ...countsOf(record) });
+      const key = name as Component;
+      const record = await setShelfCount(kv, key, c.req.valid("json"), clock.now());
+      return c.json({ name, ...await entryAfter(key, record) });
     },
   );
   return app;

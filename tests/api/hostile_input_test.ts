@@ -17,6 +17,7 @@ import {
   type TestApp,
 } from "../helpers/test_app.ts";
 import { FAKE_WEBHOOK_SECRET } from "../helpers/fake_stripe.ts";
+import { listOutbox } from "../../server/email/outbox.ts";
 import {
   newPackCart,
   paidOrder,
@@ -28,6 +29,8 @@ import {
 import { stripePayments } from "../../server/payments/stripe.ts";
 import { z } from "zod";
 import {
+  adminEmailsQuerySchema,
+  adminOrdersQuerySchema,
   adminVerifySchema,
   contactSchema,
   demoPaySchema,
@@ -35,6 +38,7 @@ import {
   loginSchema,
   noticeSchema,
   orderCreateSchema,
+  ordersCsvQuerySchema,
   packUpdateSchema,
   paymentIntentSchema,
   promoCreateSchema,
@@ -42,6 +46,7 @@ import {
   promoValidateSchema,
   quantityUpdateSchema,
   registerSchema,
+  shipChosenSchema,
   simpleAddSchema,
   stockUpdateSchema,
   switchCreateSchema,
@@ -463,6 +468,9 @@ function acceptsOf(route: Route): Record<string, string> {
     "query: unexpected parameters": "unknown query parameters are ignored",
   };
   if (!route.query) derived["query: 100 KB query string"] = "the route reads no query";
+  for (const [name, field] of Object.entries(route.query ?? {})) {
+    if (field.optional) derived[`query ${name}: missing`] = "the parameter is optional";
+  }
   if (route.body.kind === "json") {
     Object.assign(derived, Object.fromEntries(fieldAccepts(route.body.fields)), {
       "body: extra fields": "unknown fields are dropped by the schema, never stored",
@@ -604,6 +612,15 @@ async function plentyOfStock(t: TestApp): Promise<void> {
 // The table
 
 const NO_BODY = { kind: "none" } as const;
+
+/** A search of the owner's lists takes any short text: what matches nothing finds nothing. */
+function searchAccepts(name: string): Record<string, string> {
+  return Object.fromEntries(
+    QUERY_VALUES.filter(([label]) => label !== "100 KB value").map((
+      [label],
+    ) => [`query ${name}: ${label}`, "any text is a search (an empty one is none)"]),
+  );
+}
 const IGNORED_BODY = { kind: "ignored" } as const;
 
 // deno-lint-ignore no-explicit-any
@@ -970,19 +987,66 @@ const GROUPS: Group[] = [
         base: async (ctx) => ({ headers: { Cookie: await adminCookie(ctx.t) } }),
         body: IGNORED_BODY,
       },
-      ...["/api/admin/session", "/api/admin/orders", "/api/admin/orders/new/csv"].map((
-        path,
-      ): Route => ({
+      {
         method: "GET",
-        path,
+        path: "/api/admin/session",
         base: (ctx) => ({ headers: withCookie(ctx) }),
         body: NO_BODY,
-      })),
+      },
+      {
+        method: "GET",
+        path: "/api/admin/orders",
+        base: (ctx) => ({
+          headers: withCookie(ctx),
+          query: { status: "all", q: "st", from: "2026-01-01", to: "2026-12-31", limit: "50" },
+        }),
+        query: fieldsOf(adminOrdersQuerySchema),
+        body: NO_BODY,
+        accepts: {
+          ...searchAccepts("q"),
+          "query cursor: empty": "an empty cursor is the first page",
+        },
+      },
+      {
+        method: "GET",
+        path: "/api/admin/orders/new/csv",
+        base: (ctx) => ({
+          headers: withCookie(ctx),
+          query: { from: "2026-01-01", to: "2026-12-31" },
+        }),
+        query: fieldsOf(ordersCsvQuerySchema),
+        body: NO_BODY,
+      },
+      {
+        method: "GET",
+        path: "/api/admin/emails",
+        base: (ctx) => ({
+          headers: withCookie(ctx),
+          query: { to: "ann@example.com", limit: "10" },
+        }),
+        query: fieldsOf(adminEmailsQuerySchema),
+        body: NO_BODY,
+        accepts: searchAccepts("to"),
+      },
+      {
+        method: "POST",
+        path: "/api/admin/emails/:id/resend",
+        base: async (ctx) => {
+          await paidOrder(ctx.t);
+          const [first] = await listOutbox(ctx.t.kv);
+          return { params: { id: first.id }, headers: withCookie(ctx) };
+        },
+        body: IGNORED_BODY,
+      },
       {
         method: "POST",
         path: "/api/admin/orders/ship-processed",
-        base: (ctx) => ({ headers: withCookie(ctx) }),
-        body: IGNORED_BODY,
+        base: (ctx) => ({ headers: withCookie(ctx), body: { orderNumbers: ["ST00000000"] } }),
+        body: { kind: "json", fields: fieldsOf(shipChosenSchema), optional: true },
+        accepts: {
+          "body: empty": "no body ships every ready order (the spec's call)",
+          "body: {}": "no chosen set ships every ready order (the spec's call)",
+        },
       },
       {
         method: "POST",
@@ -1027,7 +1091,7 @@ const GROUPS: Group[] = [
         base: (ctx) => ({
           params: { id: String(SWITCHES[0].id) },
           headers: withCookie(ctx),
-          body: { stock: 50 },
+          body: { stock: 50, lowStockAt: 10 },
         }),
         body: { kind: "json", fields: fieldsOf(stockUpdateSchema) },
       },
@@ -1037,7 +1101,7 @@ const GROUPS: Group[] = [
         base: (ctx) => ({
           params: { name: "SMALL_BOX" },
           headers: withCookie(ctx),
-          body: { stock: 500 },
+          body: { stock: 500, lowStockAt: 10 },
         }),
         body: { kind: "json", fields: fieldsOf(stockUpdateSchema) },
       },
@@ -1453,12 +1517,18 @@ Deno.test("markup in names and addresses: stored as typed, escaped in emails, te
   await t.request("/api/admin/orders/ship-processed", { method: "POST", headers });
   await t.deliverEmails();
   const sent = t.mailer.sent;
-  assert.deepEqual(sent.map((e) => e.subject.replace(/ST\w+/, "N")).sort(), [
-    `Contact: ${XSS}`,
-    "Switch Tester Shop: order N confirmed",
-    "Switch Tester Shop: order N confirmed",
-    "Switch Tester Shop: order N has shipped",
-  ]);
+  assert.deepEqual(
+    sent.map((e) => e.subject.replace(/ST\w+/, "N").replace(/\$[\d.]+/, "$X")).sort(),
+    [
+      `Contact: ${XSS}`,
+      "New order N: $X",
+      "New order N: $X",
+      "Switch Tester Shop: order N confirmed",
+      "Switch Tester Shop: order N confirmed",
+      "Switch Tester Shop: order N has shipped",
+      "Switch Tester Shop: we're printing order N",
+    ],
+  );
   for (const email of sent) {
     assert.ok(!/<img|<script/i.test(email.html), `markup in the html of "${email.subject}"`);
   }

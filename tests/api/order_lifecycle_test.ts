@@ -10,6 +10,7 @@ import {
   payDemo,
   sessionIdOf,
   STARTER,
+  stockCounts,
   US_ADDRESS,
 } from "../helpers/shop_fixtures.ts";
 import { keys } from "../../server/db/keys.ts";
@@ -25,8 +26,8 @@ import { inOneBatch } from "../helpers/one_batch.ts";
 const GOOD_CARD = "4242424242424242";
 const KEY = switchKey(STARTER.switchIds[0]);
 
-async function stockOf(t: TestApp, key = KEY): Promise<StockRecord> {
-  return (await t.kv.get<StockRecord>(keys.stock(key))).value!;
+function stockOf(t: TestApp, key = KEY) {
+  return stockCounts(t.kv, key);
 }
 
 function checkout(t: TestApp, cartId: string, client = "127.0.0.2", region = "us") {
@@ -203,6 +204,10 @@ Deno.test("inventory shows shelf, reserved, available and used, and the shelf co
     reserved: 3,
     available: 0,
     used: 0,
+    lowStockAt: 10,
+    low: true,
+    soldLast30Days: 0,
+    runwayDays: null,
   });
   assert.equal((await checkout(t, carts[3], "127.0.0.5")).status, 409);
 

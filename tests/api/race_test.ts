@@ -2,11 +2,10 @@ import assert from "node:assert/strict";
 import { createTestApp, type TestApp } from "../helpers/test_app.ts";
 import { keys } from "../../server/db/keys.ts";
 import { switchKey } from "../../shared/bom.ts";
-import type { StockRecord } from "../../server/db/stock.ts";
-import { newPackCart, STARTER } from "../helpers/shop_fixtures.ts";
+import { newPackCart, STARTER, stockCounts } from "../helpers/shop_fixtures.ts";
 
-async function stock(t: TestApp, key: Parameters<typeof keys.stock>[0]): Promise<StockRecord> {
-  return (await t.kv.get<StockRecord>(keys.stock(key))).value!;
+function stock(t: TestApp, key: Parameters<typeof keys.stock>[0]) {
+  return stockCounts(t.kv, key);
 }
 
 for (const k of [0, 1, 7]) {

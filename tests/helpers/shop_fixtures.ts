@@ -5,6 +5,9 @@
 import assert from "node:assert/strict";
 import { PACKS } from "../../shared/catalog/packs.ts";
 import type { TestApp } from "./test_app.ts";
+import type { StockKey } from "../../shared/bom.ts";
+import { keys } from "../../server/db/keys.ts";
+import type { StockRecord } from "../../server/db/stock.ts";
 
 /** The pack `newPackCart` adds; tests that reason about its switches or stock use this one. */
 export const STARTER = PACKS[0];
@@ -95,4 +98,18 @@ export async function paidOrder(
   });
   assert.equal(paid.status, 200, paid.text);
   return checkout;
+}
+
+/** The three counts of a stock record (without its low-stock level and alert flag). */
+export async function stockCounts(
+  kv: Deno.Kv,
+  key: StockKey,
+): Promise<{ stock: number; reserved: number; used: number }> {
+  const record = (await kv.get<StockRecord>(keys.stock(key))).value!;
+  return { stock: record.stock, reserved: record.reserved, used: record.used };
+}
+
+/** The emails sent to shoppers (the owner's notes of orders and low stock left out). */
+export function shopperMails(t: Pick<TestApp, "mailer" | "config">) {
+  return t.mailer.sent.filter((e) => e.to !== t.config.shopEmail);
 }

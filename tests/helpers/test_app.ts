@@ -10,6 +10,7 @@ import { keys } from "../../server/db/keys.ts";
 import type { StockKey } from "../../shared/bom.ts";
 import { memoryMailer } from "../../server/email/mailer.ts";
 import { deliverPending } from "../../server/email/outbox.ts";
+import { sendLowStockAlerts } from "../../server/stock/low_stock.ts";
 import { demoPayments } from "../../server/payments/demo.ts";
 import type { PaymentProvider } from "../../server/payments/provider.ts";
 
@@ -115,8 +116,11 @@ export async function createTestApp(options: TestAppOptions = {}) {
   const logger = (entry: LogEntry) => logs.push(entry);
   const payments = options.payments?.(kv, clock) ?? demoPayments(kv);
   const app = createApp({ kv, config, clock, logger, mailer, payments, onStep: options.onStep });
-  /** Delivers queued emails now, as the queue worker would. */
-  const deliverEmails = () => deliverPending(kv, mailer, clock, logger);
+  /** Delivers queued emails now (low-stock alerts first), as the queue worker would. */
+  const deliverEmails = async () => {
+    await sendLowStockAlerts({ kv, clock, config });
+    return await deliverPending(kv, mailer, clock, logger);
+  };
 
   /** Sends a request to the app; `body` objects are sent as JSON. */
   const request = (path: string, init: TestRequest = {}) => sendTo(app, path, init);

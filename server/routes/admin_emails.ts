@@ -1,0 +1,43 @@
+import { Hono } from "hono";
+import { z } from "zod";
+import type { AdminEmailView } from "../../shared/api_types.ts";
+import { adminEmailsQuerySchema } from "../../shared/schemas.ts";
+import type { AppDeps } from "../deps.ts";
+import { listRecentOutbox, type OutboxEntry, resendEmail } from "../email/outbox.ts";
+import { requireAdmin } from "../middleware/admin_auth.ts";
+import { validateParams, validateQuery } from "../middleware/validate.ts";
+
+/** An outbox entry as the Emails tab shows it; a delivery under way is still "pending". */
+function emailView(entry: OutboxEntry): AdminEmailView {
+  return {
+    id: entry.id,
+    to: entry.email.to,
+    subject: entry.email.subject,
+    text: entry.email.text,
+    status: entry.status === "sending" ? "pending" : entry.status,
+    error: entry.lastError,
+    attempts: entry.attempts,
+    createdAt: new Date(entry.createdAt).toISOString(),
+    sentAt: entry.sentAt === null ? null : new Date(entry.sentAt).toISOString(),
+  };
+}
+
+/** What the shop told whom (the Emails tab): every email of the outbox, newest first, and resend. */
+export function adminEmailRoutes(deps: AppDeps): Hono {
+  const { kv, clock } = deps;
+  const app = new Hono();
+  app.use("*", requireAdmin(deps));
+
+  app.get("/", validateQuery(adminEmailsQuerySchema), async (c) => {
+    const { to, limit } = c.req.valid("query");
+    const entries = await listRecentOutbox(kv, { to: to || undefined, limit });
+    return c.json(entries.map(emailView));
+  });
+
+  app.post(
+    "/:id/resend",
+    validateParams(z.object({ id: z.string().min(1).max(64) })),
+    async (c) => c.json(emailView(await resendEmail(kv, clock, c.req.valid("param").id)), 201),
+  );
+  return app;
+}
