@@ -21,6 +21,7 @@ import { adminPromoRoutes } from "./routes/admin_promos.ts";
 import { adminCatalogRoutes, IMAGE_UPLOAD_PATH } from "./routes/admin_catalog.ts";
 import { adminNoticeRoutes, noticeRoutes } from "./routes/notice.ts";
 import { adminEmailRoutes } from "./routes/admin_emails.ts";
+import { adminReportRoutes } from "./routes/admin_reports.ts";
 import { authRoutes } from "./routes/auth.ts";
 import { webhookRoutes } from "./routes/webhooks.ts";
 import { imageRoutes } from "./routes/images.ts";
@@ -78,6 +79,7 @@ export function createApp(deps: AppDeps): Hono {
   app.route("/api/admin/catalog", adminCatalogRoutes(routeDeps));
   app.route("/api/admin/notice", adminNoticeRoutes(deps));
   app.route("/api/admin/emails", adminEmailRoutes(deps));
+  app.route("/api/admin", adminReportRoutes(deps));
   app.route("/api/admin", adminRoutes(routeDeps));
   app.route("/api/test", testRoutes(routeDeps));
   app.route("/api/webhooks", webhookRoutes(routeDeps));

@@ -399,3 +399,25 @@ export interface AdminEmailView {
   createdAt: string;
   sentAt: string | null;
 }
+
+/** `GET /api/admin/sales`: sales of a range of UTC days, money in dollars. */
+export interface SalesView {
+  days: { date: string; orders: number; revenue: number }[];
+  totals: { orders: number; revenue: number; averageOrder: number };
+  bestSellers: {
+    packs: { name: string; quantity: number }[];
+    switches: { id: number; name: string; quantity: number }[];
+  };
+  /** Orders and discount per promo code. */
+  promoCodes: { code: string; orders: number; discount: number }[];
+  /** Units and item revenue (before discount, shipping and tax) per kind of thing sold. */
+  mix: { kind: "pack" | "custom" | "cube" | "item"; quantity: number; revenue: number }[];
+}
+
+/** `GET /api/admin/pick-list`: the parts of every paid, unshipped order. */
+export interface PickListView {
+  /** SMALL_BOX, LARGE_BOX, TRANSPARENT_KEYCAP, RANDOM_KEYCAP and "CUBE_BODY (colour)". */
+  components: { name: string; quantity: number }[];
+  /** By brand, then name. */
+  switches: { id: number; name: string; quantity: number }[];
+}

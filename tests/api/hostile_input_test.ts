@@ -46,6 +46,7 @@ import {
   promoValidateSchema,
   quantityUpdateSchema,
   registerSchema,
+  salesQuerySchema,
   shipChosenSchema,
   simpleAddSchema,
   stockUpdateSchema,
@@ -1015,6 +1016,22 @@ const GROUPS: Group[] = [
           query: { from: "2026-01-01", to: "2026-12-31" },
         }),
         query: fieldsOf(ordersCsvQuerySchema),
+        body: NO_BODY,
+      },
+      {
+        method: "GET",
+        path: "/api/admin/sales",
+        base: (ctx) => ({
+          headers: withCookie(ctx),
+          query: { from: "2026-11-01", to: "2026-11-30" },
+        }),
+        query: fieldsOf(salesQuerySchema),
+        body: NO_BODY,
+      },
+      {
+        method: "GET",
+        path: "/api/admin/pick-list",
+        base: (ctx) => ({ headers: withCookie(ctx) }),
         body: NO_BODY,
       },
       {
