@@ -421,3 +421,9 @@ export interface PickListView {
   /** By brand, then name. */
   switches: { id: number; name: string; quantity: number }[];
 }
+
+/** `POST /api/admin/orders/ship-processed` with a chosen set. */
+export interface ShipChosenView {
+  shippedCount: number;
+  skipped: { orderNumber: string; reason: string }[];
+}

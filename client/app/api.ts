@@ -24,6 +24,8 @@ export interface ApiOptions {
    * read the same way whatever this says, since the server words them as `{ error }` JSON.
    */
   as?: "json" | "text" | "blob";
+  /** Sees a successful answer's headers (a page's next cursor, for one). */
+  onHeaders?: (headers: Headers) => void;
 }
 
 /** Calls the shop's API and returns the parsed JSON body (or text or a Blob, see `as`). */
@@ -54,6 +56,7 @@ export async function api<T>(path: string, options: ApiOptions = {}): Promise<T>
     if ((err as Error).name === "AbortError") throw err;
     throw new ApiError(0, "Cannot reach the shop. Check your connection and try again.", null);
   }
+  if (response.ok) options.onHeaders?.(response.headers);
   if (response.ok && options.as === "blob") return await response.blob() as T;
   const text = await response.text();
   if (response.ok && options.as === "text") return text as T;

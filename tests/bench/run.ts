@@ -16,6 +16,8 @@
  * - Latency pass (tests/bench/latency.ts): the scenarios again in this process over a KV with
  *   injected network delays, counting each request's KV calls and sequential round trips (what
  *   Deno Deploy's shared KV makes a shopper wait for). `run.ts latency [--calls]` runs it alone.
+ * - Orders at scale (tests/bench/orders_at_scale.ts): the admin's list, search, sales and pick list
+ *   over 10,000 orders. `run.ts orders-10k` runs it alone.
  *
  * HTTP load comes from autocannon (npm) in its own process; the shopper loads (checkout, paid
  * orders, flash sale), whose every request needs its own cart, come from this file run as a worker
@@ -31,6 +33,7 @@ import { type ShopProcess, startShop } from "../helpers/shop_process.ts";
 import { DEMO_PAY_BODY, STARTER } from "../helpers/shop_fixtures.ts";
 import { passwordGate } from "../../server/password_gate.ts";
 import { latencyOnly, latencyPass, printLatency } from "./latency.ts";
+import { ordersAtScale } from "./orders_at_scale.ts";
 
 /** Concurrent connections (or requests in flight) of every scenario. */
 const CONNECTIONS = 50;
@@ -1068,6 +1071,8 @@ if (import.meta.main) {
     await latencyOnly(rest);
   } else if (mode === "login-burst") {
     await loginBurstOnly();
+  } else if (mode === "orders-10k") {
+    await ordersAtScale();
   } else if (mode === "flash-worker") {
     const [url, shoppers, units, base] = rest;
     console.log(JSON.stringify(

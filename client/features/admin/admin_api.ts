@@ -4,11 +4,23 @@
  * A 401 from any call but the login means the session ended: the adminAuth flag is dropped so
  * the page falls back to the password form.
  */
-import type { AdminOrderView, InventoryView, StockCounts } from "../../../shared/api_types.ts";
+import type {
+  AdminEmailView,
+  AdminOrderView,
+  InventoryView,
+  PickListView,
+  SalesView,
+  ShipChosenView,
+  StockCounts,
+  StockPlanning,
+} from "../../../shared/api_types.ts";
 import { api, ApiError, type ApiOptions } from "../../app/api.ts";
 import { useStore } from "../../app/store/store.ts";
 import {
+  type AdminOrdersQuery,
   type AdminVerifyInput,
+  type SalesQuery,
+  type ShipChosenInput,
   type StockUpdateInput,
   stockUpdateSchema,
   type TrackingInput,
@@ -55,16 +67,40 @@ export async function hasAdminSession(): Promise<boolean> {
   }
 }
 
-/** Every order, newest first. */
-export function fetchOrders(): Promise<AdminOrderView[]> {
-  return adminApi<AdminOrderView[]>("/api/admin/orders");
+/** What the Orders tab searches for. */
+export type OrderFilters = Omit<AdminOrdersQuery, "limit" | "cursor">;
+
+/** A page of orders, newest first, and the cursor of the next when there is one. */
+export async function fetchOrders(
+  filters: OrderFilters = {},
+  cursor: string | null = null,
+  limit = 50,
+): Promise<{ orders: AdminOrderView[]; nextCursor: string | null }> {
+  let nextCursor: string | null = null;
+  const query: AdminOrdersQuery = { ...filters, limit, cursor: cursor ?? undefined };
+  const orders = await adminApi<AdminOrderView[]>("/api/admin/orders", {
+    // Empty fields are left out rather than sent blank.
+    query: {
+      status: query.status,
+      q: query.q || null,
+      from: query.from || null,
+      to: query.to || null,
+      limit,
+      cursor: query.cursor,
+    },
+    onHeaders: (h) => {
+      nextCursor = h.get("X-Next-Cursor");
+    },
+  });
+  return { orders, nextCursor };
 }
 
-/** The New orders as a CSV file. */
-export function fetchNewOrdersCsv(): Promise<Blob> {
+/** The New orders as a CSV file, of the days chosen (every day when none are). */
+export function fetchNewOrdersCsv(range: { from?: string; to?: string } = {}): Promise<Blob> {
   return adminApi<Blob>("/api/admin/orders/new/csv", {
     as: "blob",
     headers: { Accept: "text/csv" },
+    query: { from: range.from || null, to: range.to || null },
   });
 }
 
@@ -86,6 +122,41 @@ export async function shipProcessedOrders(): Promise<number> {
     { method: "POST" },
   );
   return shippedCount;
+}
+
+/** Ships the chosen orders; answers how many shipped and why the others did not. */
+export function shipChosenOrders(orderNumbers: string[]): Promise<ShipChosenView> {
+  return adminApi<ShipChosenView>("/api/admin/orders/ship-processed", {
+    method: "POST",
+    body: { orderNumbers } satisfies ShipChosenInput,
+  });
+}
+
+/** "1 order marked as shipped", "3 orders marked as shipped". */
+export function shippedMessage(count: number): string {
+  return `${count} ${count === 1 ? "order" : "orders"} marked as shipped`;
+}
+
+/** Sales of the UTC days `from` to `to`. */
+export function fetchSales(query: SalesQuery): Promise<SalesView> {
+  return adminApi<SalesView>("/api/admin/sales", { query });
+}
+
+/** The parts of every paid, unshipped order. */
+export function fetchPickList(): Promise<PickListView> {
+  return adminApi<PickListView>("/api/admin/pick-list");
+}
+
+/** The newest emails, optionally to one address. */
+export function fetchEmails(to = "", limit = 100): Promise<AdminEmailView[]> {
+  return adminApi<AdminEmailView[]>("/api/admin/emails", { query: { to: to || null, limit } });
+}
+
+/** Queues a fresh copy of an email; answers the new one. */
+export function resendEmail(id: string): Promise<AdminEmailView> {
+  return adminApi<AdminEmailView>(`/api/admin/emails/${encodeURIComponent(id)}/resend`, {
+    method: "POST",
+  });
 }
 
 /**
@@ -122,9 +193,9 @@ export function fetchInventory(): Promise<InventoryView> {
  */
 export function updateStock(
   target: { kind: "switch"; id: number } | { kind: "component"; name: string },
-  stock: number | null,
-): Promise<StockCounts> {
-  const checked = stockUpdateSchema.safeParse({ stock });
+  change: { stock?: number | null; lowStockAt?: number | null },
+): Promise<StockCounts & StockPlanning> {
+  const checked = stockUpdateSchema.safeParse(change);
   if (!checked.success) {
     return Promise.reject(new ApiError(400, checked.error.issues[0].message, null));
   }
@@ -132,7 +203,7 @@ export function updateStock(
     ? `/api/admin/inventory/switches/${target.id}`
     : `/api/admin/inventory/components/${encodeURIComponent(target.name)}`;
   const body: StockUpdateInput = checked.data;
-  return adminApi<StockCounts>(path, { method: "PUT", body });
+  return adminApi<StockCounts & StockPlanning>(path, { method: "PUT", body });
 }
 
 /** GET /api/test/ping: the server's answer as text. */

@@ -8,10 +8,19 @@ import { TestTab } from "./test_tab.tsx";
 
 /** The catalogue editor is large and used weekly, so it loads when its tab is first opened. */
 const CatalogTab = lazy(async () => ({ default: (await import("./catalog_tab.tsx")).CatalogTab }));
+/** The morning's tabs load when first opened too. */
+const SalesTab = lazy(async () => ({ default: (await import("./sales_tab.tsx")).SalesTab }));
+const PrintDayTab = lazy(async () => ({
+  default: (await import("./print_day_tab.tsx")).PrintDayTab,
+}));
+const EmailsTab = lazy(async () => ({ default: (await import("./emails_tab.tsx")).EmailsTab }));
 
 const TABS = [
   { id: "orders", label: "Orders" },
   { id: "inventory", label: "Inventory" },
+  { id: "sales", label: "Sales" },
+  { id: "print", label: "Print day" },
+  { id: "emails", label: "Emails" },
   { id: "catalog", label: "Catalogue" },
   { id: "test", label: "Test" },
 ] as const;
@@ -25,7 +34,8 @@ interface DashboardProps {
 }
 
 /**
- * The Admin Dashboard: four tabs (Orders, Inventory, Catalogue, Test) following the ARIA tabs
+ * The Admin Dashboard: seven tabs (Orders, Inventory, Sales, Print day, Emails, Catalogue, Test)
+ * following the ARIA tabs
  * pattern, with the arrow keys, Home and End moving between tabs. Only the open tab is mounted,
  * so the inventory (and its charts) and the catalogue load when first opened.
  */
@@ -61,11 +71,12 @@ export function Dashboard({ onLoggedOut }: DashboardProps) {
           <>
             {id === "orders" && <OrdersTab />}
             {id === "inventory" && <InventoryTab />}
-            {id === "catalog" && (
-              <Suspense fallback={<p className="loading" role="status">Loading catalogue...</p>}>
-                <CatalogTab />
-              </Suspense>
-            )}
+            <Suspense fallback={<p className="loading" role="status">Loading...</p>}>
+              {id === "sales" && <SalesTab />}
+              {id === "print" && <PrintDayTab />}
+              {id === "emails" && <EmailsTab />}
+              {id === "catalog" && <CatalogTab />}
+            </Suspense>
             {id === "test" && <TestTab />}
           </>
         )}

@@ -1,11 +1,11 @@
 import { type FormEvent, useCallback, useEffect, useMemo, useState } from "react";
 import { toast } from "react-hot-toast";
-import type { InventoryView, StockCounts } from "../../../shared/api_types.ts";
+import type { InventoryView, StockCounts, StockPlanning } from "../../../shared/api_types.ts";
 import { adminErrorMessage, fetchInventory, updateStock } from "./admin_api.ts";
 import { ComponentPies, SwitchesStockChart, withBreaks } from "./inventory_charts.tsx";
 
 /** One editable stock line: a switch or a component. */
-interface StockRow extends StockCounts {
+interface StockRow extends StockCounts, StockPlanning {
   key: string;
   kind: "switch" | "component";
   id: number | null;
@@ -70,10 +70,12 @@ export function InventoryTab() {
 /** The searchable stock table: a number input and a Save button per line. */
 function StockEditor({ rows, onSaved }: { rows: StockRow[]; onSaved: () => Promise<void> }) {
   const [query, setQuery] = useState("");
+  const [lowOnly, setLowOnly] = useState(false);
   const shown = useMemo(() => {
     const q = query.trim().toLowerCase();
-    return q ? rows.filter((r) => r.name.toLowerCase().includes(q)) : rows;
-  }, [rows, query]);
+    return rows.filter((r) => (!q || r.name.toLowerCase().includes(q)) && (!lowOnly || r.low));
+  }, [rows, query, lowOnly]);
+  const lowCount = rows.filter((r) => r.low).length;
 
   return (
     <section className="card admin-stock" aria-labelledby="stock-editor-heading">
@@ -88,13 +90,18 @@ function StockEditor({ rows, onSaved }: { rows: StockRow[]; onSaved: () => Promi
           onChange={(e) => setQuery(e.target.value)}
         />
       </div>
+      <label className="admin-low-filter">
+        <input type="checkbox" checked={lowOnly} onChange={(e) => setLowOnly(e.target.checked)} />
+        Low stock only ({lowCount})
+      </label>
       <p className="muted small" role="status">
         {shown.length} of {rows.length} shown
       </p>
       {/* Said beside the field, since Available sits next to it and is not the number to enter. */}
       <p id="stock-hint" className="small admin-stock-hint">
         Stock is what is on the shelf, reserved units included. Count the shelf and enter that
-        number.
+        number. The owner is emailed once when what is available falls to the low-stock level; days
+        left are at the last 30 days' rate of sale.
       </p>
       <div className="admin-table-wrap admin-stock-wrap">
         <table className="admin-table admin-stock-table">
@@ -107,6 +114,8 @@ function StockEditor({ rows, onSaved }: { rows: StockRow[]; onSaved: () => Promi
               <th scope="col">Reserved</th>
               <th scope="col">Available</th>
               <th scope="col">Used</th>
+              <th scope="col">Low at</th>
+              <th scope="col">Days left</th>
             </tr>
           </thead>
           <tbody>
@@ -118,27 +127,51 @@ function StockEditor({ rows, onSaved }: { rows: StockRow[]; onSaved: () => Promi
   );
 }
 
-/** One stock line; the input keeps what was typed until it is saved. */
+/** "12 days", "no sales in 30 days". */
+function runwayText(row: StockRow): string {
+  if (row.runwayDays === null) return "No sales in 30 days";
+  return row.runwayDays === 1 ? "1 day" : `${row.runwayDays} days`;
+}
+
+/** What a Save sends: only the figures that were changed, as numbers (blank stays blank). */
+function changesOf(stock: string | null, lowAt: string | null) {
+  const number = (typed: string) => (typed.trim() === "" ? null : Number(typed.trim()));
+  return {
+    ...(stock === null ? {} : { stock: number(stock) }),
+    ...(lowAt === null ? {} : { lowStockAt: number(lowAt) }),
+  };
+}
+
+/** One stock line; the inputs keep what was typed until it is saved. */
 function StockLine({ row, onSaved }: { row: StockRow; onSaved: () => Promise<void> }) {
   const [draft, setDraft] = useState<string | null>(null);
+  const [lowDraft, setLowDraft] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const inputId = `stock-${row.key.replace(":", "-")}`;
+  const formId = `${inputId}-form`;
   const value = draft ?? String(row.stock);
+  const lowValue = lowDraft ?? String(row.lowStockAt);
+  const changed = draft !== null || lowDraft !== null;
 
   async function save(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
+    if (busy || !changed) return;
     setBusy(true);
     try {
-      const typed = value.trim();
-      await updateStock(
+      const saved = await updateStock(
         row.kind === "switch"
           ? { kind: "switch", id: row.id! }
           : { kind: "component", name: row.name },
-        typed === "" ? null : Number(typed),
+        changesOf(draft, lowDraft),
       );
-      toast.success(`Stock of ${row.name} set to ${typed}`);
+      toast.success(
+        draft !== null
+          ? `Stock of ${row.name} set to ${saved.stock}`
+          : `Low-stock level of ${row.name} set to ${saved.lowStockAt}`,
+      );
       await onSaved();
       setDraft(null);
+      setLowDraft(null);
     } catch (err) {
       toast.error(adminErrorMessage(err, "An error occurred", [400, 404]));
     } finally {
@@ -147,11 +180,14 @@ function StockLine({ row, onSaved }: { row: StockRow; onSaved: () => Promise<voi
   }
 
   return (
-    <tr>
-      <th scope="row" data-label="Name">{withBreaks(row.name)}</th>
+    <tr className={row.low ? "admin-stock-low" : undefined}>
+      <th scope="row" data-label="Name">
+        {withBreaks(row.name)}
+        {row.low && <span className="admin-low-badge">Low</span>}
+      </th>
       <td data-label="Type">{row.kind === "switch" ? "Switch" : "Component"}</td>
       <td data-label="Stock (on shelf)">
-        <form className="admin-stock-form" onSubmit={save} noValidate>
+        <form id={formId} className="admin-stock-form" onSubmit={save} noValidate>
           <label htmlFor={inputId} className="visually-hidden">Stock of {row.name}</label>
           <input
             id={inputId}
@@ -166,7 +202,7 @@ function StockLine({ row, onSaved }: { row: StockRow; onSaved: () => Promise<voi
           <button
             type="submit"
             className="button small-button"
-            disabled={busy || draft === null}
+            disabled={busy || !changed}
             aria-label={`Save stock of ${row.name}`}
           >
             Save
@@ -176,6 +212,23 @@ function StockLine({ row, onSaved }: { row: StockRow; onSaved: () => Promise<voi
       <td data-label="Reserved">{row.reserved}</td>
       <td data-label="Available">{row.available}</td>
       <td data-label="Used">{row.used}</td>
+      <td data-label="Low at">
+        <label htmlFor={`${inputId}-low`} className="visually-hidden">
+          Low-stock level of {row.name}
+        </label>
+        <input
+          id={`${inputId}-low`}
+          form={formId}
+          className="admin-low-input"
+          type="number"
+          inputMode="numeric"
+          min={0}
+          step={1}
+          value={lowValue}
+          onChange={(e) => setLowDraft(e.target.value)}
+        />
+      </td>
+      <td data-label="Days left">{runwayText(row)}</td>
     </tr>
   );
 }

@@ -1,4 +1,4 @@
-import { type ReactNode, useCallback, useEffect, useState } from "react";
+import { type FormEvent, type ReactNode, useCallback, useEffect, useState } from "react";
 import { toast } from "react-hot-toast";
 import { isNewForAdmin, isProcessedForAdmin } from "../../../shared/status.ts";
 import type { AdminOrderView } from "../../../shared/api_types.ts";
@@ -6,6 +6,8 @@ import {
   adminErrorMessage,
   fetchNewOrdersCsv,
   fetchOrders,
+  type OrderFilters,
+  shippedMessage,
   shipProcessedOrders,
 } from "./admin_api.ts";
 import { OrderRow } from "./order_row.tsx";
@@ -36,32 +38,54 @@ function byCreated(direction: 1 | -1) {
  */
 export function OrdersTab() {
   const [orders, setOrders] = useState<AdminOrderView[] | null>(null);
+  const [nextCursor, setNextCursor] = useState<string | null>(null);
+  const [filters, setFilters] = useState<OrderFilters>({ status: "all" });
   const [failed, setFailed] = useState(false);
   const [hideUserData, setHideUserData] = useState(false);
-  const [busy, setBusy] = useState<"csv" | "ship" | null>(null);
+  const [busy, setBusy] = useState<"csv" | "ship" | "more" | null>(null);
 
   const load = useCallback(async () => {
     try {
-      setOrders(await fetchOrders());
+      const page = await fetchOrders(filters);
+      setOrders(page.orders);
+      setNextCursor(page.nextCursor);
       setFailed(false);
     } catch (err) {
       console.error(err);
       setFailed(true);
-      toast.error(adminErrorMessage(err, "Failed to fetch orders"));
+      toast.error(adminErrorMessage(err, "Failed to fetch orders", [400]));
     }
-  }, []);
+  }, [filters]);
 
   useEffect(() => {
     load();
   }, [load]);
 
+  async function loadMore() {
+    if (!nextCursor || busy) return;
+    setBusy("more");
+    try {
+      const page = await fetchOrders(filters, nextCursor);
+      setOrders((shown) => [...(shown ?? []), ...page.orders]);
+      setNextCursor(page.nextCursor);
+    } catch (err) {
+      console.error(err);
+      toast.error(adminErrorMessage(err, "Failed to fetch orders", [400]));
+    } finally {
+      setBusy(null);
+    }
+  }
+
   async function downloadCsv() {
     setBusy("csv");
     try {
-      saveFile(await fetchNewOrdersCsv(), "new_orders.csv");
+      const range = filters.from || filters.to
+        ? `_${filters.from || "start"}_to_${filters.to || "today"}`
+        : "";
+      saveFile(await fetchNewOrdersCsv(filters), `new_orders${range}.csv`);
     } catch (err) {
       console.error(err);
-      toast.error(adminErrorMessage(err, "Failed to download orders"));
+      toast.error(adminErrorMessage(err, "Failed to download orders", [400]));
     } finally {
       setBusy(null);
     }
@@ -70,8 +94,7 @@ export function OrdersTab() {
   async function shipOrders() {
     setBusy("ship");
     try {
-      const count = await shipProcessedOrders();
-      toast.success(`${count} orders marked as shipped`);
+      toast.success(shippedMessage(await shipProcessedOrders()));
     } catch (err) {
       console.error(err);
       toast.error(adminErrorMessage(err, "Failed to update orders"));
@@ -81,15 +104,30 @@ export function OrdersTab() {
     await load();
   }
 
+  const search = (
+    <OrderSearch
+      filters={filters}
+      onSearch={(next) => {
+        setOrders(null);
+        setFilters(next);
+      }}
+    />
+  );
+
   if (orders === null) {
-    return failed
-      ? (
-        <div className="admin-empty">
-          <p className="error-text">Failed to fetch orders</p>
-          <button type="button" className="button" onClick={load}>Try again</button>
-        </div>
-      )
-      : <p className="loading" role="status">Loading orders...</p>;
+    return (
+      <div className="admin-orders">
+        {search}
+        {failed
+          ? (
+            <div className="admin-empty">
+              <p className="error-text">Failed to fetch orders</p>
+              <button type="button" className="button" onClick={load}>Try again</button>
+            </div>
+          )
+          : <p className="loading" role="status">Loading orders...</p>}
+      </div>
+    );
   }
 
   const fresh = orders.filter((o) => isNewForAdmin(o.status)).sort(byCreated(1));
@@ -99,6 +137,11 @@ export function OrdersTab() {
 
   return (
     <div className="admin-orders">
+      {search}
+      <p className="admin-orders-count" role="status">
+        {orders.length === 1 ? "1 order" : `${orders.length} orders`} shown
+        {nextCursor ? " (newest first; more below)" : ""}
+      </p>
       <OrdersTable
         id="new-orders"
         title="New"
@@ -163,7 +206,84 @@ export function OrdersTab() {
           />
         </details>
       )}
+      {nextCursor && (
+        <button
+          type="button"
+          className="button secondary admin-load-more"
+          aria-disabled={busy === "more"}
+          onClick={loadMore}
+        >
+          {busy === "more" ? "Loading..." : "Load 50 more orders"}
+        </button>
+      )}
     </div>
+  );
+}
+
+/** The search and filters above the tables; applied on submit so typing sends nothing. */
+function OrderSearch(
+  { filters, onSearch }: { filters: OrderFilters; onSearch: (next: OrderFilters) => void },
+) {
+  const [draft, setDraft] = useState<OrderFilters>(filters);
+  const [error, setError] = useState<string | null>(null);
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    if (draft.from && draft.to && draft.from > draft.to) {
+      setError("The first day must not be after the last day");
+      return;
+    }
+    setError(null);
+    onSearch({ ...draft, q: draft.q?.trim() });
+  }
+  return (
+    <form className="admin-order-search" role="search" aria-label="Orders" onSubmit={submit}>
+      <label>
+        Search
+        <input
+          type="search"
+          name="q"
+          value={draft.q ?? ""}
+          placeholder="Order number, email or name"
+          maxLength={200}
+          onChange={(e) => setDraft({ ...draft, q: e.target.value })}
+        />
+      </label>
+      <label>
+        Status
+        <select
+          name="status"
+          value={draft.status ?? "all"}
+          onChange={(e) => setDraft({ ...draft, status: e.target.value as OrderFilters["status"] })}
+        >
+          <option value="all">All</option>
+          <option value="new">New</option>
+          <option value="processed">Processed</option>
+          <option value="cancelled">Cancelled</option>
+        </select>
+      </label>
+      <label>
+        From
+        <input
+          type="date"
+          name="from"
+          value={draft.from ?? ""}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? "order-search-error" : undefined}
+          onChange={(e) => setDraft({ ...draft, from: e.target.value })}
+        />
+      </label>
+      <label>
+        To
+        <input
+          type="date"
+          name="to"
+          value={draft.to ?? ""}
+          onChange={(e) => setDraft({ ...draft, to: e.target.value })}
+        />
+      </label>
+      <button type="submit" className="button secondary">Search</button>
+      {error && <p id="order-search-error" className="error-text" role="alert">{error}</p>}
+    </form>
   );
 }
 
