@@ -22,6 +22,7 @@ import { adminCatalogRoutes, IMAGE_UPLOAD_PATH } from "./routes/admin_catalog.ts
 import { adminNoticeRoutes, noticeRoutes } from "./routes/notice.ts";
 import { adminEmailRoutes } from "./routes/admin_emails.ts";
 import { adminReportRoutes } from "./routes/admin_reports.ts";
+import { stockAlertRoutes, unsubscribeRoutes } from "./routes/stock_alerts.ts";
 import { authRoutes } from "./routes/auth.ts";
 import { webhookRoutes } from "./routes/webhooks.ts";
 import { imageRoutes } from "./routes/images.ts";
@@ -74,6 +75,8 @@ export function createApp(deps: AppDeps): Hono {
   app.route("/api", orderRoutes(routeDeps));
   app.route("/api/demo", demoRoutes(routeDeps));
   app.route("/api", noticeRoutes(deps));
+  app.route("/api/stock-alerts", stockAlertRoutes(deps));
+  app.route("/stock-alerts", unsubscribeRoutes(deps));
   // Before /api/admin, whose own admin check would otherwise run a second time for these.
   app.route("/api/admin/promos", adminPromoRoutes(deps));
   app.route("/api/admin/catalog", adminCatalogRoutes(routeDeps));
@@ -87,6 +90,10 @@ export function createApp(deps: AppDeps): Hono {
   app.route("/auth", authRoutes(routeDeps));
   app.all(
     "/auth/*",
+    (c) => c.json({ error: `No route ${c.req.method} ${shortPath(c.req.path)}` }, 404),
+  );
+  app.all(
+    "/stock-alerts/*",
     (c) => c.json({ error: `No route ${c.req.method} ${shortPath(c.req.path)}` }, 404),
   );
   app.all(

@@ -4,12 +4,19 @@ import type { PaymentEventJob } from "./db/payment_inbox.ts";
 import { expireIfLapsed, EXPIRY_RETRY_MS, type ExpiryJob } from "./orders/expiry.ts";
 import { handleRecordedEvent } from "./orders/payment.ts";
 import { recoverOrders } from "./orders/recovery.ts";
-import type { LowStockJob } from "./db/stock.ts";
+import type { LowStockJob, StockAlertsJob } from "./db/stock.ts";
+import { sendStockAlerts } from "./stock_alerts/alerts.ts";
 import { sendLowStockAlerts, sendLowStockJob } from "./stock/low_stock.ts";
 import { REFUND_RETRY_MS, type RefundJob, settleRefund } from "./orders/refunds.ts";
 
 /** Jobs put on the KV queue. Handlers are idempotent: delivery is at least once. */
-export type QueueJob = EmailJob | RefundJob | ExpiryJob | PaymentEventJob | LowStockJob;
+export type QueueJob =
+  | EmailJob
+  | RefundJob
+  | ExpiryJob
+  | PaymentEventJob
+  | LowStockJob
+  | StockAlertsJob;
 
 /** How long a recorded payment event waits before another try after a failure. */
 const EVENT_RETRY_MS = 5_000;
@@ -41,6 +48,9 @@ export async function runJob(deps: AppDeps, raw: unknown): Promise<void> {
         .catch((err) => retryLater(EVENT_RETRY_MS, err));
     case "low-stock":
       return await sendLowStockJob(deps, job.key, job.at);
+    case "stock-alerts":
+      await sendStockAlerts(deps);
+      return;
     default:
       logger({ msg: "unknown queue job", level: "warn", job });
   }
@@ -55,6 +65,7 @@ export async function startQueueWorker(deps: AppDeps): Promise<void> {
   const { kv, mailer, clock, logger } = deps;
   const listening = kv.listenQueue((raw) => runJob(deps, raw));
   await sendLowStockAlerts(deps);
+  await sendStockAlerts(deps);
   await deliverPending(kv, mailer, clock, logger);
   const recovered = await recoverOrders(deps);
   logger({ msg: "recovered at start", ...recovered });

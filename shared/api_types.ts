@@ -193,8 +193,12 @@ export interface StockPlanning {
   runwayDays: number | null;
 }
 
-/** One switch of the inventory. */
-export type InventorySwitch = StockCounts & StockPlanning & { id: number; name: string };
+/** One switch of the inventory, with how many shoppers wait for it to be back. */
+export type InventorySwitch = StockCounts & StockPlanning & {
+  id: number;
+  name: string;
+  waiting: number;
+};
 /** One other component of the inventory. */
 export type InventoryComponent = StockCounts & StockPlanning & { name: string };
 
@@ -202,6 +206,8 @@ export type InventoryComponent = StockCounts & StockPlanning & { name: string };
 export interface InventoryView {
   switches: InventorySwitch[];
   inventory: InventoryComponent[];
+  /** Packs and items shoppers wait for (back-in-stock sign-ups), most awaited first. */
+  waitingProducts: { id: number; name: string; waiting: number }[];
 }
 
 /** `GET /api/demo/checkout-sessions/{id}`: a hosted demo payment and its order. */
@@ -426,4 +432,33 @@ export interface PickListView {
 export interface ShipChosenView {
   shippedCount: number;
   skipped: { orderNumber: string; reason: string }[];
+}
+
+/** `GET /auth/me/export`: everything the shop keeps about a signed-in shopper. */
+export interface MyDataExport {
+  exportedAt: string;
+  account: { userId: string; email: string; createdAt: string };
+  /** Every shipping address of their orders, once each. */
+  addresses: Address[];
+  orders: {
+    orderNumber: string;
+    status: OrderStatus;
+    createdAt: string;
+    email: string | null;
+    customerName: string | null;
+    shippingAddress: Address | null;
+    taxId: { type: string; value: string } | null;
+    items: {
+      name: string;
+      quantity: number;
+      priceCents: number;
+      size: number | null;
+      keycaps: string | null;
+      bodyColor: string | null;
+      switches: string[];
+    }[];
+    promoCode: string | null;
+    totalCents: number;
+    trackingNumber: string | null;
+  }[];
 }

@@ -516,6 +516,51 @@ export const loginSchema = z.object({
   cartId: z.string().max(64).nullish(),
 });
 
+/** Body of POST /auth/password-reset. */
+export const passwordResetSchema = z.object({ email: accountEmail });
+
+/** Body of POST /auth/password-reset/confirm: the link's token and the new password. */
+export const passwordResetConfirmSchema = z.object({
+  token: z.string({ error: "The reset link is incomplete" }).trim().min(
+    10,
+    "The reset link is incomplete",
+  )
+    .max(100, "The reset link is not one we sent"),
+  password: registerSchema.shape.password,
+});
+
+/** Body of DELETE /auth/me: the password, to confirm. */
+export const deleteAccountSchema = z.object({
+  password: z.string({ error: "Enter your password to confirm" }).min(
+    1,
+    "Enter your password to confirm",
+  )
+    .max(200, "Password is too long"),
+});
+
+/** Body of POST /api/orders/{n}/cancel: the order's email (a guest's proof that it is theirs). */
+export const customerCancelSchema = z.object({
+  email: z.string({ error: EMAIL_MESSAGE }).trim().pipe(
+    z.email(EMAIL_MESSAGE).max(254, EMAIL_MESSAGE),
+  )
+    .optional(),
+});
+
+/** Body of POST /api/stock-alerts: who to tell, about one switch or one product. */
+export const stockAlertSchema = z.object({
+  email: accountEmail,
+  switchId: z.number({ error: "switchId must be a number" }).int().positive().optional(),
+  productId: z.number({ error: "productId must be a number" }).int().positive().optional(),
+}).refine((b) => (b.switchId === undefined) !== (b.productId === undefined), {
+  error: "Send a switchId or a productId (one of them)",
+});
+
+/** Query of the back-in-stock email's unsubscribe page and its button. */
+export const unsubscribeQuerySchema = z.object({
+  token: z.string({ error: "This unsubscribe link is not complete" })
+    .regex(/^[A-Za-z0-9_-]{10,64}$/, "This unsubscribe link is not one we sent"),
+});
+
 /**
  * Body of POST /auth/create-payment-intent when it creates a payment
  * (docs/product.md#checkout-api).
@@ -547,6 +592,11 @@ export type StockUpdateInput = z.input<typeof stockUpdateSchema>;
 export type ShipChosenInput = z.input<typeof shipChosenSchema>;
 export type AdminOrdersQuery = z.input<typeof adminOrdersQuerySchema>;
 export type SalesQuery = z.input<typeof salesQuerySchema>;
+export type PasswordResetInput = z.input<typeof passwordResetSchema>;
+export type PasswordResetConfirmInput = z.input<typeof passwordResetConfirmSchema>;
+export type DeleteAccountInput = z.input<typeof deleteAccountSchema>;
+export type CustomerCancelInput = z.input<typeof customerCancelSchema>;
+export type StockAlertInput = z.input<typeof stockAlertSchema>;
 export type PromoCreateInput = z.input<typeof promoCreateSchema>;
 export type PromoUpdateInput = z.input<typeof promoUpdateSchema>;
 export type NoticeInput = z.input<typeof noticeSchema>;

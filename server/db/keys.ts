@@ -82,4 +82,11 @@ export const keys = {
   userByEmail: (email: string) => ["users_by_email", email] as const,
   userSession: (tokenHash: string) => ["user_sessions", tokenHash] as const,
   userCart: (userId: string) => ["user_carts", userId] as const,
+  /** A password reset link, by the hash of its token (expires with the link). */
+  passwordReset: (tokenHash: string) => ["password_resets", tokenHash] as const,
+  /** Back-in-stock sign-ups by what they wait for ("switch:12", "product:384") and email. */
+  stockAlert: (subject: string, email: string) => ["stock_alerts", subject, email] as const,
+  stockAlerts: () => ["stock_alerts"] as const,
+  /** A sign-up by its unsubscribe token. */
+  stockAlertToken: (token: string) => ["stock_alert_tokens", token] as const,
 };

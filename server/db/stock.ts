@@ -39,22 +39,34 @@ export interface LowStockJob {
   at: number;
 }
 
-/** Mutations a stock write may add per record for its low-stock alert. */
-export const LOW_STOCK_MUTATIONS = 2;
+/** Message put on the KV queue to compare back-in-stock sign-ups with the stock. */
+export interface StockAlertsJob {
+  type: "stock-alerts";
+}
+
+/** Mutations a stock write may add per record for its low-stock and back-in-stock signals. */
+export const LOW_STOCK_MUTATIONS = 3;
 
 /**
  * The record with its low-stock flag brought up to date, adding the alert to `op` when available
  * units have just fallen to the level or below. The flag and the alert are written together, so a
- * fall is told once whichever process or batch wrote it.
+ * fall is told once whichever process or batch wrote it. Units freed, or a sell-out, also queue a
+ * check of the back-in-stock sign-ups (server/stock_alerts/alerts.ts); sales that leave some
+ * units do not, so checkouts queue nothing.
  */
 function withLowStockFlag(
   op: Deno.AtomicOperation,
   key: StockKey,
   record: StockRecord,
   now: number,
+  before: StockRecord | null,
 ): StockRecord {
   const level = record.lowStockAt ?? DEFAULT_LOW_STOCK_AT;
   const available = Math.max(0, record.stock - record.reserved);
+  const was = before ? Math.max(0, before.stock - before.reserved) : 0;
+  if (available > was || (available === 0 && was > 0)) {
+    op.enqueue({ type: "stock-alerts" } satisfies StockAlertsJob);
+  }
   const low = available <= level;
   if (low === Boolean(record.lowAlerted)) return record;
   if (low) {
@@ -124,7 +136,9 @@ export function writeStockTo(
   now: number,
 ): void {
   for (const [key, record] of next) {
-    op.check(entries.get(key)!).set(keys.stock(key), withLowStockFlag(op, key, record, now));
+    const entry = entries.get(key)!;
+    const before = entry.value ? stockRecordOf(entry.value) : null;
+    op.check(entry).set(keys.stock(key), withLowStockFlag(op, key, record, now, before));
   }
 }
 
@@ -136,7 +150,7 @@ export function createStockInto(
   now: number,
 ): void {
   op.check({ key: keys.stock(key), versionstamp: null })
-    .set(keys.stock(key), withLowStockFlag(op, key, record, now));
+    .set(keys.stock(key), withLowStockFlag(op, key, record, now, null));
 }
 
 /**
@@ -187,11 +201,17 @@ export async function setShelfCount(
       if (!entry.value) throw new NotFound(`No stock record for ${key}`);
       const current = stockRecordOf(entry.value);
       const op = kv.atomic().check(entry);
-      const next = withLowStockFlag(op, key, {
-        ...current,
-        stock: change.stock ?? current.stock,
-        lowStockAt: change.lowStockAt ?? current.lowStockAt,
-      }, now);
+      const next = withLowStockFlag(
+        op,
+        key,
+        {
+          ...current,
+          stock: change.stock ?? current.stock,
+          lowStockAt: change.lowStockAt ?? current.lowStockAt,
+        },
+        now,
+        current,
+      );
       if (next.lowStockAt === undefined) delete next.lowStockAt;
       op.set(keys.stock(key), next);
       return await commitStockChange(kv, op, now) ? next : CONFLICT;

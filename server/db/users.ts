@@ -20,6 +20,11 @@ export interface User {
   salt: string;
   iterations: number;
   createdAt: number;
+  /**
+   * Sessions carry the generation they were made in; a new password moves it on, which ends
+   * every session at once (absent: 0).
+   */
+  generation?: number;
 }
 
 const SHOPPER: SessionKind = {
@@ -109,13 +114,50 @@ export async function createUserSession(
   clock: Clock,
   userId: string,
 ): Promise<string> {
-  return await createSession(kv, clock, SHOPPER, { userId });
+  const user = (await kv.get<User>(keys.user(userId))).value;
+  return await createSession(kv, clock, SHOPPER, { userId, generation: user?.generation ?? 0 });
 }
 
-/** The user of a live session token (renewing its idle timer), or null. */
+/**
+ * The user of a live session token (renewing its idle timer), or null: also null once the
+ * account is deleted or its password changed since the session began.
+ */
 export async function userForToken(kv: Deno.Kv, clock: Clock, token: string): Promise<User | null> {
-  const session = await touchSession<{ userId: string }>(kv, clock, SHOPPER, token);
-  return session ? (await kv.get<User>(keys.user(session.userId))).value : null;
+  const session = await touchSession<{ userId: string; generation?: number }>(
+    kv,
+    clock,
+    SHOPPER,
+    token,
+  );
+  if (!session) return null;
+  const user = (await kv.get<User>(keys.user(session.userId))).value;
+  return user && (session.generation ?? 0) === (user.generation ?? 0) ? user : null;
+}
+
+/** The account of an email (as stored: lower case), or null. */
+export async function findUserByEmail(
+  kv: Deno.Kv,
+  email: string,
+): Promise<Deno.KvEntry<User> | null> {
+  const userId = (await kv.get<string>(keys.userByEmail(email))).value;
+  if (!userId) return null;
+  const entry = await kv.get<User>(keys.user(userId));
+  return entry.value ? entry as Deno.KvEntry<User> : null;
+}
+
+/**
+ * The account with a new password and the next session generation (every session ends), to be
+ * written by the caller with its own checks.
+ */
+export async function withNewPassword(user: User, password: string): Promise<User> {
+  const salt = randomId(16);
+  return {
+    ...user,
+    salt,
+    iterations: ITERATIONS,
+    passwordHash: await hashPassword(password, salt, ITERATIONS),
+    generation: (user.generation ?? 0) + 1,
+  };
 }
 
 /** Ends a session. */

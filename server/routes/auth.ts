@@ -1,5 +1,12 @@
 import { Hono } from "hono";
-import { loginSchema, paymentIntentSchema, registerSchema } from "../../shared/schemas.ts";
+import {
+  deleteAccountSchema,
+  loginSchema,
+  passwordResetConfirmSchema,
+  passwordResetSchema,
+  paymentIntentSchema,
+  registerSchema,
+} from "../../shared/schemas.ts";
 import type { AppDeps } from "../deps.ts";
 import { Unauthorized } from "../errors.ts";
 import { linkCartToUser } from "../db/cart.ts";
@@ -14,6 +21,8 @@ import {
   registerUser,
 } from "../db/users.ts";
 import { startCheckout } from "../orders/checkout.ts";
+import { confirmPasswordReset, requestPasswordReset } from "../accounts/password_reset.ts";
+import { deleteMyAccount, exportMyData } from "../accounts/my_data.ts";
 import { bearerToken, requireUser } from "../middleware/user_auth.ts";
 import { clientKey } from "../middleware/client_key.ts";
 import { optionalJson, parseWith, validateJson } from "../middleware/validate.ts";
@@ -75,6 +84,32 @@ export function authRoutes(deps: Deps): Hono {
   app.get("/me", async (c) => {
     const user = await requireUser(deps, c);
     return c.json({ userId: user.userId, email: user.email } satisfies AccountView);
+  });
+
+  app.get("/me/export", async (c) => {
+    const user = await requireUser(deps, c);
+    c.header("Content-Disposition", 'attachment; filename="my_data.json"');
+    return c.json(await exportMyData(deps, user));
+  });
+
+  app.delete("/me", validateJson(deleteAccountSchema), async (c) => {
+    const user = await requireUser(deps, c);
+    // Limited like a sign-in: the password is checked the same way.
+    const attempt = await beginLoginAttempt(kv, clock, user.email, clientKey(c));
+    await deleteMyAccount(deps, user, c.req.valid("json").password);
+    await attempt.succeeded();
+    return c.json({ ok: true });
+  });
+
+  app.post("/password-reset", validateJson(passwordResetSchema), async (c) => {
+    await requestPasswordReset(deps, c.req.valid("json").email, clientKey(c), originOf(c));
+    return c.json({ ok: true });
+  });
+
+  app.post("/password-reset/confirm", validateJson(passwordResetConfirmSchema), async (c) => {
+    const { token, password } = c.req.valid("json");
+    await confirmPasswordReset(deps, token, password);
+    return c.json({ ok: true });
   });
 
   app.get("/orders", async (c) => {

@@ -1,6 +1,10 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import { orderCreateSchema, promoValidateSchema } from "../../shared/schemas.ts";
+import {
+  customerCancelSchema,
+  orderCreateSchema,
+  promoValidateSchema,
+} from "../../shared/schemas.ts";
 import { discountCents } from "../../shared/policy.ts";
 import { toDollars } from "../../shared/pricing.ts";
 import type { AppDeps } from "../deps.ts";
@@ -14,6 +18,7 @@ import { discountOf, holdUse, ledgerOf, usageWant } from "../promos/redeem.ts";
 import { hitRateLimit, type RateLimit } from "../db/rate_limit.ts";
 import { receivePaymentEvent } from "../orders/payment.ts";
 import { startCheckout } from "../orders/checkout.ts";
+import { cancelByCustomer } from "../orders/customer_cancel.ts";
 import { clientKey } from "../middleware/client_key.ts";
 import { originOf } from "../middleware/shop_origin.ts";
 import { optionalUser } from "../middleware/user_auth.ts";
@@ -157,5 +162,28 @@ export function orderRoutes(deps: Deps): Hono {
     await lookup.giveBack();
     return c.json(publicOrderView(order, imageBase, clock.now()));
   });
+
+  app.post(
+    "/orders/:orderNumber/cancel",
+    validateParams(orderParam),
+    validateJson(customerCancelSchema),
+    async (c) => {
+      // Counted like a lookup until it proves the order is the caller's: no guessing by cancel.
+      const attempt = await hitRateLimit(
+        kv,
+        clock,
+        ORDER_MISS_LIMIT,
+        clientKey(c),
+        "Too many order lookups. Please wait a few minutes and try again.",
+      );
+      const user = await optionalUser(deps, c);
+      const order = await cancelByCustomer(deps, c.req.valid("param").orderNumber, {
+        email: c.req.valid("json").email,
+        userId: user?.userId,
+      });
+      await attempt.giveBack();
+      return c.json(publicOrderView(order, imageBase, clock.now()));
+    },
+  );
   return app;
 }

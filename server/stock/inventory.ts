@@ -8,7 +8,8 @@ import type {
   StockPlanning,
 } from "../../shared/api_types.ts";
 import { isSale } from "../../shared/status.ts";
-import { listSwitches } from "../db/catalog.ts";
+import { listProducts, listSwitches } from "../db/catalog.ts";
+import { countStockAlerts } from "../db/stock_alerts.ts";
 import { listAllOrders } from "../db/order_list.ts";
 import { DEFAULT_LOW_STOCK_AT, listStock, type StockRecord } from "../db/stock.ts";
 import { availableOf } from "../orders/stock_moves.ts";
@@ -46,12 +47,18 @@ export function planningOf(record: StockRecord | undefined, soldLast30Days: numb
 
 /** Every switch and component with its counts and planning figures. */
 export async function inventoryView(kv: Deno.Kv, now: number): Promise<InventoryView> {
-  const [switches, stock, sold] = await Promise.all([
+  const [switches, stock, sold, waiting, products] = await Promise.all([
     listSwitches(kv),
     listStock(kv),
     soldSince(kv, now),
+    countStockAlerts(kv),
+    listProducts(kv),
   ]);
   return {
+    waitingProducts: products.flatMap((p) => {
+      const n = waiting.get(`product:${p.id}`) ?? 0;
+      return n > 0 ? [{ id: p.id, name: p.name, waiting: n }] : [];
+    }).sort((a, b) => b.waiting - a.waiting || a.name.localeCompare(b.name)),
     switches: switches.map((s): InventorySwitch => {
       const record = stock.get(switchKey(s.id));
       return {
@@ -59,6 +66,7 @@ export async function inventoryView(kv: Deno.Kv, now: number): Promise<Inventory
         name: `${s.brand} ${s.name}`,
         ...countsOf(record),
         ...planningOf(record, sold.get(switchKey(s.id)) ?? 0),
+        waiting: waiting.get(`switch:${s.id}`) ?? 0,
       };
     }),
     inventory: COMPONENTS.map((name): InventoryComponent => ({

@@ -33,6 +33,8 @@ import {
   adminOrdersQuerySchema,
   adminVerifySchema,
   contactSchema,
+  customerCancelSchema,
+  deleteAccountSchema,
   demoPaySchema,
   itemUpdateSchema,
   loginSchema,
@@ -40,6 +42,8 @@ import {
   orderCreateSchema,
   ordersCsvQuerySchema,
   packUpdateSchema,
+  passwordResetConfirmSchema,
+  passwordResetSchema,
   paymentIntentSchema,
   promoCreateSchema,
   promoUpdateSchema,
@@ -49,11 +53,13 @@ import {
   salesQuerySchema,
   shipChosenSchema,
   simpleAddSchema,
+  stockAlertSchema,
   stockUpdateSchema,
   switchCreateSchema,
   switchUpdateSchema,
   testerAddSchema,
   trackingSchema,
+  unsubscribeQuerySchema,
 } from "../../shared/schemas.ts";
 import { SWITCHES } from "../../shared/catalog/switches.ts";
 import { PACKS } from "../../shared/catalog/packs.ts";
@@ -930,6 +936,42 @@ const GROUPS: Group[] = [
         base: (ctx) => ({ params: { orderNumber: ctx.orderNumber as string } }),
         body: NO_BODY,
       },
+      {
+        method: "POST",
+        path: "/api/orders/:orderNumber/cancel",
+        fresh: true,
+        base: async (ctx) => ({
+          params: { orderNumber: (await paidOrder(ctx.t)).orderNumber },
+          body: { email: "ann@example.com" },
+        }),
+        body: { kind: "json", fields: fieldsOf(customerCancelSchema) },
+        statuses: {
+          "body email: missing": 404,
+          "body: {}": 404,
+        },
+      },
+      {
+        method: "POST",
+        path: "/api/stock-alerts",
+        base: () => ({ body: { email: "cy@example.com", switchId: STARTER.switchIds[0] } }),
+        body: { kind: "json", fields: fieldsOf(stockAlertSchema) },
+        // One of switchId and productId is needed: without switchId the body names nothing.
+        statuses: { "body switchId: missing": 400 },
+      },
+      {
+        method: "GET",
+        path: "/stock-alerts/unsubscribe",
+        base: () => ({ query: { token: "abcdefghijklmnopqrstuvwx" } }),
+        query: fieldsOf(unsubscribeQuerySchema),
+        body: NO_BODY,
+      },
+      {
+        method: "POST",
+        path: "/stock-alerts/unsubscribe",
+        base: () => ({ query: { token: "abcdefghijklmnopqrstuvwx" } }),
+        query: fieldsOf(unsubscribeQuerySchema),
+        body: IGNORED_BODY,
+      },
     ],
   },
   {
@@ -1375,7 +1417,49 @@ const GROUPS: Group[] = [
         },
       },
       { method: "POST", path: "/auth/logout", base: () => ({}), body: IGNORED_BODY },
-      ...["/auth/me", "/auth/orders"].map((path): Route => ({
+      {
+        method: "POST",
+        path: "/auth/password-reset",
+        base: (ctx) => ({ body: { email: ctx.email } }),
+        body: { kind: "json", fields: fieldsOf(passwordResetSchema) },
+      },
+      {
+        method: "POST",
+        path: "/auth/password-reset/confirm",
+        fresh: true,
+        base: async (ctx) => {
+          // An account of its own: a new password ends the group's shared session.
+          const email = `r${crypto.randomUUID()}@example.com`;
+          await ctx.t.request("/auth/register", {
+            method: "POST",
+            body: { email, password: "Sw1tchesRule" },
+          });
+          await ctx.t.request("/auth/password-reset", { method: "POST", body: { email } });
+          const mail = (await listOutbox(ctx.t.kv)).find((e) => e.email.to === email)!;
+          const token = /restore-password\?token=(\S+)/.exec(mail.email.text)![1];
+          return { body: { token, password: "N3wPassword" } };
+        },
+        body: { kind: "json", fields: fieldsOf(passwordResetConfirmSchema) },
+      },
+      {
+        method: "DELETE",
+        path: "/auth/me",
+        fresh: true,
+        base: async (ctx) => {
+          const account = {
+            email: `d${crypto.randomUUID()}@example.com`,
+            password: "Sw1tchesRule",
+          };
+          await ctx.t.request("/auth/register", { method: "POST", body: account });
+          const login = await ctx.t.request("/auth/login", { method: "POST", body: account });
+          return {
+            headers: { Authorization: `Bearer ${login.json.token}` },
+            body: { password: account.password },
+          };
+        },
+        body: { kind: "json", fields: fieldsOf(deleteAccountSchema) },
+      },
+      ...["/auth/me", "/auth/orders", "/auth/me/export"].map((path): Route => ({
         method: "GET",
         path,
         base: (ctx) => ({ headers: { Authorization: `Bearer ${ctx.token}` } }),

@@ -11,6 +11,7 @@ import type { StockKey } from "../../shared/bom.ts";
 import { memoryMailer } from "../../server/email/mailer.ts";
 import { deliverPending } from "../../server/email/outbox.ts";
 import { sendLowStockAlerts } from "../../server/stock/low_stock.ts";
+import { sendStockAlerts } from "../../server/stock_alerts/alerts.ts";
 import { demoPayments } from "../../server/payments/demo.ts";
 import type { PaymentProvider } from "../../server/payments/provider.ts";
 
@@ -116,9 +117,10 @@ export async function createTestApp(options: TestAppOptions = {}) {
   const logger = (entry: LogEntry) => logs.push(entry);
   const payments = options.payments?.(kv, clock) ?? demoPayments(kv);
   const app = createApp({ kv, config, clock, logger, mailer, payments, onStep: options.onStep });
-  /** Delivers queued emails now (low-stock alerts first), as the queue worker would. */
+  /** Delivers queued emails now (stock alerts first), as the queue worker would. */
   const deliverEmails = async () => {
     await sendLowStockAlerts({ kv, clock, config });
+    await sendStockAlerts({ kv, clock, config });
     return await deliverPending(kv, mailer, clock, logger);
   };
 

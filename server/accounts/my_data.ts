@@ -1,0 +1,105 @@
+/**
+ * A shopper's own data (the privacy policy's promise): everything stored about them as JSON, and
+ * deleting the account. Orders are kept for the shop's accounting, without who placed them.
+ */
+import type { AppDeps } from "../deps.ts";
+import { Unauthorized } from "../errors.ts";
+import { keys } from "../db/keys.ts";
+import { updateOrder } from "../db/orders.ts";
+import { listOrdersOfUser } from "../db/user_orders.ts";
+import { checkCredentials, type User } from "../db/users.ts";
+import type { Order } from "../orders/order.ts";
+import type { MyDataExport } from "../../shared/api_types.ts";
+
+/** What an order keeps once its customer deleted their account. */
+export const DELETED_CUSTOMER = "Deleted customer";
+
+function exportedOrder(o: Order): MyDataExport["orders"][number] {
+  return {
+    orderNumber: o.orderNumber,
+    status: o.status,
+    createdAt: new Date(o.createdAt).toISOString(),
+    email: o.email,
+    customerName: o.customerName,
+    shippingAddress: o.shippingAddress,
+    taxId: o.taxId,
+    items: o.items.map((i) => ({
+      name: i.name,
+      quantity: i.quantity,
+      priceCents: i.priceCents,
+      size: i.size,
+      keycaps: i.keycaps,
+      bodyColor: i.bodyColor,
+      switches: i.switches.map((s) => `${s.brand} ${s.name}`),
+    })),
+    promoCode: o.promoCode,
+    totalCents: o.totalCents,
+    trackingNumber: o.trackingNumber,
+  };
+}
+
+/** Everything the shop keeps about the account (never its password hash or salt). */
+export async function exportMyData(
+  deps: Pick<AppDeps, "kv" | "clock">,
+  user: User,
+): Promise<MyDataExport> {
+  const orders = await listOrdersOfUser(deps.kv, user.userId);
+  const addresses = [
+    ...new Map(
+      orders.flatMap((
+        o,
+      ) => (o.shippingAddress ? [[JSON.stringify(o.shippingAddress), o.shippingAddress]] : [])),
+    ).values(),
+  ];
+  return {
+    exportedAt: new Date(deps.clock.now()).toISOString(),
+    account: {
+      userId: user.userId,
+      email: user.email,
+      createdAt: new Date(user.createdAt).toISOString(),
+    },
+    addresses,
+    orders: orders.map(exportedOrder),
+  };
+}
+
+/** An order without who placed it: no name, email or street; the country and state stay for tax. */
+function anonymised(order: Order, now: number): Order {
+  const a = order.shippingAddress;
+  return {
+    ...order,
+    userId: null,
+    email: null,
+    customerName: DELETED_CUSTOMER,
+    shippingAddress: a
+      ? { street: "", apartment: "", city: "", state: a.state, zipCode: "", country: a.country }
+      : null,
+    updatedAt: now,
+  };
+}
+
+/**
+ * Deletes the account after checking its password: the account, its email index and cart link
+ * go, every session stops working (they resolve to no account), and its orders are anonymised.
+ */
+export async function deleteMyAccount(
+  deps: Pick<AppDeps, "kv" | "clock">,
+  user: User,
+  password: string,
+): Promise<void> {
+  const { kv, clock } = deps;
+  if (!(await checkCredentials(kv, user.email, password))) {
+    throw new Unauthorized("That password is not right, so the account was not deleted");
+  }
+  for (const order of await listOrdersOfUser(kv, user.userId)) {
+    await updateOrder(kv, order.orderNumber, (current, op) => {
+      op.delete(keys.ordersByUser(user.userId, order.orderNumber));
+      return anonymised(current, clock.now());
+    });
+  }
+  await kv.atomic()
+    .delete(keys.user(user.userId))
+    .delete(keys.userByEmail(user.email))
+    .delete(keys.userCart(user.userId))
+    .commit();
+}

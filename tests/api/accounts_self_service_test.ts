@@ -1,0 +1,204 @@
+/**
+ * A shopper's self-service: password reset by email (once, for an hour, every session ended, no
+ * word on whether an account exists), and their data: an export, and deleting the account with
+ * orders kept anonymised.
+ */
+import assert from "node:assert/strict";
+import { createTestApp, type TestApp } from "../helpers/test_app.ts";
+import { newPackCart, sessionIdOf, US_ADDRESS } from "../helpers/shop_fixtures.ts";
+import { listOutbox } from "../../server/email/outbox.ts";
+import { getOrder } from "../../server/db/orders.ts";
+
+const EMAIL = "dana@example.com";
+const PASSWORD = "Correct123";
+
+async function account(t: TestApp): Promise<string> {
+  const reg = await t.request("/auth/register", {
+    method: "POST",
+    body: { email: EMAIL, password: PASSWORD },
+  });
+  assert.equal(reg.status, 201, reg.text);
+  return await signIn(t, PASSWORD);
+}
+
+async function signIn(t: TestApp, password: string, client = "127.0.0.9"): Promise<string> {
+  const res = await t.request("/auth/login", {
+    method: "POST",
+    body: { email: EMAIL, password },
+    client,
+  });
+  return res.status === 200 ? res.json.token : "";
+}
+
+async function me(t: TestApp, token: string) {
+  return (await t.request("/auth/me", { headers: { Authorization: `Bearer ${token}` } })).status;
+}
+
+async function askReset(t: TestApp, email: string, client = "127.0.0.20") {
+  return await t.request("/auth/password-reset", { method: "POST", body: { email }, client });
+}
+
+/** The token in the newest reset email to `to`. */
+async function resetToken(t: TestApp, to = EMAIL): Promise<string> {
+  const mails = (await listOutbox(t.kv)).filter((e) =>
+    e.email.to === to && /reset/.test(e.email.subject)
+  );
+  const url = /\S+\/restore-password\?token=(\S+)/.exec(mails.at(-1)!.email.text)!;
+  return url[1];
+}
+
+async function confirm(t: TestApp, token: string, password: string) {
+  return await t.request("/auth/password-reset/confirm", {
+    method: "POST",
+    body: { token, password },
+  });
+}
+
+Deno.test("a reset link sets a new password once and signs out every session", async () => {
+  await using t = await createTestApp();
+  const phone = await account(t);
+  const laptop = await signIn(t, PASSWORD);
+  const asked = await askReset(t, EMAIL);
+  assert.deepEqual([asked.status, asked.json], [200, { ok: true }]);
+  const mail = (await listOutbox(t.kv)).find((e) => e.email.to === EMAIL)!;
+  assert.match(mail.email.text, /\/restore-password\?token=/);
+  assert.match(mail.email.text, /one hour/);
+
+  const token = await resetToken(t);
+  const weak = await confirm(t, token, "short");
+  assert.equal(weak.status, 400, "the sign-up rules apply");
+  const done = await confirm(t, token, "Brandnew123");
+  assert.equal(done.status, 200, done.text);
+  assert.deepEqual([await me(t, phone), await me(t, laptop)], [401, 401], "every session ends");
+  assert.equal(await signIn(t, PASSWORD), "", "the old password no longer works");
+  assert.notEqual(await signIn(t, "Brandnew123"), "");
+
+  const again = await confirm(t, token, "Another123");
+  assert.equal(again.status, 400, "a used link");
+  assert.match(again.json.error, /expired or was already used/);
+  assert.equal((await confirm(t, "nonsense-token-123", "Another123")).status, 400, "unknown");
+});
+
+Deno.test("a link older than an hour, or from before the last new password, is refused", async () => {
+  await using t = await createTestApp();
+  await account(t);
+  await askReset(t, EMAIL);
+  const first = await resetToken(t);
+  t.clock.advance(60 * 60_000);
+  assert.equal((await confirm(t, first, "Brandnew123")).status, 400, "expired after one hour");
+
+  await askReset(t, EMAIL, "127.0.0.21");
+  const older = await resetToken(t);
+  t.clock.advance(1000);
+  await askReset(t, EMAIL, "127.0.0.22");
+  const newer = await resetToken(t);
+  assert.equal((await confirm(t, newer, "Brandnew123")).status, 200);
+  assert.equal((await confirm(t, older, "Other12345")).status, 400, "voided by the new password");
+});
+
+Deno.test("the answer never tells whether an account exists; requests are limited", async () => {
+  await using t = await createTestApp();
+  await account(t);
+  const known = await askReset(t, EMAIL);
+  const unknown = await askReset(t, "nobody@example.com");
+  assert.deepEqual([unknown.status, unknown.json], [known.status, known.json]);
+  assert.equal(
+    (await listOutbox(t.kv)).filter((e) => e.email.to === "nobody@example.com").length,
+    0,
+    "nothing is sent to an address without an account",
+  );
+  assert.equal((await askReset(t, "not-an-email")).status, 400);
+
+  // Per account: from many addresses, at most three emails an hour, answers unchanged.
+  for (let i = 0; i < 6; i++) {
+    const res = await askReset(t, EMAIL, `127.0.1.${i + 1}`);
+    assert.deepEqual([res.status, res.json], [200, { ok: true }]);
+  }
+  const sent = (await listOutbox(t.kv)).filter((e) => e.email.to === EMAIL);
+  assert.equal(sent.length, 3, "the inbox is not flooded");
+
+  // Per client: the sixth request within ten minutes is refused.
+  const statuses = [];
+  for (let i = 0; i < 6; i++) {
+    statuses.push((await askReset(t, `x${i}@example.com`, "127.0.2.1")).status);
+  }
+  assert.deepEqual(statuses, [200, 200, 200, 200, 200, 429]);
+});
+
+/** A paid order of the signed-in shopper, through the account's checkout. */
+async function ordersAsShopper(t: TestApp, token: string): Promise<string> {
+  const headers = { Authorization: `Bearer ${token}` };
+  const cartId = await newPackCart(t, headers);
+  const checkout = await t.request(`/api/cart/${cartId}/checkout/us`, { method: "POST", headers });
+  assert.equal(checkout.status, 200, checkout.text);
+  const paid = await t.request(
+    `/api/demo/checkout-sessions/${sessionIdOf(checkout.json.url)}/pay`,
+    {
+      method: "POST",
+      body: { cardNumber: "4242424242424242", email: EMAIL, name: "Dana Doe", address: US_ADDRESS },
+    },
+  );
+  assert.equal(paid.status, 200, paid.text);
+  return checkout.json.orderNumber;
+}
+
+Deno.test("my data: the export holds the account and orders, never the password", async () => {
+  await using t = await createTestApp();
+  const token = await account(t);
+  const orderNumber = await ordersAsShopper(t, token);
+  const res = await t.request("/auth/me/export", { headers: { Authorization: `Bearer ${token}` } });
+  assert.equal(res.status, 200);
+  assert.match(res.headers.get("content-disposition") ?? "", /attachment; filename="my_data.json"/);
+  assert.equal(res.json.account.email, EMAIL);
+  assert.deepEqual(res.json.orders.map((o: { orderNumber: string }) => o.orderNumber), [
+    orderNumber,
+  ]);
+  assert.equal(res.json.orders[0].customerName, "Dana Doe");
+  assert.deepEqual(res.json.addresses.map((a: { street: string }) => a.street), [
+    US_ADDRESS.street,
+  ]);
+  assert.ok(!/passwordHash|salt|iterations/.test(res.text), "no secrets");
+  assert.equal((await t.request("/auth/me/export")).status, 401);
+});
+
+Deno.test("deleting the account: sessions and sign-in end, orders stay anonymised", async () => {
+  await using t = await createTestApp();
+  const token = await account(t);
+  const orderNumber = await ordersAsShopper(t, token);
+  const headers = { Authorization: `Bearer ${token}` };
+
+  const wrong = await t.request("/auth/me", {
+    method: "DELETE",
+    body: { password: "Wrong1234" },
+    headers,
+  });
+  assert.equal(wrong.status, 401);
+  assert.equal(await me(t, token), 200, "nothing deleted");
+
+  const deleted = await t.request("/auth/me", {
+    method: "DELETE",
+    body: { password: PASSWORD },
+    headers,
+  });
+  assert.deepEqual([deleted.status, deleted.json], [200, { ok: true }]);
+  assert.equal(await me(t, token), 401, "the token fails");
+  assert.equal(await signIn(t, PASSWORD), "", "the login fails");
+
+  const order = await getOrder(t.kv, orderNumber);
+  assert.equal(order.status, "PAYMENT_RECEIVED", "the order itself stays");
+  assert.equal(order.totalCents, 1898);
+  assert.deepEqual(
+    [order.email, order.customerName, order.userId, order.shippingAddress?.street],
+    [null, "Deleted customer", null, ""],
+  );
+  assert.equal(order.shippingAddress?.country, "US", "kept for tax records");
+  // The same email can make a new account, which sees none of the old orders.
+  const again = await t.request("/auth/register", {
+    method: "POST",
+    body: { email: EMAIL, password: PASSWORD },
+  });
+  assert.equal(again.status, 201);
+  const fresh = await signIn(t, PASSWORD);
+  const orders = await t.request("/auth/orders", { headers: { Authorization: `Bearer ${fresh}` } });
+  assert.deepEqual(orders.json, []);
+});

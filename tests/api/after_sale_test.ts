@@ -1,0 +1,180 @@
+/**
+ * After the sale: a shopper cancels before shipment (full refund, stock back, both told), and
+ * "email me when it's back" sign-ups (one email per return to stock, none for what is retired).
+ */
+import assert from "node:assert/strict";
+import { adminCookie, createTestApp, type TestApp } from "../helpers/test_app.ts";
+import { paidOrder, STARTER, stockCounts } from "../helpers/shop_fixtures.ts";
+import { switchKey } from "../../shared/bom.ts";
+import { PACKS } from "../../shared/catalog/packs.ts";
+import { SWITCHES } from "../../shared/catalog/switches.ts";
+import { getOrder } from "../../server/db/orders.ts";
+import { listOutbox } from "../../server/email/outbox.ts";
+
+async function cancel(t: TestApp, orderNumber: string, body: unknown, client = "127.0.0.30") {
+  return await t.request(`/api/orders/${orderNumber}/cancel`, { method: "POST", body, client });
+}
+
+async function owner(t: TestApp, path: string, body?: unknown, method = "POST") {
+  return await t.request(path, { method, body, headers: { Cookie: await adminCookie(t) } });
+}
+
+Deno.test("a guest cancels a paid order with its email: refunded in full, stock back, both told", async () => {
+  await using t = await createTestApp();
+  const key = switchKey(STARTER.switchIds[0]);
+  const before = await stockCounts(t.kv, key);
+  const { orderNumber } = await paidOrder(t, { email: "ann@example.com" });
+  assert.equal((await stockCounts(t.kv, key)).stock, before.stock - 1);
+
+  const wrong = await cancel(t, orderNumber, { email: "someone@example.com" });
+  const unknown = await cancel(t, "STNOSUCHORDER123456", { email: "ann@example.com" });
+  assert.deepEqual([wrong.status, wrong.json], [unknown.status, unknown.json], "nothing revealed");
+  assert.equal(wrong.status, 404);
+  assert.equal((await cancel(t, orderNumber, {})).status, 404, "no proof, no cancel");
+
+  const done = await cancel(t, orderNumber, { email: " ANN@example.com " });
+  assert.equal(done.status, 200, done.text);
+  assert.equal(done.json.status, "CANCELLED");
+  const order = await getOrder(t.kv, orderNumber);
+  assert.equal(order.refund?.amountCents, order.totalCents, "the whole amount");
+  assert.equal(order.refund?.state, "refunded");
+  assert.equal(order.cancelReason, "Cancelled by the customer; refunded in full");
+  assert.deepEqual(await stockCounts(t.kv, key), before, "the units are back on the shelf");
+  const mails = (await listOutbox(t.kv)).map((e) => [e.email.to, e.email.subject]);
+  assert.ok(mails.some(([to, s]) => to === "ann@example.com" && /cancelled/.test(s)));
+  assert.ok(
+    mails.some(([to, s]) => to === t.config.shopEmail && /cancelled: \$18\.98 refunded/.test(s)),
+  );
+
+  const twice = await cancel(t, orderNumber, { email: "ann@example.com" });
+  assert.equal(twice.status, 409);
+  assert.equal(twice.json.error, "This order is already cancelled.");
+});
+
+Deno.test("processing orders can be cancelled; shipped ones answer 409 with the reason", async () => {
+  await using t = await createTestApp();
+  const processing = (await paidOrder(t)).orderNumber;
+  const shipped = (await paidOrder(t)).orderNumber;
+  for (const n of [processing, shipped]) {
+    await owner(t, `/api/admin/orders/${n}/tracking`, { trackingNumber: "9400 1" });
+  }
+  await owner(t, "/api/admin/orders/ship-processed", { orderNumbers: [shipped] });
+  const late = await cancel(t, shipped, { email: "ann@example.com" });
+  assert.equal(late.status, 409);
+  assert.match(late.json.error, /already shipped, so it can no longer be cancelled/);
+  assert.equal((await getOrder(t.kv, shipped)).status, "SHIPPED");
+  const ok = await cancel(t, processing, { email: "ann@example.com" });
+  assert.equal(ok.json.status, "CANCELLED");
+});
+
+Deno.test("cancel attempts count like order lookups", async () => {
+  await using t = await createTestApp();
+  const statuses: number[] = [];
+  for (let i = 0; i < 31; i++) {
+    statuses.push(
+      (await cancel(t, `STGUESS${i}`, { email: "x@example.com" }, "127.0.0.31")).status,
+    );
+  }
+  assert.equal(statuses.filter((s) => s === 404).length, 30);
+  assert.equal(statuses.at(-1), 429);
+});
+
+async function signUp(t: TestApp, body: unknown, client = "127.0.0.40") {
+  return await t.request("/api/stock-alerts", { method: "POST", body, client });
+}
+
+async function backInStockMails(t: TestApp, to: string) {
+  await t.deliverEmails();
+  return t.mailer.sent.filter((e) => e.to === to && /back in stock/.test(e.subject));
+}
+
+Deno.test("a switch back in stock: one email per return, with an unsubscribe link", async () => {
+  await using t = await createTestApp();
+  const id = STARTER.switchIds[0];
+  const put = (stock: number) => owner(t, `/api/admin/inventory/switches/${id}`, { stock }, "PUT");
+  await put(0);
+  assert.deepEqual((await signUp(t, { email: "Cy@Example.com", switchId: id })).json, { ok: true });
+  assert.equal(
+    (await signUp(t, { email: "cy@example.com", switchId: id })).status,
+    200,
+    "twice is once",
+  );
+  assert.equal((await backInStockMails(t, "cy@example.com")).length, 0, "still sold out");
+
+  const waiting = await owner(t, "/api/admin/inventory", undefined, "GET");
+  assert.equal(waiting.json.switches.find((s: { id: number }) => s.id === id).waiting, 1);
+
+  await put(5);
+  const mails = await backInStockMails(t, "cy@example.com");
+  assert.equal(mails.length, 1);
+  assert.match(mails[0].text, /is back in stock/);
+  await put(9);
+  assert.equal((await backInStockMails(t, "cy@example.com")).length, 1, "more stock is not news");
+  await put(0);
+  // The queued check after the sell-out (run here by deliverEmails, as the queue worker would).
+  assert.equal((await backInStockMails(t, "cy@example.com")).length, 1);
+  await put(3);
+  assert.equal((await backInStockMails(t, "cy@example.com")).length, 2, "sold out and back again");
+
+  const link = /\S+\/stock-alerts\/unsubscribe\?token=(\S+)/.exec(mails[0].text)!;
+  const page = await t.request(`/stock-alerts/unsubscribe?token=${link[1]}`);
+  assert.match(page.text, /Stop back-in-stock emails\?/, "a GET only asks");
+  const gone = await t.request(`/stock-alerts/unsubscribe?token=${link[1]}`, { method: "POST" });
+  assert.match(gone.text, /You will not get an email/);
+  await put(0);
+  await t.deliverEmails();
+  await put(4);
+  assert.equal((await backInStockMails(t, "cy@example.com")).length, 2, "unsubscribed");
+});
+
+Deno.test("a pack is back only when its whole bill of materials is; retired items never email", async () => {
+  await using t = await createTestApp();
+  const [a, b] = STARTER.switchIds;
+  const put = (id: number, stock: number) =>
+    owner(t, `/api/admin/inventory/switches/${id}`, { stock }, "PUT");
+  await put(a, 0);
+  await put(b, 0);
+  assert.equal((await signUp(t, { email: "dee@example.com", productId: STARTER.id })).status, 200);
+  await put(a, 10);
+  assert.equal(
+    (await backInStockMails(t, "dee@example.com")).length,
+    0,
+    "one switch still missing",
+  );
+  await put(b, 10);
+  assert.equal((await backInStockMails(t, "dee@example.com")).length, 1);
+
+  // A retired switch: the sign-up is refused up front, and one made before the retirement is silent.
+  const inPacks = new Set(PACKS.flatMap((p) => p.switchIds));
+  const lone = SWITCHES.find((s) => !inPacks.has(s.id))!.id;
+  await put(lone, 0);
+  assert.equal((await signUp(t, { email: "eve@example.com", switchId: lone })).status, 200);
+  const switchRecord = await owner(t, `/api/admin/catalog/switches/${lone}`, undefined, "GET");
+  const retired = await owner(t, `/api/admin/catalog/switches/${lone}`, {
+    retired: true,
+    version: switchRecord.json.version,
+  }, "PATCH");
+  assert.equal(retired.status, 200, retired.text);
+  await put(lone, 10);
+  assert.equal((await backInStockMails(t, "eve@example.com")).length, 0);
+  const late = await signUp(t, { email: "fay@example.com", switchId: lone });
+  assert.equal(late.status, 400);
+  assert.match(late.json.error, /no longer sold/);
+});
+
+Deno.test("bad sign-ups are refused", async () => {
+  await using t = await createTestApp();
+  for (
+    const body of [
+      {},
+      { email: "x@example.com" },
+      { email: "nope", switchId: 1 },
+      { email: "x@example.com", switchId: -1 },
+      { email: "x@example.com", switchId: 1, productId: 384 },
+    ]
+  ) {
+    assert.equal((await signUp(t, body)).status, 400, JSON.stringify(body));
+  }
+  assert.equal((await signUp(t, { email: "x@example.com", switchId: 999999 })).status, 404);
+  assert.equal((await signUp(t, { email: "x@example.com", productId: 999999 })).status, 404);
+});
