@@ -175,7 +175,17 @@ e2eTest(
     const table = page.getByRole("table", { name: "Stock of every switch and component" });
     assert.deepEqual(
       await table.getByRole("columnheader").allTextContents(),
-      ["Name", "Type", "Stock (on shelf)", "Reserved", "Available", "Used", "Low at", "Days left"],
+      [
+        "Name",
+        "Type",
+        "Stock (on shelf)",
+        "Reserved",
+        "Available",
+        "Used",
+        "Low at",
+        "Days left",
+        "Waiting",
+      ],
     );
     assert.ok(
       await page.getByText(

@@ -1,3 +1,4 @@
+import { NotifyMe } from "./notify_me.tsx";
 import { Link } from "react-router-dom";
 import { useAvailability } from "../use_availability.ts";
 import { AddToCartButton } from "./add_to_cart_button.tsx";
@@ -61,6 +62,7 @@ export function ProductCard(
         )}
         <AddToCartButton available={available} onAdd={onAdd} />
       </div>
+      {available === false && <NotifyMe target={{ productId: id }} name={name} />}
     </article>
   );
 }

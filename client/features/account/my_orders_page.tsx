@@ -6,6 +6,8 @@ import { STATUS_LABELS } from "../../../shared/status.ts";
 import { api, ApiError } from "../../app/api.ts";
 import { useStore } from "../../app/store/store.ts";
 import { type Request, useRequest } from "../../app/use_request.ts";
+import { CancelOrder } from "../../app/components/cancel_order.tsx";
+import { MyData } from "./my_data.tsx";
 
 const DATE_FORMAT = new Intl.DateTimeFormat(undefined, { dateStyle: "medium" });
 
@@ -37,6 +39,7 @@ export function MyOrdersPage() {
     <section className="page account-page my-orders-page">
       <h1>My orders</h1>
       <MyOrdersBody load={load} ended={ended} />
+      {token && <MyData />}
     </section>
   );
 }
@@ -79,12 +82,14 @@ function MyOrdersBody({ load, ended }: { load: Request<PublicOrderView[]>; ended
   }
   return (
     <ul className="account-orders" aria-label="Orders">
-      {load.data.map((order) => <OrderRow key={order.orderNumber} order={order} />)}
+      {load.data.map((order) => (
+        <OrderRow key={order.orderNumber} order={order} onChanged={load.reload} />
+      ))}
     </ul>
   );
 }
 
-function OrderRow({ order }: { order: PublicOrderView }) {
+function OrderRow({ order, onChanged }: { order: PublicOrderView; onChanged: () => void }) {
   const count = order.items.reduce((sum, item) => sum + item.quantity, 0);
   return (
     <li className="card account-order" data-testid="my-order">
@@ -103,6 +108,9 @@ function OrderRow({ order }: { order: PublicOrderView }) {
         {STATUS_LABELS[order.status]}
       </span>
       <span className="price">{formatCents(order.totalCents)}</span>
+      <div className="account-order-actions">
+        <CancelOrder order={order} signedIn onCancelled={onChanged} />
+      </div>
     </li>
   );
 }

@@ -6,6 +6,8 @@ import { ComponentPies, SwitchesStockChart, withBreaks } from "./inventory_chart
 
 /** One editable stock line: a switch or a component. */
 interface StockRow extends StockCounts, StockPlanning {
+  /** Shoppers signed up to hear when it is back (switches only; components are not sold alone). */
+  waiting: number | null;
   key: string;
   kind: "switch" | "component";
   id: number | null;
@@ -16,6 +18,7 @@ function rowsOf(inventory: InventoryView): StockRow[] {
   return [
     ...inventory.inventory.map((c) => ({
       ...c,
+      waiting: null,
       key: `component:${c.name}`,
       kind: "component" as const,
       id: null,
@@ -62,8 +65,30 @@ export function InventoryTab() {
     <div className="admin-inventory">
       <SwitchesStockChart switches={inventory.switches} />
       <ComponentPies components={inventory.inventory} />
+      <WaitingProducts products={inventory.waitingProducts} />
       <StockEditor rows={rowsOf(inventory)} onSaved={load} />
     </div>
+  );
+}
+
+/** Packs and items shoppers asked to hear about when back in stock: the restock signal. */
+function WaitingProducts({ products }: { products: InventoryView["waitingProducts"] }) {
+  return (
+    <section className="card" aria-labelledby="waiting-heading">
+      <h2 id="waiting-heading">Shoppers waiting</h2>
+      {products.length === 0
+        ? <p className="muted">Nobody is waiting for a pack or item to be back in stock.</p>
+        : (
+          <ul>
+            {products.map((p) => (
+              <li key={p.id}>
+                {p.name}: {p.waiting} {p.waiting === 1 ? "shopper" : "shoppers"}
+              </li>
+            ))}
+          </ul>
+        )}
+      <p className="muted small">Waiting shoppers per switch are in the table below.</p>
+    </section>
   );
 }
 
@@ -116,6 +141,7 @@ function StockEditor({ rows, onSaved }: { rows: StockRow[]; onSaved: () => Promi
               <th scope="col">Used</th>
               <th scope="col">Low at</th>
               <th scope="col">Days left</th>
+              <th scope="col">Waiting</th>
             </tr>
           </thead>
           <tbody>
@@ -229,6 +255,7 @@ function StockLine({ row, onSaved }: { row: StockRow; onSaved: () => Promise<voi
         />
       </td>
       <td data-label="Days left">{runwayText(row)}</td>
+      <td data-label="Waiting">{row.waiting ?? "—"}</td>
     </tr>
   );
 }

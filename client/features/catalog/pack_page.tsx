@@ -1,4 +1,5 @@
 import { useState } from "react";
+import { NotifyMe } from "../../app/components/notify_me.tsx";
 import { Link } from "react-router-dom";
 import { toast } from "react-hot-toast";
 import type { PackView } from "../../../shared/api_types.ts";
@@ -139,6 +140,13 @@ function PackDetails({ pack }: { pack: PackView }) {
           />
           {onSale && available === null && (
             <p className="muted small" role="status">Checking stock...</p>
+          )}
+          {onSale && available === false && (
+            <NotifyMe
+              key={currentId}
+              target={{ productId: currentId }}
+              name={withKeycaps ? `${pack.title} with keycaps` : pack.title}
+            />
           )}
         </div>
       </div>

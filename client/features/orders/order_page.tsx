@@ -8,6 +8,7 @@ import { api, ApiError } from "../../app/api.ts";
 import { useOrderFromPayment } from "../../app/use_order_from_payment.ts";
 import { useRequest } from "../../app/use_request.ts";
 import { OrderItems } from "./order_items.tsx";
+import { CancelOrder } from "../../app/components/cancel_order.tsx";
 import { OrderProgress } from "./order_progress.tsx";
 
 /** An order as loaded, and whether the page stopped waiting for its payment. */
@@ -120,7 +121,7 @@ export function OrderPage() {
         </section>
       );
     case "loaded":
-      return <OrderView order={load.order} gaveUpWaiting={load.gaveUpWaiting} />;
+      return <OrderView order={load.order} gaveUpWaiting={load.gaveUpWaiting} onChanged={reload} />;
   }
 }
 
@@ -139,7 +140,14 @@ function failure(err: unknown): Load {
   return isNotFound(err) ? { kind: "not-found" } : { kind: "failed" };
 }
 
-function OrderView({ order, gaveUpWaiting }: { order: PublicOrderView; gaveUpWaiting: boolean }) {
+function OrderView(
+  { order, gaveUpWaiting, onChanged }: {
+    order: PublicOrderView;
+    gaveUpWaiting: boolean;
+    /** Loads the order again (after the shopper cancelled it). */
+    onChanged: () => void;
+  },
+) {
   const closed = order.status === "CANCELLED" || order.status === "EXPIRED";
   const placed = new Date(order.createdAt).toLocaleDateString("en-US", {
     year: "numeric",
@@ -206,6 +214,7 @@ function OrderView({ order, gaveUpWaiting }: { order: PublicOrderView; gaveUpWai
             <p className="small">
               <Link to="/contact">Contact us</Link> with your order number.
             </p>
+            <CancelOrder order={order} onCancelled={onChanged} />
           </section>
         </aside>
       </div>
