@@ -22,6 +22,7 @@ import { adminCatalogRoutes, IMAGE_UPLOAD_PATH } from "./routes/admin_catalog.ts
 import { adminNoticeRoutes, noticeRoutes } from "./routes/notice.ts";
 import { adminEmailRoutes } from "./routes/admin_emails.ts";
 import { adminReportRoutes } from "./routes/admin_reports.ts";
+import { buildStockRoutes } from "./routes/build_stock.ts";
 import { stockAlertRoutes, unsubscribeRoutes } from "./routes/stock_alerts.ts";
 import { authRoutes } from "./routes/auth.ts";
 import { webhookRoutes } from "./routes/webhooks.ts";
@@ -76,6 +77,7 @@ export function createApp(deps: AppDeps): Hono {
   app.route("/api/demo", demoRoutes(routeDeps));
   app.route("/api", noticeRoutes(deps));
   app.route("/api/stock-alerts", stockAlertRoutes(deps));
+  app.route("/api/build-stock", buildStockRoutes(routeDeps));
   app.route("/stock-alerts", unsubscribeRoutes(deps));
   // Before /api/admin, whose own admin check would otherwise run a second time for these.
   app.route("/api/admin/promos", adminPromoRoutes(deps));

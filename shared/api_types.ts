@@ -462,3 +462,17 @@ export interface MyDataExport {
     trackingNumber: string | null;
   }[];
 }
+
+/**
+ * `GET /api/build-stock`: units a checkout could take now (on the shelf minus held by unpaid
+ * checkouts, never negative) of every switch on sale and every component. With `?cartId=` it
+ * also says what that cart's lines would use (`inCart`), which the configurators count as taken.
+ */
+export interface BuildStockView {
+  switches: { id: number; available: number }[];
+  components: { name: string; available: number }[];
+  inCart?: {
+    switches: { id: number; units: number }[];
+    components: { name: string; units: number }[];
+  };
+}

@@ -3,8 +3,10 @@ import {
   type Bom,
   bomOf,
   type BomSubject,
+  type Component,
   shortages,
   type StockKey,
+  switchKey,
 } from "../../shared/bom.ts";
 import {
   type BodyColor,
@@ -16,6 +18,7 @@ import {
   type TesterSize,
 } from "../../shared/pricing.ts";
 import { Conflict, InvalidInput, NotFound } from "../errors.ts";
+import { cubeBodyProblem, testerProblem } from "../../shared/build_rules.ts";
 import type { Clock } from "../deps.ts";
 import { getProduct, getSwitches, type ProductRecord, type SwitchRecord } from "./catalog.ts";
 import { keys } from "./keys.ts";
@@ -210,11 +213,23 @@ async function ensureStock(
   kv: Deno.Kv,
   bom: Bom,
   quantity: number,
+  spec?: LineSpec,
 ): Promise<Map<StockKey, number>> {
   const need = addBom(new Map(), bom, quantity);
   const free = await freeUnits(kv, [...need.keys()]);
   const short = shortages(need, (key) => free.get(key) ?? 0);
   if (short.size > 0) {
+    // A configured build says what the configurator would have said (shared/build_rules.ts).
+    const stock = {
+      component: (name: Component) => free.get(name) ?? 0,
+      switchUnits: (id: number) => free.get(switchKey(id)) ?? 0,
+    };
+    const problem = spec?.kind === "custom"
+      ? testerProblem(spec, stock, quantity)
+      : spec?.kind === "cube"
+      ? cubeBodyProblem(stock, quantity)
+      : null;
+    if (problem) throw new Conflict(problem);
     throw new Conflict(`Out of stock: ${await describeShortages(kv, short)}`);
   }
   return free;
@@ -279,7 +294,7 @@ export async function addToCart(kv: Deno.Kv, clock: Clock, input: AddInput): Pro
       if (!existing && cart.lines.length >= MAX_CART_LINES) {
         throw new InvalidInput(`A cart holds at most ${MAX_CART_LINES} different items`);
       }
-      const free = await ensureStock(kv, bom, quantity);
+      const free = await ensureStock(kv, bom, quantity, input.spec);
       // Adding more of a line is agreeing to today's price: the line is priced from now on.
       const lines = existing
         ? cart.lines.map((l) => (l.lineId === lineId ? { ...l, quantity, addedPriceCents } : l))

@@ -269,7 +269,7 @@ Deno.test("random keycaps are priced at $0.50 a switch and accepted while in sto
   );
   await setStock(t, "RANDOM_KEYCAP", 14);
   const refused = await addTester(t, testerBody(20, "random"));
-  assertError(refused, 409, /Random keycaps/);
+  assertError(refused, 409, /Only 14 random keycaps are left, fewer than the 20 this tester needs/);
 });
 
 Deno.test("a fidget cube is priced as cubeCents, with its keycaps and body colour", async () => {

@@ -5,11 +5,13 @@ import { ChoiceGroup } from "./choice_group.tsx";
 export const BODY_COLOR_LABELS: Record<BodyColor, string> = { white: "White", black: "Black" };
 
 /** The body colour question; the tester and the cube offer the same colours. */
-export function BodyColorGroup({ name, value, onChange }: {
+export function BodyColorGroup({ name, value, onChange, unavailable = null }: {
   /** The radios' name, distinct per page. */
   name: string;
   value: BodyColor;
   onChange: (bodyColor: BodyColor) => void;
+  /** Why no colour can be had now (a cube's bodies are out), or null. */
+  unavailable?: string | null;
 }) {
   return (
     <ChoiceGroup<BodyColor>
@@ -17,8 +19,18 @@ export function BodyColorGroup({ name, value, onChange }: {
       name={name}
       value={value}
       choices={[
-        { value: "white", label: BODY_COLOR_LABELS.white },
-        { value: "black", label: BODY_COLOR_LABELS.black },
+        {
+          value: "white",
+          label: BODY_COLOR_LABELS.white,
+          disabled: !!unavailable,
+          reason: unavailable,
+        },
+        {
+          value: "black",
+          label: BODY_COLOR_LABELS.black,
+          disabled: !!unavailable,
+          reason: unavailable,
+        },
       ]}
       onChange={onChange}
     />

@@ -7,6 +7,8 @@ export interface Choice<T extends string | number> {
   /** Shown beside the label, e.g. a price or 'coming soon'. */
   note?: ReactNode;
   disabled?: boolean;
+  /** Why it is disabled, shown beside it, on hover, and read with it by screen readers. */
+  reason?: string | null;
 }
 
 /**
@@ -37,10 +39,16 @@ export function ChoiceGroup<T extends string | number>({ legend, name, value, ch
               value={String(choice.value)}
               checked={choice.value === value}
               disabled={choice.disabled}
+              aria-describedby={choice.reason ? `${name}-${choice.value}-reason` : undefined}
               onChange={() => onChange(choice.value)}
             />
-            <span className="choice-label">{choice.label}</span>
+            <span className="choice-label" title={choice.reason ?? undefined}>{choice.label}</span>
             {choice.note && <span className="choice-note">{choice.note}</span>}
+            {choice.reason && (
+              <span id={`${name}-${choice.value}-reason`} className="choice-reason">
+                {choice.reason}
+              </span>
+            )}
           </label>
         ))}
       </div>

@@ -4,6 +4,10 @@ import type { PriceLine } from "./price_summary.tsx";
 import { SelectionBar } from "./selection_bar.tsx";
 import { SwitchPicker } from "./switch_picker.tsx";
 import { type ConfiguratorOrder, useConfigurator } from "./use_configurator.ts";
+import type { LiveStock } from "./use_build_stock.ts";
+import { toast } from "react-hot-toast";
+import { type BuildLink, buildQuery } from "../../../shared/build_link.ts";
+import { DEFAULT_BODY_COLOR } from "../../../shared/pricing.ts";
 
 /**
  * The frame the custom tester and the fidget cube share: options and summary in the aside, the
@@ -11,7 +15,19 @@ import { type ConfiguratorOrder, useConfigurator } from "./use_configurator.ts";
  * heading, options, switch count, prices and messages.
  */
 export function ConfiguratorPage(
-  { intro, asideLabel, options, limit, summaryId, limitMessage, shortMessage, price, order }: {
+  {
+    intro,
+    asideLabel,
+    options,
+    limit,
+    summaryId,
+    limitMessage,
+    shortMessage,
+    price,
+    order,
+    stock,
+    shared,
+  }: {
     /** Shown above the configurator, e.g. the page heading. */
     intro?: ReactNode;
     /** Names the aside: a label, or the id of a heading inside `options`. */
@@ -25,9 +41,36 @@ export function ConfiguratorPage(
     /** The summary lines and the total for the chosen switches' surcharges. */
     price: (extras: number[]) => { lines: PriceLine[]; totalCents: number };
     order: ConfiguratorOrder;
+    /** Live stock for the whole build (switch cards say how many are left). */
+    stock: LiveStock | null;
+    /** The build a shared link opened with (read by the page from its URL). */
+    shared: BuildLink;
   },
 ) {
-  const { switches, selection, extras, add } = useConfigurator({ limit, limitMessage, order });
+  const { switches, selection, extras, add, notice } = useConfigurator({
+    limit,
+    limitMessage,
+    order,
+    stock,
+    shared,
+  });
+
+  async function copyLink() {
+    const query = buildQuery({
+      size: "size" in order ? order.size : undefined,
+      keycaps: order.keycaps,
+      bodyColor: order.bodyColor ?? DEFAULT_BODY_COLOR,
+      switchIds: selection.ids,
+    });
+    const url = `${location.origin}${location.pathname}?${query}`;
+    try {
+      await navigator.clipboard.writeText(url);
+      toast.success("Link to this build copied");
+    } catch {
+      // No clipboard (an insecure page, a refused permission): show the link to copy by hand.
+      globalThis.prompt("Copy this link to your build:", url);
+    }
+  }
   const { lines, totalCents } = price(extras);
   return (
     <section className="page configurator-page">
@@ -44,8 +87,23 @@ export function ConfiguratorPage(
             shortMessage={shortMessage}
             onAdd={add}
           />
+          <button type="button" className="button secondary share-build" onClick={copyLink}>
+            Copy link to this build
+          </button>
+          <p className="small shared-build-note" role="status" data-testid="shared-build-note">
+            {notice ?? ""}
+          </p>
         </aside>
-        <SwitchPicker state={switches} isSelected={selection.has} onToggle={selection.toggle} />
+        <SwitchPicker
+          state={switches}
+          isSelected={selection.has}
+          onToggle={selection.toggle}
+          fill={{
+            chosen: selection.chosen,
+            slots: limit - selection.ids.length,
+            add: selection.addAll,
+          }}
+        />
       </div>
       <SelectionBar
         count={selection.chosen.length}

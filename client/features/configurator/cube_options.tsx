@@ -1,6 +1,7 @@
 import { cubeImageUrl } from "../../../shared/images.ts";
 import { type BodyColor, CUBE_SIZE, type CubeKeycaps } from "../../../shared/pricing.ts";
 import { IMAGE_BASE } from "../../app/image_base.ts";
+import { type BuildStock, cubeBodyProblem } from "../../../shared/build_rules.ts";
 import { BODY_COLOR_LABELS, BodyColorGroup } from "./body_color_group.tsx";
 import { ChoiceGroup } from "./choice_group.tsx";
 
@@ -13,9 +14,11 @@ export interface CubeConfig {
 const KEYCAP_LABELS: Record<CubeKeycaps, string> = { white: "White", pastel: "Pastel Mix" };
 
 /** The preview image, which follows the options, and the cube's choices. */
-export function CubeOptions({ config, onChange }: {
+export function CubeOptions({ config, onChange, stock }: {
   config: CubeConfig;
   onChange: (patch: Partial<CubeConfig>) => void;
+  /** Live stock for the whole build; null while it loads. */
+  stock: BuildStock | null;
 }) {
   return (
     <div className="options">
@@ -36,6 +39,7 @@ export function CubeOptions({ config, onChange }: {
         name="cube-body"
         value={config.bodyColor}
         onChange={(bodyColor) => onChange({ bodyColor })}
+        unavailable={stock ? cubeBodyProblem(stock) : null}
       />
       <ChoiceGroup<CubeKeycaps>
         legend="Keycaps"

@@ -1,13 +1,17 @@
 import { useState } from "react";
+import { useSearchParams } from "react-router-dom";
+import { readBuildLink } from "../../../shared/build_link.ts";
 import {
   customTesterCents,
   DEFAULT_BODY_COLOR,
   formatCents,
   KEYCAP_CENTS_PER_SWITCH,
   TESTER_BASE_CENTS,
+  type TesterKeycaps,
 } from "../../../shared/pricing.ts";
 import { KEYCAP_NAMES } from "../../app/order_line_text.ts";
 import { ConfiguratorPage } from "./configurator_page.tsx";
+import { useBuildStock } from "./use_build_stock.ts";
 import { premiumLines, type PriceLine } from "./price_summary.tsx";
 import { type TesterConfig, TesterOptions } from "./tester_options.tsx";
 
@@ -28,14 +32,20 @@ function priceLines(config: TesterConfig, extras: number[]): PriceLine[] {
 
 /** /testers/custom: choose a size, keycaps and body colour, then pick that many switches. */
 export function CustomTesterPage() {
-  const [config, setConfig] = useState<TesterConfig>({
-    size: 10,
-    keycaps: "none",
-    bodyColor: DEFAULT_BODY_COLOR,
-  });
+  const stock = useBuildStock();
+  const [params] = useSearchParams();
+  // Read once: the link opens the build, later changes are the shopper's.
+  const [shared] = useState(() => readBuildLink(params, "tester"));
+  const [config, setConfig] = useState<TesterConfig>(() => ({
+    size: shared.size ?? 10,
+    keycaps: (shared.keycaps as TesterKeycaps | undefined) ?? "none",
+    bodyColor: shared.bodyColor ?? DEFAULT_BODY_COLOR,
+  }));
 
   return (
     <ConfiguratorPage
+      stock={stock}
+      shared={shared}
       intro={
         <>
           <h1>Custom Switch Tester</h1>
@@ -47,7 +57,11 @@ export function CustomTesterPage() {
       asideLabel={{ "aria-label": "Your tester" }}
       options={
         <div className="card">
-          <TesterOptions config={config} onChange={(patch) => setConfig({ ...config, ...patch })} />
+          <TesterOptions
+            config={config}
+            stock={stock}
+            onChange={(patch) => setConfig({ ...config, ...patch })}
+          />
         </div>
       }
       limit={config.size}

@@ -1,5 +1,6 @@
 import type { SwitchChoice } from "./switch_choice.ts";
 import { formatCents } from "../../../shared/pricing.ts";
+import { switchStockNote } from "../../../shared/build_rules.ts";
 
 /** '+$0.20' for a premium switch, '-$0.10' for a cheaper one, nothing at the base price. */
 function extraLabel(cents: number): string | null {
@@ -50,7 +51,11 @@ export function SwitchCard({ sw, selected, onToggle }: {
           {extra}
         </span>
       )}
-      {!sw.available && <span className="switch-card-stock">Out of stock</span>}
+      {!sw.available
+        ? <span className="switch-card-stock">Out of stock</span>
+        : sw.left !== undefined && switchStockNote(sw.left) && (
+          <span className="switch-card-few">{switchStockNote(sw.left)}</span>
+        )}
     </button>
   );
 }

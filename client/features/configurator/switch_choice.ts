@@ -8,6 +8,8 @@ export interface SwitchChoice extends SwitchView {
   imageUrl: string;
   /** extraPrice in cents, so sums are exact; the server prices the cart again anyway. */
   extraPriceCents: number;
+  /** Units left for this shopper (live stock less their cart), once known. */
+  left?: number;
 }
 
 export function toSwitchChoice(sw: SwitchView): SwitchChoice {

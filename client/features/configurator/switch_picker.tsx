@@ -1,3 +1,5 @@
+import { useState } from "react";
+import { fillBuild } from "../../../shared/fill_build.ts";
 import type { SwitchChoice } from "./switch_choice.ts";
 import { FilterPanel } from "./filter_panel.tsx";
 import { SearchBox } from "./search_box.tsx";
@@ -9,12 +11,30 @@ import type { SwitchesState } from "./use_switches.ts";
  * Filter panel, search, result count and grid, shared by the custom tester and the fidget cube.
  * It owns the filter state; the selection belongs to the page, which knows its limit.
  */
-export function SwitchPicker({ state, isSelected, onToggle }: {
+export function SwitchPicker({ state, isSelected, onToggle, fill }: {
   state: SwitchesState;
   isSelected: (id: number) => boolean;
   onToggle: (sw: SwitchChoice) => void;
+  /** "Fill the rest": what is chosen, how many slots are empty, and how to add picks. */
+  fill: { chosen: SwitchChoice[]; slots: number; add: (ids: number[]) => void };
 }) {
   const filter = useSwitchFilters(state.switches);
+  const [filled, setFilled] = useState("");
+
+  function fillRest() {
+    const ids = fillBuild(filter.visible, fill.chosen, fill.slots);
+    if (ids.length === 0) {
+      setFilled("No available switch matches your filters: widen them to fill the rest.");
+      return;
+    }
+    fill.add(ids);
+    const byId = new Map(filter.visible.map((sw) => [sw.id, sw]));
+    setFilled(
+      `Added ${ids.length} ${ids.length === 1 ? "switch" : "switches"}: ${
+        ids.map((id) => `${byId.get(id)!.brand} ${byId.get(id)!.name}`).join(", ")
+      }.`,
+    );
+  }
 
   if (state.failed) {
     return (
@@ -49,7 +69,21 @@ export function SwitchPicker({ state, isSelected, onToggle }: {
         <p className="muted result-count" role="status" data-testid="result-count">
           Showing {filter.visible.length} of {total} switches
         </p>
+        <button
+          type="button"
+          className="button secondary small-button"
+          aria-disabled={fill.slots <= 0}
+          aria-describedby="fill-rest-hint"
+          onClick={() => fill.slots > 0 && fillRest()}
+        >
+          Fill the rest
+        </button>
+        <span id="fill-rest-hint" className="visually-hidden">
+          Fills the empty slots with available switches that match your filters, varied by brand and
+          type
+        </span>
       </div>
+      <p className="fill-rest-note small" role="status" data-testid="fill-rest-note">{filled}</p>
       {filter.visible.length === 0
         ? (
           <div className="card empty-result">

@@ -10,6 +10,8 @@ export interface Selection {
   /** Deselects a chosen switch, or selects an available one while there is room. */
   toggle: (sw: SwitchChoice) => void;
   remove: (id: number) => void;
+  /** Adds these switches (the available ones, up to the limit), as "fill the rest" does. */
+  addAll: (ids: number[]) => void;
   clear: () => void;
 }
 
@@ -48,6 +50,7 @@ export function useSelection(
     has: (id) => ids.includes(id),
     toggle,
     remove: (id) => setIds(ids.filter((other) => other !== id)),
+    addAll: (more) => setIds([...ids, ...more.filter((id) => !ids.includes(id))].slice(0, limit)),
     clear: () => setIds([]),
   };
 }
