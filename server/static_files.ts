@@ -3,6 +3,34 @@ import { findPage, type PageInfo, PAGES, pageTitle } from "../shared/routes.ts";
 import { originOf } from "./middleware/shop_origin.ts";
 import { escapeHtml } from "../shared/html.ts";
 
+/**
+ * Link preview tags of a shared configurator build (/testers/custom or /testers/fidget-cube with
+ * its build in the query): a picture of that build, so chat apps and social posts show it.
+ */
+function buildPreviewTags(url: string, origin: string, page: PageInfo | undefined): string | null {
+  const { pathname, searchParams } = new URL(url);
+  const kind = pathname === "/testers/custom"
+    ? "tester"
+    : pathname === "/testers/fidget-cube"
+    ? "cube"
+    : null;
+  if (!kind || !page || !searchParams.has("switches")) return null;
+  const query = new URLSearchParams(searchParams);
+  query.set("kind", kind);
+  const image = `${origin}/images/build.png?${query.toString()}`;
+  const title = kind === "tester" ? "A custom switch tester build" : "A custom fidget cube build";
+  return [
+    `<meta property="og:title" content="${escapeHtml(title)}">`,
+    `<meta property="og:type" content="product">`,
+    `<meta property="og:url" content="${escapeHtml(`${origin}${pathname}?${searchParams}`)}">`,
+    `<meta property="og:image" content="${escapeHtml(image)}">`,
+    `<meta property="og:image:width" content="1200">`,
+    `<meta property="og:image:height" content="630">`,
+    `<meta name="twitter:card" content="summary_large_image">`,
+    `<meta name="twitter:image" content="${escapeHtml(image)}">`,
+  ].join("\n    ");
+}
+
 const NOT_FOUND = { module: "content/not_found_page.tsx" };
 
 const TYPES: Record<string, string> = {
@@ -121,7 +149,10 @@ export function staticRoutes(
       return c.text("The shop's client is not built yet: run `deno task build`.", 503);
     }
     const page = findPage(c.req.path);
-    return c.html(documentFor(indexHtml, page), page ? 200 : 404, { "Cache-Control": "no-cache" });
+    let html = documentFor(indexHtml, page);
+    const preview = buildPreviewTags(c.req.url, originOf(c), page);
+    if (preview) html = html.replace("</head>", `${preview}\n  </head>`);
+    return c.html(html, page ? 200 : 404, { "Cache-Control": "no-cache" });
   });
   return app;
 }

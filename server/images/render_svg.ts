@@ -443,3 +443,30 @@ function placeholder(title: string): string {
 export function notFoundSvg(): string {
   return placeholder("Image not found");
 }
+
+/** Width and height of a link preview image (Open Graph's recommended 1.91:1). */
+export const PREVIEW_WIDTH = 1200;
+export const PREVIEW_HEIGHT = 630;
+
+/**
+ * A configurator build for link previews: a tester box holding the build's switches in rows of
+ * five (its size's sockets, the empty ones open), on a 1200×630 canvas. Shapes only, so it
+ * renders the same without fonts.
+ */
+export function buildPreviewSvg(switches: { color: string }[], size: number): string {
+  const rows = Math.ceil(size / 5);
+  const sockets = Array.from({ length: size }, (_, i) => {
+    const cx = 32 + (i % 5) * 44;
+    const cy = 40 + Math.floor(i / 5) * 50;
+    return switches[i] ? switchTop(cx, cy, switches[i].color) : socketTop(cx, cy, 28);
+  });
+  const [w, h] = [240, 30 + rows * 50];
+  const scale = Math.min((PREVIEW_WIDTH - 200) / w, (PREVIEW_HEIGHT - 120) / h);
+  const [x, y] = [(PREVIEW_WIDTH - w * scale) / 2, (PREVIEW_HEIGHT - h * scale) / 2];
+  const body =
+    markup`<rect width="${PREVIEW_WIDTH}" height="${PREVIEW_HEIGHT}" fill="#f6efe6"/><g transform="translate(${x} ${y}) scale(${scale})">${
+      plate(10, 10, 220, h - 10, PLATE)
+    }${sockets}</g>`;
+  return markup`<svg xmlns="http://www.w3.org/2000/svg" width="${PREVIEW_WIDTH}" height="${PREVIEW_HEIGHT}" viewBox="0 0 ${PREVIEW_WIDTH} ${PREVIEW_HEIGHT}">${body}</svg>`
+    .toString();
+}

@@ -1,7 +1,16 @@
 import { Hono } from "hono";
 import { resolveImage, switchImageNameOf } from "../images/image_names.ts";
-import { switchSvg } from "../images/render_svg.ts";
-import { switchesByImage } from "../db/catalog.ts";
+import {
+  buildPreviewSvg,
+  cubeSvg,
+  PREVIEW_HEIGHT,
+  PREVIEW_WIDTH,
+  switchSvg,
+} from "../images/render_svg.ts";
+import { svgToPng } from "../images/png.ts";
+import { switchesByImage, switchSnapshot } from "../db/catalog.ts";
+import { readBuildLink } from "../../shared/build_link.ts";
+import { DEFAULT_BODY_COLOR } from "../../shared/pricing.ts";
 import { readImage } from "../db/image_store.ts";
 import { UPLOAD_TYPES } from "../../shared/images.ts";
 
@@ -16,6 +25,29 @@ async function addedSwitchImage(kv: Deno.Kv, path: string): Promise<{ svg: strin
   const name = switchImageNameOf(path);
   const sw = name === null ? undefined : (await switchesByImage(kv)).get(name);
   return sw ? { svg: switchSvg(sw) } : null;
+}
+
+/** Rendered previews kept in memory (oldest dropped first): a shared link is fetched in bursts. */
+const MAX_PREVIEWS = 200;
+const previews = new Map<string, Uint8Array>();
+
+/** The preview of a build link: its tester's switches in their sockets, or its cube. */
+async function previewSvg(kv: Deno.Kv, kind: "tester" | "cube", params: URLSearchParams) {
+  const link = readBuildLink(params, kind);
+  if (kind === "cube") {
+    const body = link.bodyColor ?? DEFAULT_BODY_COLOR;
+    const keycaps = link.keycaps === "pastel" ? "pastel" : "white";
+    // The 240-pixel cube drawn large in the middle of the preview canvas.
+    const cube = cubeSvg(keycaps, body).replace(
+      'width="240" height="240"',
+      `x="${(PREVIEW_WIDTH - 560) / 2}" y="35" width="560" height="560"`,
+    );
+    return `<svg xmlns="http://www.w3.org/2000/svg" width="${PREVIEW_WIDTH}" height="${PREVIEW_HEIGHT}"><rect width="100%" height="100%" fill="#f6efe6"/>${cube}</svg>`;
+  }
+  const size = link.size ?? 10;
+  const known = await switchSnapshot(kv);
+  const chosen = link.switchIds.flatMap((id) => (known.get(id) ? [known.get(id)!] : []));
+  return buildPreviewSvg(chosen.slice(0, size), size);
 }
 
 /**
@@ -38,6 +70,25 @@ export function imageRoutes(kv: Deno.Kv): Hono {
     };
     if (c.req.header("If-None-Match")?.includes(headers.ETag)) return c.body(null, 304, headers);
     return c.body(image.bytes, 200, { ...headers, "Content-Type": image.meta.type });
+  });
+  app.get("/build.png", async (c) => {
+    const search = new URL(c.req.url).search;
+    // A build's link is short (20 ids at most); a longer one is not one the shop made.
+    if (search.length > 600) return c.json({ error: "That build link is too long" }, 400);
+    const params = new URLSearchParams(search);
+    const kind = params.get("kind") === "cube" ? "cube" : "tester";
+    const key = `${kind}?${params.toString()}`;
+    let png = previews.get(key);
+    if (!png) {
+      png = await svgToPng(await previewSvg(kv, kind, params));
+      if (previews.size >= MAX_PREVIEWS) previews.delete(previews.keys().next().value!);
+      previews.set(key, png);
+    }
+    return c.body(png as Uint8Array<ArrayBuffer>, 200, {
+      "Content-Type": "image/png",
+      // A build's picture changes only with the catalogue's colours: a day is plenty.
+      "Cache-Control": "public, max-age=86400",
+    });
   });
   return app.get("/*", async (c) => {
     const path = c.req.path.replace(/^\/images\//, "");

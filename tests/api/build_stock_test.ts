@@ -106,3 +106,28 @@ Deno.test("an impossible build is refused with the configurator's sentence", asy
     "No large tester boxes are left, so the 15-switch tester cannot be made right now.",
   );
 });
+
+/** Width and height from a PNG's IHDR chunk. */
+function pngSize(bytes: Uint8Array): [number, number] {
+  const view = new DataView(bytes.buffer, bytes.byteOffset);
+  return [view.getUint32(16), view.getUint32(20)];
+}
+
+Deno.test("a shared build's preview is a 1200×630 PNG, for testers and cubes alike", async () => {
+  await using t = await createTestApp();
+  const ids = STARTER.switchIds.slice(0, 7).join(",");
+  for (
+    const query of [
+      `size=15&keycaps=none&body=white&switches=${ids}`,
+      "kind=cube&keycaps=pastel&body=black&switches=1,2,3",
+      "switches=nonsense,<b>&size=99",
+    ]
+  ) {
+    const res = await t.app.request(`/images/build.png?${query}`);
+    assert.equal(res.status, 200, query);
+    assert.equal(res.headers.get("content-type"), "image/png");
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    assert.deepEqual([...bytes.slice(0, 4)], [0x89, 0x50, 0x4e, 0x47], "PNG signature");
+    assert.deepEqual(pngSize(bytes), [1200, 630], query);
+  }
+});

@@ -786,6 +786,31 @@ const GROUPS: Group[] = [
       },
       {
         method: "GET",
+        path: "/images/build.png",
+        base: () => ({ query: { size: "15", keycaps: "none", body: "white", switches: "1,2,3" } }),
+        query: Object.fromEntries(
+          ["size", "keycaps", "body", "switches", "kind"].map((name): [string, Field] => [
+            name,
+            { type: "string", optional: true },
+          ]),
+        ),
+        body: NO_BODY,
+        // A link's parts that cannot be used are dropped (the configurator says so): still a picture.
+        accepts: Object.fromEntries(
+          ["size", "keycaps", "body", "switches", "kind"].flatMap((name) =>
+            [
+              ...QUERY_VALUES.filter(([label]) => label !== "100 KB value").map(([label]) => label),
+              "repeated",
+            ].map((label) => [
+              `query ${name}: ${label}`,
+              "an unusable part of a build link is dropped (the first of a repeated one is read)",
+            ])
+          ),
+        ),
+        textErrors: "an image, not the JSON API: an unknown image is a plain-text 404",
+      },
+      {
+        method: "GET",
         path: "/images/*",
         base: () => ({ params: { "*": "switches/akko-cream-blue-transparent.svg" } }),
         body: NO_BODY,

@@ -90,6 +90,18 @@ e2eTest(
     const picked = await page.locator('button[data-testid^="switch-"][aria-pressed="true"]')
       .evaluateAll((els) => els.map((e) => e.getAttribute("data-testid")).sort());
 
+    // Link previews: the page's HTML names a picture of this build, a 1200×630 PNG.
+    const html = await (await fetch(link.replace(/^https?:\/\/[^/]+/, e2e.shop.url))).text();
+    const image = /<meta property="og:image" content="([^"]+)">/.exec(html)![1].replaceAll(
+      "&amp;",
+      "&",
+    );
+    assert.match(html, /<meta name="twitter:card" content="summary_large_image">/);
+    const png = await fetch(image.replace(/^https?:\/\/[^/]+/, e2e.shop.url));
+    assert.equal(png.headers.get("content-type"), "image/png");
+    const bytes = new DataView(await png.arrayBuffer());
+    assert.deepEqual([bytes.getUint32(16), bytes.getUint32(20)], [1200, 630]);
+
     await page.getByRole("button", { name: /Add to Cart/i }).first().click();
     await waitForBadge(page, 1);
 
