@@ -103,6 +103,7 @@ Deno.test("the Emails list: newest first, by recipient, with status and error, a
   assert.equal((await admin(t, cookie, "/emails?limit=1")).json.length, 1);
   assert.equal((await admin(t, cookie, "/emails?limit=0")).status, 400);
 
+  t.clock.advance(1000);
   const resent = await admin(t, cookie, `/emails/${ben.json[0].id}/resend`, {});
   assert.equal(resent.status, 201, resent.text);
   assert.equal(resent.json.status, "pending");
