@@ -1,16 +1,16 @@
-import { type FormEvent, useState } from "react";
-import { type StockAlertInput, stockAlertSchema } from "../../../shared/schemas.ts";
-import { api, ApiError } from "../api.ts";
-import { TextField } from "./text_field.tsx";
-import { fieldErrors } from "../field_errors.ts";
-import { useStore } from "../store/store.ts";
+import { lazy, Suspense, useState } from "react";
+import type { NotifyTarget } from "./notify_me_form.tsx";
 
-/** What the shopper waits for. */
-export type NotifyTarget = { switchId: number } | { productId: number };
+export type { NotifyTarget };
+
+/** The form and its schema check load when first asked for: most visitors never open it. */
+const NotifyMeForm = lazy(async () => ({
+  default: (await import("./notify_me_form.tsx")).NotifyMeForm,
+}));
 
 /**
- * "Email me when it's back" for something out of stock: the shopper's email (a signed-in
- * shopper's is filled in), checked with the server's schema, then one email when it returns.
+ * "Email me when it's back" for something out of stock: a button that opens the sign-up form
+ * (server/routes/stock_alerts.ts).
  */
 export function NotifyMe({ target, name, compact = false }: {
   target: NotifyTarget;
@@ -19,87 +19,21 @@ export function NotifyMe({ target, name, compact = false }: {
   /** A smaller button (switch cards in the configurators). */
   compact?: boolean;
 }) {
-  const signedInEmail = useStore((s) => s.email);
   const [open, setOpen] = useState(false);
-  const [email, setEmail] = useState("");
-  const [error, setError] = useState<string | undefined>();
-  const [busy, setBusy] = useState(false);
-  const [done, setDone] = useState<string | null>(null);
-  const key = "switchId" in target ? `switch-${target.switchId}` : `product-${target.productId}`;
-  const inputId = `notify-${key}-email`;
-
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    if (busy) return;
-    const body = { email: email || signedInEmail || "", ...target } satisfies StockAlertInput;
-    const checked = stockAlertSchema.safeParse(body);
-    if (!checked.success) {
-      setError(fieldErrors(checked.error).email ?? checked.error.issues[0].message);
-      document.getElementById(inputId)?.focus();
-      return;
-    }
-    setBusy(true);
-    try {
-      await api("/api/stock-alerts", { method: "POST", body });
-      setDone(checked.data.email);
-    } catch (err) {
-      setError(
-        err instanceof ApiError && err.status < 500
-          ? err.message
-          : "That did not work. Please try again.",
-      );
-    } finally {
-      setBusy(false);
-    }
-  }
-
-  if (done) {
-    return (
-      <p className="notify-me-done small" role="status">
-        We will email {done} once when {name} is back.
-      </p>
-    );
-  }
   if (!open) {
     return (
       <button
         type="button"
         className={`button secondary${compact ? " small-button" : ""}`}
-        onClick={() => {
-          setOpen(true);
-          setEmail(signedInEmail ?? "");
-        }}
+        onClick={() => setOpen(true)}
       >
         Email me when it's back<span className="visually-hidden">: {name}</span>
       </button>
     );
   }
   return (
-    <form
-      className="notify-me"
-      aria-label={`Email me when ${name} is back`}
-      onSubmit={submit}
-      noValidate
-    >
-      <div className="row">
-        <TextField
-          id={inputId}
-          label="Your email"
-          type="email"
-          autoComplete="email"
-          maxLength={254}
-          value={email}
-          error={error}
-          onChange={(value) => {
-            setEmail(value);
-            setError(undefined);
-          }}
-        />
-        <button type="submit" className="button" aria-disabled={busy}>
-          {busy ? "Saving..." : "Notify me"}
-        </button>
-      </div>
-      <p className="muted small">One email when it is back in stock; nothing else.</p>
-    </form>
+    <Suspense fallback={<p className="small" role="status">Loading...</p>}>
+      <NotifyMeForm target={target} name={name} />
+    </Suspense>
   );
 }

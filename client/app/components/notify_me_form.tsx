@@ -1,0 +1,90 @@
+import { type FormEvent, useEffect, useState } from "react";
+import { type StockAlertInput, stockAlertSchema } from "../../../shared/schemas.ts";
+import { api, ApiError } from "../api.ts";
+import { TextField } from "./text_field.tsx";
+import { fieldErrors } from "../field_errors.ts";
+import { useStore } from "../store/store.ts";
+
+/** What the shopper waits for. */
+export type NotifyTarget = { switchId: number } | { productId: number };
+
+/**
+ * The "Email me when it's back" form: the shopper's email (a signed-in shopper's is filled in),
+ * checked with the server's schema, then one email when it returns.
+ */
+export function NotifyMeForm({ target, name }: {
+  target: NotifyTarget;
+  /** What it is, for the form's name ("Lavender Dream"). */
+  name: string;
+}) {
+  const signedInEmail = useStore((s) => s.email);
+  const [email, setEmail] = useState(signedInEmail ?? "");
+  const [error, setError] = useState<string | undefined>();
+  const [busy, setBusy] = useState(false);
+  const [done, setDone] = useState<string | null>(null);
+  const key = "switchId" in target ? `switch-${target.switchId}` : `product-${target.productId}`;
+  const inputId = `notify-${key}-email`;
+  // Opened by its button, which is gone now: the shopper's place moves to the field.
+  useEffect(() => document.getElementById(inputId)?.focus(), [inputId]);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (busy) return;
+    const body = { email: email || signedInEmail || "", ...target } satisfies StockAlertInput;
+    const checked = stockAlertSchema.safeParse(body);
+    if (!checked.success) {
+      setError(fieldErrors(checked.error).email ?? checked.error.issues[0].message);
+      document.getElementById(inputId)?.focus();
+      return;
+    }
+    setBusy(true);
+    try {
+      await api("/api/stock-alerts", { method: "POST", body });
+      setDone(checked.data.email);
+    } catch (err) {
+      setError(
+        err instanceof ApiError && err.status < 500
+          ? err.message
+          : "That did not work. Please try again.",
+      );
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  if (done) {
+    return (
+      <p className="notify-me-done small" role="status">
+        We will email {done} once when {name} is back.
+      </p>
+    );
+  }
+  return (
+    <form
+      className="notify-me"
+      aria-label={`Email me when ${name} is back`}
+      onSubmit={submit}
+      noValidate
+    >
+      <div className="row">
+        <TextField
+          id={inputId}
+          label="Your email"
+          type="email"
+          autoComplete="email"
+          maxLength={254}
+          value={email}
+          error={error}
+          onChange={(value) => {
+            setEmail(value);
+            setError(undefined);
+          }}
+        />
+        <button type="submit" className="button" aria-disabled={busy}>
+          {busy ? "Saving..." : "Notify me"}
+        </button>
+      </div>
+      <p className="muted small">One email when it is back in stock; nothing else.</p>
+    </form>
+  );
+}
