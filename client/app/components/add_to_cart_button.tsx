@@ -3,6 +3,7 @@ import { useAdding } from "./use_adding.ts";
 /**
  * The add-to-cart button of every product: 'Adding...' while the request runs, locked for about a
  * second after it ends (so a double click cannot add twice), and 'Out of Stock' when unavailable.
+ * It stays focusable throughout, so a keyboard user keeps their place.
  */
 export function AddToCartButton(
   { available, onAdd, label = "Add to Cart", disabled = false, className }: {
@@ -16,12 +17,17 @@ export function AddToCartButton(
 ) {
   const { adding, busy, run } = useAdding();
   const outOfStock = available === false;
+  // aria-disabled rather than disabled: a pressed button keeps the focus while it works or turns
+  // to Out of Stock (a natively disabled one drops it to the page), and presses are ignored.
+  const off = outOfStock || disabled || busy || available === null;
   return (
     <button
       type="button"
       className={`button add-to-cart ${className ?? ""}`}
-      disabled={outOfStock || disabled || busy || available === null}
-      onClick={() => run(onAdd)}
+      aria-disabled={off}
+      onClick={() => {
+        if (!off) run(onAdd);
+      }}
       aria-busy={adding}
     >
       {outOfStock ? "Out of Stock" : adding ? "Adding..." : label}

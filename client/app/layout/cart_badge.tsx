@@ -3,7 +3,7 @@ import { TIMINGS } from "../../../shared/policy.ts";
 import { useStore } from "../store/store.ts";
 
 /** Cart icon with the sum of quantities; the badge pulses briefly whenever that sum changes. */
-export function CartIcon() {
+export function CartIcon({ badgeTestId = "cart-badge" }: { badgeTestId?: string }) {
   const count = useStore((s) => s.badgeCount);
   const [pulsing, setPulsing] = useState(false);
   const previous = useRef(count);
@@ -24,7 +24,7 @@ export function CartIcon() {
         />
       </svg>
       {count > 0 && (
-        <span className={pulsing ? "badge pulse" : "badge"} data-testid="cart-badge">
+        <span className={pulsing ? "badge pulse" : "badge"} data-testid={badgeTestId}>
           {count}
         </span>
       )}

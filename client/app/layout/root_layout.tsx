@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect } from "react";
+import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import { Outlet, useLocation } from "react-router-dom";
 import { RouteErrorBoundary } from "../route_error.tsx";
 import { findPage, PAGES, pageTitle } from "../../../shared/routes.ts";
@@ -17,6 +17,7 @@ export function RootLayout() {
   const { pathname } = useLocation();
   useApplyTheme();
   useDocumentMeta(pathname);
+  const announced = useRouteFocus(pathname);
   useEffect(() => {
     // A new page starts at its top, as a multi-page site would.
     if (!location.hash) globalThis.scrollTo(0, 0);
@@ -41,11 +42,55 @@ export function RootLayout() {
         </RouteErrorBoundary>
       </main>
       <Footer />
+      {/* Says the new page's title after a navigation, as a page load would. */}
+      <p className="visually-hidden" aria-live="polite" data-testid="route-announcer">
+        {announced}
+      </p>
       <Suspense fallback={null}>
         <Toasts />
       </Suspense>
     </>
   );
+}
+
+/**
+ * After a navigation (not the first load), focus moves to the new page's main heading, or to
+ * <main> while the page is still loading, and its title is announced: a screen reader user hears
+ * where they are, and a keyboard user continues from the top of the new page. Answers the
+ * announcement.
+ */
+function useRouteFocus(pathname: string): string {
+  const first = useRef(true);
+  const [announced, setAnnounced] = useState("");
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    let frame = 0;
+    let tries = 0;
+    const settle = () => {
+      const heading = document.querySelector<HTMLElement>("main h1");
+      if (!heading && tries++ < 120) {
+        frame = requestAnimationFrame(settle);
+        return;
+      }
+      const main = document.getElementById("main");
+      const target = heading ?? main;
+      // A page that placed the focus itself (a form's first field) keeps it.
+      const placed = main?.contains(document.activeElement) && document.activeElement !== main;
+      if (target && !placed) {
+        if (target === heading && !heading.hasAttribute("tabindex")) {
+          heading.setAttribute("tabindex", "-1");
+        }
+        target.focus({ preventScroll: true });
+      }
+      setAnnounced(document.title);
+    };
+    frame = requestAnimationFrame(settle);
+    return () => cancelAnimationFrame(frame);
+  }, [pathname]);
+  return announced;
 }
 
 function useDocumentMeta(pathname: string): void {

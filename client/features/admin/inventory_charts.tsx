@@ -54,15 +54,12 @@ export function SwitchesStockChart({ switches }: { switches: SwitchStock[] }) {
         {sum(switches, "reserved")}{" "}
         reserved by unpaid checkouts. The table below lists the same numbers.
       </p>
-      <div
-        className="admin-bar-scroll"
-        role="region"
-        aria-label="Switches Stock chart"
-        tabIndex={0}
-      >
+      {/* The table below says the same in words: the picture is not a Tab stop or read out. */}
+      <div className="admin-bar-scroll" aria-hidden="true">
         <div style={{ height }} className="admin-chart">
           <ResponsiveContainer width="100%" height="100%">
             <BarChart
+              accessibilityLayer={false}
               data={switches}
               layout="vertical"
               margin={{ top: 8, right: 24, bottom: 8, left: 8 }}
@@ -142,9 +139,11 @@ export function ComponentPies({ components }: { components: ComponentStock[] }) 
                 Reserved: {c.reserved} | Available: {c.available}
               </span>
             </figcaption>
-            <div className="admin-chart admin-pie-chart">
-              <PieChart width={200} height={220}>
+            {/* The caption above gives the numbers. */}
+            <div className="admin-chart admin-pie-chart" aria-hidden="true">
+              <PieChart width={200} height={220} accessibilityLayer={false}>
                 <Pie
+                  rootTabIndex={-1}
                   data={[
                     { name: "Available", value: c.available },
                     { name: "Reserved", value: c.reserved },

@@ -1,0 +1,141 @@
+/**
+ * Keyboard use without getting lost, with the keyboard only: focus stays on a pressed Add to
+ * Cart, the phone menu closes on Escape (focus back on its button) and on scroll, a route change
+ * moves focus to the new page's heading and announces its title, the cart link says its count,
+ * what is focused is never under the sticky header, and admin charts are not Tab stops. An axe
+ * check follows each state change.
+ */
+import assert from "node:assert/strict";
+import AxeBuilder from "@axe-core/playwright";
+import type { Page } from "playwright-core";
+import { e2eTest } from "./helpers/e2e.ts";
+import { waitForBadge } from "./helpers/browser.ts";
+
+async function axe(page: Page, when: string): Promise<void> {
+  const results = await new AxeBuilder({ page })
+    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
+    .analyze();
+  const found = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id}: ${v.nodes.slice(0, 2).map((n) => n.target.join(" "))}`);
+  assert.deepEqual(found, [], when);
+}
+
+/** What has the focus: its tag, its accessible-ish name, and whether it is the page body. */
+function focused(page: Page) {
+  return page.evaluate(() => {
+    const el = document.activeElement as HTMLElement | null;
+    return {
+      tag: el?.tagName.toLowerCase() ?? "",
+      text: (el?.getAttribute("aria-label") ?? el?.textContent ?? "").trim(),
+      body: el === document.body || el === null,
+    };
+  });
+}
+
+/** Tabs forward until the focused element's text matches (a bounded number of presses). */
+async function tabTo(page: Page, text: RegExp, max = 80): Promise<void> {
+  for (let i = 0; i < max; i++) {
+    await page.keyboard.press("Tab");
+    if (text.test((await focused(page)).text)) return;
+  }
+  throw new Error(`no focusable element matching ${text} within ${max} Tabs`);
+}
+
+e2eTest(
+  "keyboard: Add to Cart keeps the focus, the cart link says its count, a route change lands on the heading",
+  async (e2e) => {
+    const { page } = await e2e.newPage();
+    await page.goto("/shop");
+    await page.getByRole("heading", { level: 1 }).waitFor();
+    await page.waitForLoadState("networkidle");
+    await tabTo(page, /^Add to Cart$/);
+    await page.keyboard.press("Enter");
+    await waitForBadge(page, 1);
+    const after = await focused(page);
+    assert.equal(after.body, false, "focus did not fall to the page");
+    assert.equal(after.tag, "button");
+    await axe(page, "after Add to Cart");
+    assert.equal(
+      await page.getByRole("link", { name: "Cart, 1 item" }).count(),
+      1,
+      "the cart link's name holds the count",
+    );
+
+    // Follow the cart link by keyboard: focus lands on the cart page's heading, its title is said.
+    await page.getByRole("link", { name: "Cart, 1 item" }).focus();
+    await page.keyboard.press("Enter");
+    await page.waitForURL("**/cart");
+    await page.waitForFunction(() => document.activeElement?.tagName === "H1");
+    // The add's toast has had its time; axe then sees the page as the shopper does.
+    await page.getByText("Added to cart").waitFor({ state: "hidden" });
+    const title = await page.title();
+    await page.getByTestId("route-announcer").getByText(title).waitFor({ state: "attached" });
+    await axe(page, "after the route change");
+  },
+);
+
+e2eTest(
+  "keyboard: the phone menu closes on Escape (focus back on its button) and on scroll",
+  async (e2e) => {
+    const { page } = await e2e.newPage({ viewport: { width: 390, height: 740 } });
+    await page.goto("/shop");
+    await page.getByRole("heading", { level: 1 }).waitFor();
+    // The cart is in the top bar on a phone.
+    assert.ok(await page.getByRole("link", { name: /^Cart/ }).isVisible());
+    const menu = page.getByRole("button", { name: "Open menu" });
+    await menu.focus();
+    await page.keyboard.press("Enter");
+    const shop = page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Shop" });
+    await shop.waitFor();
+    await axe(page, "menu open");
+    await page.keyboard.press("Escape");
+    await shop.waitFor({ state: "hidden" });
+    assert.equal((await focused(page)).text, "Open menu", "focus back on the menu button");
+
+    await page.keyboard.press("Enter");
+    await shop.waitFor();
+    await page.mouse.wheel(0, 600);
+    await shop.waitFor({ state: "hidden" });
+  },
+);
+
+e2eTest(
+  "keyboard: tabbing backwards never leaves the focus under the sticky header",
+  async (e2e) => {
+    const { page } = await e2e.newPage({ viewport: { width: 1024, height: 700 } });
+    await page.goto("/testers/custom");
+    await page.getByRole("heading", { level: 1 }).waitFor();
+    await page.waitForLoadState("networkidle");
+    // Deep into the page, then back: each focused element's top is below the header's bottom.
+    for (let i = 0; i < 30; i++) await page.keyboard.press("Tab");
+    for (let i = 0; i < 12; i++) {
+      await page.keyboard.press("Shift+Tab");
+      const hidden = await page.evaluate(() => {
+        const header = document.querySelector(".site-header")!.getBoundingClientRect();
+        const el = document.activeElement as HTMLElement | null;
+        if (!el || el === document.body || header.bottom <= 0) return false;
+        if (el.closest(".site-header")) return false;
+        const rect = el.getBoundingClientRect();
+        return rect.bottom > 0 && rect.top < header.bottom;
+      });
+      assert.equal(hidden, false, `Shift+Tab ${i + 1}: the focused element is under the header`);
+    }
+  },
+);
+
+e2eTest("keyboard: the admin's charts are not Tab stops", async (e2e) => {
+  const { shop } = e2e;
+  const { page } = await e2e.newPage();
+  await page.goto("/admin");
+  await page.getByLabel("Enter admin password").fill(shop.adminPassword);
+  await page.getByLabel("Enter admin password").press("Enter");
+  await page.getByRole("tab", { name: "Inventory" }).click();
+  await page.locator(".admin-pie-chart svg").first().waitFor();
+  const stops = await page.evaluate(() =>
+    [...document.querySelectorAll(".admin-chart, .admin-bar-scroll, .admin-sales-chart")]
+      .flatMap((el) => [el, ...el.querySelectorAll("*")])
+      .filter((el) => (el as HTMLElement).tabIndex >= 0).length
+  );
+  assert.equal(stops, 0);
+  await axe(page, "inventory tab");
+});
