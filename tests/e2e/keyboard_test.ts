@@ -71,6 +71,17 @@ e2eTest(
     const title = await page.title();
     await page.getByTestId("route-announcer").getByText(title).waitFor({ state: "attached" });
     await axe(page, "after the route change");
+
+    // Cart + pressed twice with Enter: the button keeps the focus while the change is saved.
+    const plus = page.getByRole("button", { name: /^Increase / });
+    await plus.focus();
+    await page.keyboard.press("Enter");
+    await page.keyboard.press("Enter");
+    await page.getByTestId("line-quantity").filter({ hasNotText: /^1$/ }).waitFor();
+    const still = await focused(page);
+    assert.equal(still.body, false, "focus did not fall to the page");
+    assert.match(still.text, /^Increase /);
+    await axe(page, "after changing the quantity");
   },
 );
 

@@ -228,7 +228,8 @@ function StockLine({ row, onSaved }: { row: StockRow; onSaved: () => Promise<voi
           <button
             type="submit"
             className="button small-button"
-            disabled={busy || !changed}
+            // In the Tab order before anything is typed, saying it has nothing to save yet.
+            aria-disabled={busy || !changed}
             aria-label={`Save stock of ${row.name}`}
           >
             Save

@@ -71,8 +71,11 @@ export function CartLine({ item, quantity, busy, onChange }: {
           <button
             type="button"
             className="qty-button"
-            disabled={busy}
-            onClick={() => onChange(quantity - 1)}
+            // Focusable while the change is saved, so a second press (ignored) keeps the place.
+            aria-disabled={busy}
+            onClick={() => {
+              if (!busy) onChange(quantity - 1);
+            }}
             aria-label={quantity === 1 ? `Remove ${item.name}` : `Decrease ${item.name}`}
           >
             {quantity === 1 ? "Remove" : "−"}
@@ -83,8 +86,10 @@ export function CartLine({ item, quantity, busy, onChange }: {
           <button
             type="button"
             className="qty-button"
-            disabled={busy || !!reason}
-            onClick={() => onChange(quantity + 1)}
+            aria-disabled={busy || !!reason}
+            onClick={() => {
+              if (!busy && !reason) onChange(quantity + 1);
+            }}
             aria-label={`Increase ${item.name}`}
             aria-describedby={reason ? noteId : undefined}
           >

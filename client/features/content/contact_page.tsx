@@ -52,10 +52,17 @@ export function ContactPage() {
             <input
               type="checkbox"
               checked={anonymous}
+              aria-describedby="anonymous-hint"
               onChange={(e) => setAnonymous(e.target.checked)}
             />
             Send anonymously (we will not be able to reply)
           </label>
+          {/* Said, since checking it takes two fields off the form. */}
+          <p id="anonymous-hint" className="muted small">
+            {anonymous
+              ? "The name and email fields are hidden."
+              : "Hides the name and email fields."}
+          </p>
           {!anonymous && (
             <>
               <TextField
