@@ -72,6 +72,12 @@ export function SwitchesStockChart({ switches }: { switches: SwitchStock[] }) {
                 width={narrow ? 130 : 200}
                 interval={0}
                 tick={{ fontSize: narrow ? 11 : 12 }}
+                // Long collaboration names would run into each other: shortened here, whole in
+                // the tooltip and the table.
+                tickFormatter={(name: string) => {
+                  const max = narrow ? 18 : 28;
+                  return name.length > max ? `${name.slice(0, max - 1)}…` : name;
+                }}
               />
               <Tooltip contentStyle={TOOLTIP_STYLE} cursor={{ fillOpacity: 0.15 }} />
               <Legend verticalAlign="top" />

@@ -11,6 +11,13 @@ import type { AdminOrderItem, AdminOrderView } from "../../../shared/api_types.t
 import { formatDollars } from "../../app/money.ts";
 import { addTrackingNumber, adminErrorMessage, cancelOrder, markDelivered } from "./admin_api.ts";
 
+/** Readable names of the tax id kinds Stripe and the demo page record ("eu_vat" and so on). */
+const TAX_ID_LABELS: Record<string, string> = {
+  eu_vat: "EU VAT number",
+  gb_vat: "UK VAT number",
+  us_ein: "US EIN",
+};
+
 /** Props of one order's rows. */
 interface OrderRowProps {
   order: AdminOrderView;
@@ -280,7 +287,7 @@ function OrderDetails({ order }: { order: AdminOrderView }) {
         <dd className="admin-total">{formatDollars(order.total)}</dd>
         {order.taxId && (
           <>
-            <dt>{order.taxId.type || "Tax ID"}</dt>
+            <dt>{TAX_ID_LABELS[order.taxId.type] ?? "VAT or Tax ID"}</dt>
             <dd>{order.taxId.value}</dd>
           </>
         )}

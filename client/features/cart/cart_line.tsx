@@ -17,7 +17,10 @@ export function CartLine({ item, quantity, busy, onChange }: {
 }) {
   const [showSwitches, setShowSwitches] = useState(false);
   const configured = item.kind !== "product";
-  const config = configurationText(item);
+  // A pack sold with keycaps says so in its name already: the line below would repeat it.
+  const config = item.kind === "product" && /keycaps/i.test(item.name)
+    ? null
+    : configurationText(item);
   const reason = item.unavailableReason;
   const noteId = `cart-line-note-${item.id}`;
   return (

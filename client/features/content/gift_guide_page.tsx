@@ -9,6 +9,8 @@ import {
   withInStockAlternatives,
 } from "../../../shared/quiz.ts";
 import type { ProductView } from "../../../shared/api_types.ts";
+import { usePacks } from "../../app/use_packs.ts";
+import { formatCents } from "../../../shared/pricing.ts";
 import { api } from "../../app/api.ts";
 import { useRequest } from "../../app/use_request.ts";
 import { packImageUrl } from "../../../shared/images.ts";
@@ -121,8 +123,10 @@ function useInStockPacks(wanted: boolean): ReadonlySet<string> | null {
   );
 }
 
-/** One recommended pack: the shop's product card without a price, with the guide's toasts. */
+/** One recommended pack: the shop's product card with its price, and the guide's toasts. */
 function Recommendation({ pick }: { pick: QuizRecommendation }) {
+  // The price the pack page shows (the owner may have changed it since the quiz was written).
+  const price = usePacks()?.find((p) => p.slug === pick.slug)?.basePriceCents;
   async function add() {
     try {
       await addItemToCart(pick.id);
@@ -141,6 +145,7 @@ function Recommendation({ pick }: { pick: QuizRecommendation }) {
       imageUrl={packImageUrl(IMAGE_BASE, pick.image)}
       imageAlt={`${pick.name}: a tester holding ten switches`}
       aboutPath={`/testers/${pick.slug}`}
+      price={price === undefined ? undefined : formatCents(price)}
       onAdd={add}
       className="recommendation"
       titleIdPrefix="pick"
