@@ -98,6 +98,8 @@ e2eTest(
     await page.keyboard.press("Enter");
     const shop = page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Shop" });
     await shop.waitFor();
+    await page.waitForFunction(() => document.activeElement?.textContent === "Home");
+    assert.equal((await focused(page)).text, "Home", "opening moves the focus into the menu");
     await axe(page, "menu open");
     await page.keyboard.press("Escape");
     await shop.waitFor({ state: "hidden" });
@@ -150,3 +152,36 @@ e2eTest("keyboard: the admin's charts are not Tab stops", async (e2e) => {
   assert.equal(stops, 0);
   await axe(page, "inventory tab");
 });
+
+e2eTest(
+  "keyboard: the carousel's last Next and a removed chip keep the focus on the page",
+  async (e2e) => {
+    const { page } = await e2e.newPage();
+    await page.goto("/");
+    const next = page.getByRole("button", { name: "Next testers" });
+    await next.focus();
+    for (let i = 0; i < 10; i++) await page.keyboard.press("Enter");
+    assert.equal(await next.getAttribute("aria-disabled"), "true", "at the last page");
+    assert.equal((await focused(page)).text, "Next testers", "the focus stayed on Next");
+    await axe(page, "carousel at its end");
+
+    await page.goto("/testers/custom");
+    const cards = page.locator('button[data-testid^="switch-"]:not([aria-disabled="true"])');
+    await cards.first().waitFor();
+    for (let i = 0; i < 3; i++) {
+      await cards.nth(i).focus();
+      await page.keyboard.press("Enter");
+    }
+    const removes = page.getByRole("list", { name: "Your switches" }).getByRole("button");
+    assert.equal(await removes.count(), 3);
+    const second = await removes.nth(1).getAttribute("aria-label");
+    await removes.first().focus();
+    await page.keyboard.press("Enter");
+    await page.waitForFunction(
+      (label) => document.activeElement?.getAttribute("aria-label") === label,
+      second,
+    );
+    assert.equal(await removes.count(), 2);
+    await axe(page, "after removing a chip");
+  },
+);

@@ -74,7 +74,16 @@ export function Header() {
             aria-expanded={menuOpen}
             aria-controls="main-nav"
             aria-label={menuOpen ? "Close menu" : "Open menu"}
-            onClick={() => setMenuOpen((open) => !open)}
+            onClick={() => {
+              const opening = !menuOpen;
+              setMenuOpen(opening);
+              // Opening moves the focus to the menu's first link, so Tab walks the menu.
+              if (opening) {
+                requestAnimationFrame(() =>
+                  document.querySelector<HTMLElement>("#main-nav.open a")?.focus()
+                );
+              }
+            }}
           >
             <span aria-hidden="true">{menuOpen ? "✕" : "☰"}</span>
           </button>

@@ -34,7 +34,15 @@ export function SelectionSummary({ chosen, limit, onRemove }: {
                 type="button"
                 className="chip-remove"
                 aria-label={`Remove ${sw.brand} ${sw.name}`}
-                onClick={() => onRemove(sw.id)}
+                onClick={(event) => {
+                  // The chip goes away: the focus moves to the next chip's button (or the one
+                  // before it), never to the page.
+                  const item = event.currentTarget.closest("li");
+                  const next = (item?.nextElementSibling ?? item?.previousElementSibling)
+                    ?.querySelector("button");
+                  onRemove(sw.id);
+                  requestAnimationFrame(() => next?.focus());
+                }}
               >
                 ×
               </button>

@@ -178,8 +178,9 @@ function TesterCarousel() {
             className="icon-button"
             aria-label="Previous testers"
             aria-controls="tester-track"
-            disabled={start === 0}
-            onClick={() => go(start - 1)}
+            // aria-disabled: the button at the end keeps the focus (a disabled one drops it).
+            aria-disabled={start === 0}
+            onClick={() => start > 0 && go(start - 1)}
           >
             ←
           </button>
@@ -188,8 +189,8 @@ function TesterCarousel() {
             className="icon-button"
             aria-label="Next testers"
             aria-controls="tester-track"
-            disabled={start >= last}
-            onClick={() => go(start + 1)}
+            aria-disabled={start >= last}
+            onClick={() => start < last && go(start + 1)}
           >
             →
           </button>
