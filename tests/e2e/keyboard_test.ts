@@ -10,6 +10,7 @@ import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "playwright-core";
 import { e2eTest } from "./helpers/e2e.ts";
 import { waitForBadge } from "./helpers/browser.ts";
+import { postOk } from "./helpers/api.ts";
 
 async function axe(page: Page, when: string): Promise<void> {
   const results = await new AxeBuilder({ page })
@@ -54,6 +55,9 @@ e2eTest(
     const after = await focused(page);
     assert.equal(after.body, false, "focus did not fall to the page");
     assert.equal(after.tag, "button");
+    // The toast's link to the cart is offered beside the button too, where the focus is.
+    await page.keyboard.press("Tab");
+    assert.equal((await focused(page)).text, "See your cart");
     await axe(page, "after Add to Cart");
     assert.equal(
       await page.getByRole("link", { name: "Cart, 1 item" }).count(),
@@ -183,5 +187,32 @@ e2eTest(
     );
     assert.equal(await removes.count(), 2);
     await axe(page, "after removing a chip");
+  },
+);
+
+e2eTest(
+  "keyboard: a declined card on the payment page puts the focus back on the card field",
+  async (e2e) => {
+    const { shop } = e2e;
+    const { id: cartId } = await postOk(shop.url, "/api/cart/add?itemId=384&quantity=1");
+    const { url } = await postOk(shop.url, `/api/cart/${cartId}/checkout/us`);
+    const { page } = await e2e.newPage({ allow: [/402|400|declined/i] });
+    await page.goto(url);
+    const card = page.getByLabel("Card number");
+    await card.waitFor();
+    await card.fill("4000 0000 0000 0002");
+    for (const [label, value] of [["Email", "kim@example.com"], ["Name", "Kim Lee"]]) {
+      const field = page.getByLabel(label, { exact: true });
+      if (await field.count()) await field.fill(value);
+    }
+    await card.press("Enter");
+    await page.getByRole("alert").filter({ hasText: /declined|address|required|enter/i }).first()
+      .waitFor();
+    // The focus is on the field in error (the card, or a detail the page still needs).
+    await page.waitForFunction(() =>
+      document.activeElement?.tagName === "INPUT" &&
+      document.activeElement.getAttribute("aria-invalid") === "true"
+    );
+    await axe(page, "after a declined card");
   },
 );

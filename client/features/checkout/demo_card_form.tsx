@@ -38,6 +38,8 @@ export function DemoCardForm({ disabled, note, onPay }: {
         (err instanceof ApiError && err.status !== 500);
       setError(known ? (err as Error).message : "An unknown error occurred");
       setProcessing(false);
+      // Back to the card field, which now says what went wrong (the button was busy).
+      document.getElementById(`${id}-card`)?.focus();
     }
   }
 
@@ -74,7 +76,8 @@ export function DemoCardForm({ disabled, note, onPay }: {
       <button
         type="submit"
         className="button pay-button"
-        disabled={disabled || processing}
+        // Focusable while it works, so the keyboard user's place is kept.
+        aria-disabled={disabled || processing}
         aria-describedby={note ? `${id}-note` : undefined}
       >
         {processing ? "Processing..." : "Pay now"}
