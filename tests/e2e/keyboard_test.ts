@@ -216,3 +216,62 @@ e2eTest(
     await axe(page, "after a declined card");
   },
 );
+
+/** Types into a field reached with the keyboard: focused, then typed, as Tab and keys would. */
+async function typeInto(page: Page, label: string, text: string): Promise<void> {
+  await page.getByLabel(label, { exact: true }).focus();
+  await page.keyboard.type(text);
+}
+
+e2eTest("keyboard: a whole purchase, shop to cart to the payment page to tracking", async (e2e) => {
+  const { page } = await e2e.newPage();
+  await page.goto("/shop");
+  await page.getByRole("heading", { level: 1 }).waitFor();
+  await page.waitForLoadState("networkidle");
+  await tabTo(page, /^Add to Cart$/);
+  await page.keyboard.press("Enter");
+  await waitForBadge(page, 1);
+  await tabTo(page, /^See your cart$/, 3);
+  await page.keyboard.press("Enter");
+  await page.waitForURL("**/cart");
+  await axe(page, "the cart");
+  await tabTo(page, /^Checkout \(United States\)$/);
+  await page.keyboard.press("Enter");
+  await page.waitForURL(/\/demo-checkout\/cs_demo_/);
+  await page.getByTestId("demo-line").first().waitFor();
+  await axe(page, "the payment page");
+  for (
+    const [label, text] of [
+      ["Email", "kay@example.com"],
+      ["Full name", "Kay Board"],
+      ["Address", "3 Keyboard Lane"],
+      ["City", "Austin"],
+      ["State", "TX"],
+      ["ZIP code", "73301"],
+      ["Card number", "4242424242424242"],
+    ]
+  ) await typeInto(page, label, text);
+  await page.keyboard.press("Enter");
+  await page.waitForURL(/\/order\/track\/[A-Z0-9]+$/);
+  await page.getByRole("heading", { level: 1, name: "Thank you for your order!" }).waitFor();
+  await axe(page, "the tracking page");
+});
+
+e2eTest("keyboard: a custom tester built and added with the keyboard", async (e2e) => {
+  const { page } = await e2e.newPage();
+  await page.goto("/testers/custom");
+  await page.getByRole("heading", { level: 1 }).waitFor();
+  await page.locator('button[data-testid^="switch-"]').first().waitFor();
+  await tabTo(page, /^Fill the rest$/, 200);
+  await page.keyboard.press("Enter");
+  await page.getByTestId("fill-rest-note").getByText(/^Added 10 switches/).waitFor();
+  await axe(page, "after fill the rest");
+  // The summary with its Add to Cart comes before the switch grid: back up to it.
+  for (let i = 0; i < 60 && (await focused(page)).text !== "Add to Cart"; i++) {
+    await page.keyboard.press("Shift+Tab");
+  }
+  assert.equal((await focused(page)).text, "Add to Cart");
+  await page.keyboard.press("Enter");
+  await waitForBadge(page, 1);
+  assert.equal((await focused(page)).body, false);
+});

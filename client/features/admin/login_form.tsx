@@ -29,6 +29,8 @@ export function LoginForm({ onSuccess }: LoginFormProps) {
       if (err instanceof ApiError && err.status === 401) toast.error("Invalid password");
       else if (err instanceof ApiError && err.status === 429) toast.error(err.message);
       else toast.error("Authentication failed");
+      // Back to the password, to try again (the pressed button was busy meanwhile).
+      document.getElementById("admin-password")?.focus();
     } finally {
       setBusy(false);
     }
@@ -51,7 +53,7 @@ export function LoginForm({ onSuccess }: LoginFormProps) {
             onChange={(e) => setPassword(e.target.value)}
           />
         </div>
-        <button type="submit" className="button" disabled={busy} aria-busy={busy}>
+        <button type="submit" className="button" aria-disabled={busy} aria-busy={busy}>
           Access Admin Panel
         </button>
       </form>

@@ -117,8 +117,12 @@ export function PromoCodeForm({ promo, onApply, onRemove }: {
       return;
     }
     setBusy(true);
-    setError(await onApply(code.trim()));
+    const failed = await onApply(code.trim());
+    setError(failed);
     setBusy(false);
+    // Applied, the form gives way to the code and its Remove button: the focus goes there.
+    if (!failed) requestAnimationFrame(() => document.getElementById("promo-remove")?.focus());
+    else document.getElementById("promo-code")?.focus();
   }
 
   if (promo) {
@@ -128,11 +132,14 @@ export function PromoCodeForm({ promo, onApply, onRemove }: {
           <strong>{promo.code}</strong> applied: {promoOffText(promo)}
         </span>
         <button
+          id="promo-remove"
           type="button"
           className="link-button"
           onClick={() => {
             setCode("");
             onRemove();
+            // Removed, the code's field comes back: the focus goes to it.
+            requestAnimationFrame(() => document.getElementById("promo-code")?.focus());
           }}
         >
           Remove<span className="visually-hidden">{` promo code ${promo.code}`}</span>
@@ -159,7 +166,7 @@ export function PromoCodeForm({ promo, onApply, onRemove }: {
             setError(null);
           }}
         />
-        <button type="submit" className="button secondary" disabled={busy}>
+        <button type="submit" className="button secondary" aria-disabled={busy}>
           {busy ? "Applying..." : "Apply"}
         </button>
       </div>

@@ -24,8 +24,10 @@ export function ConfiguratorAddButton({ state, onShort, onAdd }: {
     <button
       type="button"
       className="button add-to-cart configurator-add"
-      disabled={state === "over" || busy}
-      aria-disabled={state === "short" || undefined}
+      disabled={state === "over"}
+      // Short or busy, it stays focusable (presses are ignored or explained): after an add the
+      // keyboard user is still on it.
+      aria-disabled={state === "short" || busy || undefined}
       aria-busy={adding}
       onClick={click}
     >

@@ -21,6 +21,7 @@ export function ContactPage() {
 
   async function submit(event: FormEvent) {
     event.preventDefault();
+    if (sending) return;
     setSending(true);
     try {
       await api("/api/sendMessage", {
@@ -113,7 +114,7 @@ export function ContactPage() {
               {remaining} characters remaining
             </span>
           </div>
-          <button type="submit" className="button" disabled={sending}>
+          <button type="submit" className="button" aria-disabled={sending}>
             {sending ? "Sending..." : "Send message"}
           </button>
         </form>
