@@ -241,14 +241,24 @@ e2eTest("the admin form says so after too many wrong passwords", async (e2e) => 
   const { page, problems } = await e2e.newPage({ allow: [/(401|429).*\/api\/admin\/verify/] });
   await page.goto("/admin");
   const password = page.getByLabel("Enter admin password");
+  const ready = () =>
+    page.waitForFunction(() =>
+      document.querySelector(".admin-login button")?.getAttribute("aria-busy") === "false"
+    );
   for (let i = 0; i < 5; i++) {
+    await ready();
     await password.fill(`wrong-${i}`);
     const answer = page.waitForResponse((r) => r.url().endsWith("/api/admin/verify"));
     await page.getByRole("button", { name: "Access Admin Panel" }).click();
     assert.equal((await answer).status(), 401);
   }
   await password.fill(e2e.shop.adminPassword);
-  await page.getByRole("button", { name: "Access Admin Panel" }).click();
+  const button = page.getByRole("button", { name: "Access Admin Panel" });
+  // The form is ready again once the last answer is handled (a press while busy is ignored).
+  await ready();
+  const refused = page.waitForResponse((r) => r.url().endsWith("/api/admin/verify"));
+  await button.click();
+  assert.equal((await refused).status(), 429);
   await expectToast(page, /^Too many wrong passwords/);
   assert.equal(await page.getByRole("heading", { name: "Admin Access" }).count(), 1);
   assert.equal(await page.evaluate(() => sessionStorage.getItem("adminAuth")), null);
