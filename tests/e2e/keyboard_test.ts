@@ -275,3 +275,40 @@ e2eTest("keyboard: a custom tester built and added with the keyboard", async (e2
   await waitForBadge(page, 1);
   assert.equal((await focused(page)).body, false);
 });
+
+e2eTest(
+  "keyboard: a toast holds while its link has the focus; the menu closes when Tab leaves it",
+  async (e2e) => {
+    const { page } = await e2e.newPage();
+    await page.goto("/testers/starter-pack");
+    await page.getByRole("heading", { level: 1 }).waitFor();
+    await page.waitForLoadState("networkidle");
+    await tabTo(page, /^Add to Cart$/);
+    await page.keyboard.press("Enter");
+    const link = page.getByRole("link", { name: "View Cart" });
+    await link.waitFor();
+    await link.focus();
+    // Twice the toast's own time: it is still there while focused.
+    await page.waitForTimeout(8000);
+    assert.ok(await link.isVisible(), "the toast waits for the keyboard user");
+    // The focus moves on (back to the Add button): the toast then goes in its own time.
+    await page.getByRole("button", { name: "Add to Cart" }).focus();
+    await link.waitFor({ state: "detached", timeout: 10_000 });
+
+    const phone = await e2e.newPage({ viewport: { width: 390, height: 740 } });
+    await phone.page.goto("/shop");
+    await phone.page.getByRole("heading", { level: 1 }).waitFor();
+    await phone.page.getByRole("button", { name: "Open menu" }).focus();
+    await phone.page.keyboard.press("Enter");
+    const nav = phone.page.getByRole("navigation", { name: "Main" });
+    await nav.getByRole("link", { name: "Shop" }).waitFor();
+    for (let i = 0; i < 12 && await nav.getByRole("link", { name: "Shop" }).isVisible(); i++) {
+      await phone.page.keyboard.press("Tab");
+    }
+    assert.equal(
+      await nav.getByRole("link", { name: "Shop" }).isVisible(),
+      false,
+      "leaving the menu by Tab closes it",
+    );
+  },
+);

@@ -1,8 +1,11 @@
 import { useEffect } from "react";
-import { toast, Toaster, useToasterStore } from "react-hot-toast";
+import { toast, Toaster, useToaster, useToasterStore } from "react-hot-toast";
 import { TIMINGS } from "../../../shared/policy.ts";
 
-/** The toast area: 2 s by default, and never more than three on screen. */
+/**
+ * The toast area: 2 s by default, never more than three on screen, at the bottom where the page
+ * keeps room for them (scroll-padding-bottom), so a toast never covers what has the focus.
+ */
 export function Toasts() {
   const { toasts } = useToasterStore();
   useEffect(() => {
@@ -10,15 +13,18 @@ export function Toasts() {
       .slice(TIMINGS.toastMaxVisible)
       .forEach((t) => toast.dismiss(t.id));
   }, [toasts]);
+  const { handlers } = useToaster();
   return (
-    <Toaster
-      position="top-center"
-      containerStyle={{ top: 72 }}
-      toastOptions={{
-        duration: TIMINGS.toastMs,
-        className: "toast",
-        style: { background: "var(--surface)", color: "var(--text)" },
-      }}
-    />
+    // A toast's link reached with the keyboard keeps the toast: timers pause while focus is in.
+    <div onFocus={handlers.startPause} onBlur={handlers.endPause}>
+      <Toaster
+        position="bottom-center"
+        toastOptions={{
+          duration: TIMINGS.toastMs,
+          className: "toast",
+          style: { background: "var(--surface)", color: "var(--text)" },
+        }}
+      />
+    </div>
   );
 }

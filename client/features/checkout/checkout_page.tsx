@@ -196,8 +196,15 @@ export function CheckoutPage() {
               : (
                 // Stripe's form needs the payment's client secret; until then, say what is missing.
                 <div>
-                  <button type="button" className="button pay-button" disabled>Pay now</button>
-                  <p className="muted small pay-note" aria-live="polite">{note}</p>
+                  <button
+                    type="button"
+                    className="button pay-button"
+                    aria-disabled="true"
+                    aria-describedby="pay-note"
+                  >
+                    Pay now
+                  </button>
+                  <p id="pay-note" className="muted small pay-note">{note}</p>
                 </div>
               )
           )}

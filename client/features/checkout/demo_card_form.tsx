@@ -82,8 +82,12 @@ export function DemoCardForm({ disabled, note, onPay }: {
       >
         {processing ? "Processing..." : "Pay now"}
       </button>
-      {/* Always rendered, so screen readers hear the note change (e.g. 'Preparing...'). */}
-      <p id={`${id}-note`} className="muted small pay-note" aria-live="polite">{note}</p>
+      {/* Read with Pay now (aria-describedby); not live, so each change is not read out whole. */}
+      <p id={`${id}-note`} className="muted small pay-note">{note}</p>
+      {/* Only the change that matters is announced: paying became possible. */}
+      <p className="visually-hidden" aria-live="polite">
+        {note === undefined || disabled ? "" : "Everything needed is filled in: Pay now is ready."}
+      </p>
     </form>
   );
 }

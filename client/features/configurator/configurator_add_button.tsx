@@ -1,4 +1,7 @@
+import { useState } from "react";
+import { Link } from "react-router-dom";
 import { useAdding } from "../../app/components/use_adding.ts";
+import { useStore } from "../../app/store/store.ts";
 
 /**
  * Add to Cart for a configured product. It behaves like the shop's AddToCartButton ('Adding...',
@@ -13,14 +16,21 @@ export function ConfiguratorAddButton({ state, onShort, onAdd }: {
   onAdd: () => Promise<void>;
 }) {
   const { adding, busy, run } = useAdding();
+  // After an add, the toast's way to the cart is offered here too.
+  const [added, setAdded] = useState(false);
 
   function click() {
     if (busy) return;
     if (state === "short") onShort();
-    else void run(onAdd);
+    else {
+      const before = useStore.getState().badgeCount;
+      void run(onAdd).then(() => {
+        if (useStore.getState().badgeCount > before) setAdded(true);
+      });
+    }
   }
 
-  return (
+  const button = (
     <button
       type="button"
       className="button add-to-cart configurator-add"
@@ -34,4 +44,12 @@ export function ConfiguratorAddButton({ state, onShort, onAdd }: {
       {adding ? "Adding..." : "Add to Cart"}
     </button>
   );
+  return added
+    ? (
+      <>
+        {button}
+        <Link to="/cart" className="see-cart-link">See your cart</Link>
+      </>
+    )
+    : button;
 }
