@@ -251,6 +251,8 @@ e2eTest("the admin form says so after too many wrong passwords", async (e2e) => 
     const answer = page.waitForResponse((r) => r.url().endsWith("/api/admin/verify"));
     await page.getByRole("button", { name: "Access Admin Panel" }).click();
     assert.equal((await answer).status(), 401);
+    // Refused, the password field has the focus again, to type the next try.
+    await page.waitForFunction(() => document.activeElement?.id === "admin-password");
   }
   await password.fill(e2e.shop.adminPassword);
   const button = page.getByRole("button", { name: "Access Admin Panel" });

@@ -225,10 +225,21 @@ e2eTest("/checkout: promo LATEDELIVERY, terms, demo card, then the tracking page
   await page.getByLabel("Promo code").fill("NOPE");
   await page.getByRole("button", { name: "Apply" }).click();
   await page.getByText("The promo code NOPE is not valid").waitFor();
+  await page.waitForFunction(() => document.activeElement?.id === "promo-code");
   await page.getByLabel("Promo code").fill("latedelivery");
   await page.getByRole("button", { name: "Apply" }).click();
   const totals = computeTotals(subtotal, "us", 16);
   await page.getByTestId("summary-discount").waitFor();
+  // Applied, the field gives way to the code: the focus is on its Remove button, not the page.
+  await page.waitForFunction(() => document.activeElement?.id === "promo-remove");
+  // Pay now is reachable before it can pay, and says why.
+  assert.ok(
+    await payNow.evaluate((b) =>
+      (b as HTMLButtonElement).tabIndex === 0 && !b.hasAttribute("disabled")
+    ),
+  );
+  const why = await payNow.getAttribute("aria-describedby");
+  assert.ok(why && (await page.locator(`[id="${why.split(" ").at(-1)}"]`).innerText()).length > 0);
   assert.equal(await text(page, "summary-discount"), `-${formatCents(totals.discountCents)}`);
   assert.equal(await text(page, "summary-tax"), formatCents(totals.taxCents));
   assert.equal(await text(page, "summary-total"), formatCents(totals.totalCents));

@@ -25,6 +25,11 @@ e2eTest(
     assert.doesNotMatch(await counter.getAttribute("class") ?? "", /warn-text/);
     await page.getByRole("button", { name: "Send message" }).click();
     await expectToast(page, "Message sent successfully!");
+    assert.equal(
+      await page.evaluate(() => document.activeElement?.textContent),
+      "Send message",
+      "the Send button kept the focus",
+    );
     // The toast may paint a frame before the form's own reset: wait for the reset, not the toast.
     await page.waitForFunction(() =>
       [...document.querySelectorAll<HTMLInputElement | HTMLTextAreaElement>(
@@ -53,6 +58,11 @@ e2eTest(
       name: "",
     });
     await expectToast(page, "Message sent successfully!");
+    assert.equal(
+      await page.evaluate(() => document.activeElement?.textContent),
+      "Send message",
+      "the Send button kept the focus",
+    );
     // The toast may paint a frame before the form's own reset: wait for the reset, not the toast.
     await page.getByRole("checkbox", { name: /Send anonymously/, checked: false }).waitFor();
     assert.equal(await anonymous.isChecked(), false, "anonymous is unchecked after sending");
