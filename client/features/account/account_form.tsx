@@ -28,7 +28,7 @@ export function AccountForm(
       <h1>{title}</h1>
       <form className="card account-form" onSubmit={submit} aria-label={title} noValidate>
         {children}
-        <button type="submit" className="button account-submit" disabled={working}>
+        <button type="submit" className="button account-submit" aria-disabled={working}>
           {working ? workingLabel : submitLabel}
         </button>
         <p className="account-switch">{footer}</p>

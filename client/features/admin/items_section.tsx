@@ -59,6 +59,7 @@ function ItemForm(
 
   async function submit(event: FormEvent) {
     event.preventDefault();
+    if (busy) return;
     const changes = changedFields(inputOf(valuesOf(base)), inputOf(fields.values));
     if (Object.keys(changes).length === 0) {
       toast("Nothing changed");
@@ -109,7 +110,7 @@ function ItemForm(
       <MoneyField fields={fields} name="price" label="Price" />
       <CheckField fields={fields} name="onSale" label="On sale" />
       <FormError message={fields.errors.form} />
-      <button type="submit" className="button" disabled={busy}>
+      <button type="submit" className="button" aria-disabled={busy}>
         {busy ? "Saving..." : "Save item"}
       </button>
     </form>

@@ -42,6 +42,7 @@ function NoticeForm(
 
   async function submit(event: FormEvent) {
     event.preventDefault();
+    if (busy) return;
     const body = {
       text: fields.values.text,
       active: fields.values.active,
@@ -102,7 +103,7 @@ function NoticeForm(
             )}
         </div>
         <FormError message={fields.errors.form} />
-        <button type="submit" className="button" disabled={busy}>
+        <button type="submit" className="button" aria-disabled={busy}>
           {busy ? "Saving..." : "Save notice"}
         </button>
       </form>

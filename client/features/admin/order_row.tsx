@@ -136,7 +136,7 @@ export function OrderRow({ order, hideUserData, onChanged }: OrderRowProps) {
             <button
               type="button"
               className="button small-button"
-              disabled={busy}
+              aria-disabled={busy}
               onClick={deliver}
             >
               Mark Delivered
@@ -158,7 +158,7 @@ export function OrderRow({ order, hideUserData, onChanged }: OrderRowProps) {
               <button
                 type="button"
                 className="link-button admin-cancel"
-                disabled={busy}
+                aria-disabled={busy}
                 onClick={cancel}
                 aria-label={`Cancel order ${shown}`}
               >
@@ -231,6 +231,7 @@ function TrackingForm(
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
+    if (busy) return;
     const tracking = value.trim();
     if (!tracking) {
       toast.error("Please enter a tracking number");
@@ -255,7 +256,7 @@ function TrackingForm(
           value={value}
           onChange={(e) => setValue(e.target.value)}
         />
-        <button type="submit" className="button small-button" disabled={busy}>
+        <button type="submit" className="button small-button" aria-disabled={busy}>
           {order.trackingNumber ? "Update" : "Add"}
         </button>
       </form>

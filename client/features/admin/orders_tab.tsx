@@ -77,6 +77,7 @@ export function OrdersTab() {
   }
 
   async function downloadCsv() {
+    if (busy) return;
     setBusy("csv");
     try {
       const range = filters.from || filters.to
@@ -92,6 +93,7 @@ export function OrdersTab() {
   }
 
   async function shipOrders() {
+    if (busy) return;
     setBusy("ship");
     try {
       toast.success(shippedMessage(await shipProcessedOrders()));
@@ -155,7 +157,7 @@ export function OrdersTab() {
               type="button"
               className="button secondary"
               onClick={downloadCsv}
-              disabled={busy !== null}
+              aria-disabled={busy !== null}
             >
               Download CSV
             </button>
@@ -165,7 +167,7 @@ export function OrdersTab() {
               title="Mark all processed orders as shipped"
               aria-describedby="ship-orders-hint"
               onClick={shipOrders}
-              disabled={busy !== null}
+              aria-disabled={busy !== null}
             >
               Ship Orders
             </button>

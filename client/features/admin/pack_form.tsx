@@ -69,6 +69,7 @@ export function PackForm(
 
   async function submit(event: FormEvent) {
     event.preventDefault();
+    if (busy) return;
     const changes = changedFields(inputOf(valuesOf(base)), inputOf(fields.values));
     if (Object.keys(changes).length === 0) {
       toast("Nothing changed");
@@ -174,7 +175,7 @@ export function PackForm(
       </fieldset>
       <FormError message={fields.errors.form} />
       <div className="row">
-        <button type="submit" className="button" disabled={busy}>
+        <button type="submit" className="button" aria-disabled={busy}>
           {busy ? "Saving..." : "Save pack"}
         </button>
       </div>

@@ -74,6 +74,7 @@ export function PromoForm(
 
   async function submit(event: FormEvent) {
     event.preventDefault();
+    if (busy) return;
     const terms = termsOf(fields.values, editing);
     let save: () => Promise<AdminPromoView>;
     if (base) {
@@ -204,7 +205,7 @@ export function PromoForm(
       </div>
       <FormError message={fields.errors.form} />
       <div className="row">
-        <button type="submit" className="button" disabled={busy}>
+        <button type="submit" className="button" aria-disabled={busy}>
           {busy ? "Saving..." : editing ? "Save promo code" : "Create promo code"}
         </button>
       </div>

@@ -84,6 +84,7 @@ export function SwitchForm(
 
   async function submit(event: FormEvent) {
     event.preventDefault();
+    if (busy) return;
     const input = inputOf(fields.values, editing);
     let save: () => Promise<AdminSwitchView>;
     if (base) {
@@ -202,7 +203,7 @@ export function SwitchForm(
       </div>
       <FormError message={fields.errors.form} />
       <div className="row">
-        <button type="submit" className="button" disabled={busy}>
+        <button type="submit" className="button" aria-disabled={busy}>
           {busy ? "Saving..." : editing ? "Save switch" : "Add switch"}
         </button>
       </div>
