@@ -1,7 +1,5 @@
-import { useState } from "react";
-import { Link } from "react-router-dom";
-import { useStore } from "../store/store.ts";
 import { useAdding } from "./use_adding.ts";
+import { useAddedLink } from "./use_added_link.tsx";
 
 /**
  * The add-to-cart button of every product: 'Adding...' while the request runs, locked for about a
@@ -19,9 +17,7 @@ export function AddToCartButton(
   },
 ) {
   const { adding, busy, run } = useAdding();
-  // Once something was added here, the way to the cart is offered here too, not only in a toast
-  // that is gone before a keyboard user reaches it.
-  const [added, setAdded] = useState(false);
+  const added = useAddedLink();
   const outOfStock = available === false;
   // aria-disabled rather than disabled: a pressed button keeps the focus while it works or turns
   // to Out of Stock (a natively disabled one drops it to the page), and presses are ignored.
@@ -32,23 +28,12 @@ export function AddToCartButton(
       className={`button add-to-cart ${className ?? ""}`}
       aria-disabled={off}
       onClick={() => {
-        if (off) return;
-        const before = useStore.getState().badgeCount;
-        run(onAdd).then(() => {
-          if (useStore.getState().badgeCount > before) setAdded(true);
-        });
+        if (!off) added.track(() => run(onAdd));
       }}
       aria-busy={adding}
     >
       {outOfStock ? "Out of Stock" : adding ? "Adding..." : label}
     </button>
   );
-  return added
-    ? (
-      <>
-        {button}
-        <Link to="/cart" className="see-cart-link">See your cart</Link>
-      </>
-    )
-    : button;
+  return <>{button}{added.link}</>;
 }

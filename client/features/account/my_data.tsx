@@ -5,20 +5,8 @@ import { type DeleteAccountInput, deleteAccountSchema } from "../../../shared/sc
 import { api, ApiError } from "../../app/api.ts";
 import { TextField } from "../../app/components/text_field.tsx";
 import { useStore } from "../../app/store/store.ts";
+import { saveFile } from "../../app/save_file.ts";
 import { useAccountFields } from "./use_account_fields.ts";
-
-/** Saves a Blob as a file through a temporary link. */
-function save(blob: Blob, filename: string): void {
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement("a");
-  link.href = url;
-  link.download = filename;
-  link.hidden = true;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
 
 /**
  * "Your data" under My orders (the privacy policy's promise): everything the shop keeps about the
@@ -34,7 +22,7 @@ export function MyData() {
     if (busy) return;
     setBusy("export");
     try {
-      save(await api<Blob>("/auth/me/export", { as: "blob" }), "my_data.json");
+      saveFile(await api<Blob>("/auth/me/export", { as: "blob" }), "my_data.json");
     } catch (err) {
       toast.error(
         err instanceof ApiError && err.status === 401

@@ -11,20 +11,7 @@ import {
   shipProcessedOrders,
 } from "./admin_api.ts";
 import { OrderRow } from "./order_row.tsx";
-
-/** Saves a Blob as a file through a temporary link. */
-function saveFile(blob: Blob, filename: string): void {
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement("a");
-  link.href = url;
-  link.download = filename;
-  link.hidden = true;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // The download has started by now; the URL is freed a little later to be safe.
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
+import { saveFile } from "../../app/save_file.ts";
 
 function byCreated(direction: 1 | -1) {
   return (a: AdminOrderView, b: AdminOrderView) =>

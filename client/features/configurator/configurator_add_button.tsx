@@ -1,7 +1,5 @@
-import { useState } from "react";
-import { Link } from "react-router-dom";
 import { useAdding } from "../../app/components/use_adding.ts";
-import { useStore } from "../../app/store/store.ts";
+import { useAddedLink } from "../../app/components/use_added_link.tsx";
 
 /**
  * Add to Cart for a configured product. It behaves like the shop's AddToCartButton ('Adding...',
@@ -16,18 +14,12 @@ export function ConfiguratorAddButton({ state, onShort, onAdd }: {
   onAdd: () => Promise<void>;
 }) {
   const { adding, busy, run } = useAdding();
-  // After an add, the toast's way to the cart is offered here too.
-  const [added, setAdded] = useState(false);
+  const added = useAddedLink();
 
   function click() {
     if (busy) return;
     if (state === "short") onShort();
-    else {
-      const before = useStore.getState().badgeCount;
-      void run(onAdd).then(() => {
-        if (useStore.getState().badgeCount > before) setAdded(true);
-      });
-    }
+    else added.track(() => run(onAdd));
   }
 
   const button = (
@@ -44,12 +36,5 @@ export function ConfiguratorAddButton({ state, onShort, onAdd }: {
       {adding ? "Adding..." : "Add to Cart"}
     </button>
   );
-  return added
-    ? (
-      <>
-        {button}
-        <Link to="/cart" className="see-cart-link">See your cart</Link>
-      </>
-    )
-    : button;
+  return <>{button}{added.link}</>;
 }
