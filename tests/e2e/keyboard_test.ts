@@ -56,6 +56,7 @@ e2eTest(
     assert.equal(after.body, false, "focus did not fall to the page");
     assert.equal(after.tag, "button");
     // The toast's link to the cart is offered beside the button too, where the focus is.
+    await page.getByRole("link", { name: "See your cart" }).waitFor();
     await page.keyboard.press("Tab");
     assert.equal((await focused(page)).text, "See your cart");
     await axe(page, "after Add to Cart");
@@ -231,6 +232,7 @@ e2eTest("keyboard: a whole purchase, shop to cart to the payment page to trackin
   await tabTo(page, /^Add to Cart$/);
   await page.keyboard.press("Enter");
   await waitForBadge(page, 1);
+  await page.getByRole("link", { name: "See your cart" }).waitFor();
   await tabTo(page, /^See your cart$/, 3);
   await page.keyboard.press("Enter");
   await page.waitForURL("**/cart");
