@@ -28,7 +28,7 @@ import { authRoutes } from "./routes/auth.ts";
 import { webhookRoutes } from "./routes/webhooks.ts";
 import { imageRoutes } from "./routes/images.ts";
 import { LOCAL_IMAGE_BASE } from "../shared/images.ts";
-import { staticRoutes } from "./static_files.ts";
+import { type ApiGet, staticRoutes } from "./static_files.ts";
 import { devStaticRoutes } from "./dev_reload.ts";
 import { useClock } from "./db/stock_version.ts";
 
@@ -105,7 +105,16 @@ export function createApp(deps: AppDeps): Hono {
   app.route("/images", imageRoutes(deps.kv));
   // `deno task dev` only (it sets SHOP_DEV_RELOAD=1): rebuilt client files and live reload.
   const statics = config.devReload ? devStaticRoutes : staticRoutes;
-  app.route("/", statics(config.distDir, routeDeps.imageBase));
+  // Server-rendered pages read the API in-process, as the request's own client (same address,
+  // so the same limits): exactly the answers the browser would otherwise fetch after loading.
+  const api: ApiGet = async (path, c) => {
+    const headers = new Headers({ Accept: "application/json" });
+    const forwarded = c.req.header("X-Forwarded-For");
+    if (forwarded) headers.set("X-Forwarded-For", forwarded);
+    const res = await app.fetch(new Request(new URL(path, c.req.url), { headers }), c.env);
+    return res.ok ? await res.json() : (await res.body?.cancel(), undefined);
+  };
+  app.route("/", statics(config.distDir, routeDeps.imageBase, api));
   return app;
 }
 

@@ -8,7 +8,8 @@ import { DEV_RELOAD_ENV, DEV_RELOAD_SCRIPT } from "./dev_reload.ts";
  * batch of saved files:
  * - client files (and shared/ files the client bundle reads) rebuild the client incrementally
  *   (unminified, source maps); the running server serves the new files and tells open pages to
- *   reload (server/dev_reload.ts). The server process keeps running.
+ *   reload (server/dev_reload.ts). Styles and the page template leave the server running; the
+ *   app's code restarts it too, since it renders the same components (server/ssr/).
  * - server files (and every shared/ file: the server may import it) restart the server process;
  *   pages reload once it is back.
  * The server runs as `deno task start` would with no settings: local KV file, seeded catalogue,
@@ -34,7 +35,11 @@ export function classifyChange(
 ): ChangeKind | null {
   const file = path.replaceAll("\\", "/").replace(/^\.\//, "");
   if (EDITOR_FILE.test(file)) return null;
-  if (file.startsWith("client/")) return "client";
+  if (file.startsWith("client/")) {
+    // The server renders the app's components too (server/ssr/), so their code is the server's
+    // as well; styles, the page template and the build script are the bundle's alone.
+    return /^client\/(app|features)\/.*\.tsx?$|^client\/main\.tsx$/.test(file) ? "both" : "client";
+  }
   if (file.startsWith("server/")) return "server";
   if (file.startsWith("shared/")) {
     return clientInputs && !clientInputs.has(file) ? "server" : "both";

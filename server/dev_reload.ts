@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { staticRoutes } from "./static_files.ts";
+import { type ApiGet, staticRoutes } from "./static_files.ts";
 
 /**
  * Live reload for `deno task dev`, and nothing else: server/dev.ts sets SHOP_DEV_RELOAD=1 for the
@@ -64,11 +64,12 @@ export interface DevStaticOptions {
 export function devStaticRoutes(
   distDir: string,
   imageBase: string,
+  api: ApiGet,
   options: DevStaticOptions = {},
 ): Hono {
   const bootId = crypto.randomUUID().slice(0, 8);
   let stamp = buildStamp(distDir);
-  let statics = staticRoutes(distDir, imageBase);
+  let statics = staticRoutes(distDir, imageBase, api);
   let build = 0;
   const version = () => `${bootId}.${build}`;
   const streams = new Set<ReadableStreamDefaultController<Uint8Array>>();
@@ -88,7 +89,7 @@ export function devStaticRoutes(
     const now = buildStamp(distDir);
     if (now === stamp) return false;
     stamp = now;
-    statics = staticRoutes(distDir, imageBase);
+    statics = staticRoutes(distDir, imageBase, api);
     build++;
     for (const controller of streams) send(controller, `data: ${version()}\n\n`);
     return true;

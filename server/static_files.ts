@@ -1,13 +1,25 @@
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { findPage, type PageInfo, PAGES, pageTitle } from "../shared/routes.ts";
 import { originOf } from "./middleware/shop_origin.ts";
 import { escapeHtml } from "../shared/html.ts";
+import { pageMetaTags, type Preview } from "./ssr/page_meta.ts";
+import { THEME_SCRIPT } from "./ssr/theme_script.ts";
+import { serverRendered } from "./ssr/render_page.ts";
+
+/** A GET of the shop's own API, made in-process for the request `c` (as its client). */
+export type ApiGet = (path: string, c: Context) => Promise<unknown>;
+
+/** Where the server writes the page into the built index.html. */
+const ROOT_ELEMENT = '<div id="root"></div>';
+
+/** What a page rendered only in the browser says when JavaScript is off. */
+const NO_SCRIPT = "<noscript>This page needs JavaScript to run.</noscript>";
 
 /**
- * Link preview tags of a shared configurator build (/testers/custom or /testers/fidget-cube with
- * its build in the query): a picture of that build, so chat apps and social posts show it.
+ * The preview of a shared configurator build (/testers/custom or /testers/fidget-cube with its
+ * build in the query): a picture of that build, so chat apps and social posts show it.
  */
-function buildPreviewTags(url: string, origin: string, page: PageInfo | undefined): string | null {
+function buildPreview(url: string, origin: string, page: PageInfo | undefined): Preview | null {
   const { pathname, searchParams } = new URL(url);
   const kind = pathname === "/testers/custom"
     ? "tester"
@@ -17,18 +29,11 @@ function buildPreviewTags(url: string, origin: string, page: PageInfo | undefine
   if (!kind || !page || !searchParams.has("switches")) return null;
   const query = new URLSearchParams(searchParams);
   query.set("kind", kind);
-  const image = `${origin}/images/build.png?${query.toString()}`;
-  const title = kind === "tester" ? "A custom switch tester build" : "A custom fidget cube build";
-  return [
-    `<meta property="og:title" content="${escapeHtml(title)}">`,
-    `<meta property="og:type" content="product">`,
-    `<meta property="og:url" content="${escapeHtml(`${origin}${pathname}?${searchParams}`)}">`,
-    `<meta property="og:image" content="${escapeHtml(image)}">`,
-    `<meta property="og:image:width" content="1200">`,
-    `<meta property="og:image:height" content="630">`,
-    `<meta name="twitter:card" content="summary_large_image">`,
-    `<meta name="twitter:image" content="${escapeHtml(image)}">`,
-  ].join("\n    ");
+  return {
+    title: kind === "tester" ? "A custom switch tester build" : "A custom fidget cube build",
+    image: `${origin}/images/build.png?${query.toString()}`,
+    url: `${origin}${pathname}?${searchParams}`,
+  };
 }
 
 const NOT_FOUND = { module: "content/not_found_page.tsx" };
@@ -65,6 +70,7 @@ function negotiate(asset: Asset, acceptEncoding: string): [Uint8Array, string | 
 export function staticRoutes(
   distDir: string,
   imageBase: string,
+  api: ApiGet = () => Promise.resolve(undefined),
 ): Hono {
   const assets = new Map<string, Asset>();
   let indexHtml: string | null = null;
@@ -126,33 +132,70 @@ export function staticRoutes(
       }\n</urlset>\n`;
     return c.body(xml, 200, { "Content-Type": "application/xml; charset=utf-8" });
   });
-  // The document of a page depends only on which page it is: made once each, on first request.
-  const documents = new Map<PageInfo | undefined, string>();
-  function documentFor(template: string, page: PageInfo | undefined): string {
-    let html = documents.get(page);
-    if (html === undefined) {
-      html = template
+  // The frame of a page's document (all but what the server renders into it) depends only on
+  // the page and the origin: made once each, on first request.
+  const frames = new Map<string, [string, string]>();
+  function frameFor(template: string, page: PageInfo | undefined, origin: string, path: string) {
+    // Only an order's tracking page has a path of its own (its number) in the frame.
+    const key = `${origin} ${page?.path.includes(":") ? path : page?.path}`;
+    let frame = frames.get(key);
+    if (frame === undefined) {
+      const html = template
         .replace("%TITLE%", escapeHtml(pageTitle(page?.title ?? "Page not found")))
         .replace("%DESCRIPTION%", escapeHtml(page?.description ?? PAGES[0].description))
         .replace("%IMAGE_BASE%", escapeHtml(imageBase))
+        .replace("<!-- HEAD -->", `<script>${THEME_SCRIPT}</script>`)
+        .replace("<!-- META -->", pageMetaTags(page, path, origin))
         .replace(
           "<!-- PAGE_PRELOAD -->",
           (preload[(page ?? NOT_FOUND).module] ?? [])
             .map((file) => `<link rel="modulepreload" href="/assets/${file}">`).join("\n    "),
         );
-      documents.set(page, html);
+      const [head, tail] = html.split(ROOT_ELEMENT);
+      frame = [`${head}<div id="root">`, `</div>${tail}`];
+      if (frames.size < 1000) frames.set(key, frame);
     }
-    return html;
+    return frame;
   }
   app.get("*", (c) => {
     if (indexHtml === null) {
       return c.text("The shop's client is not built yet: run `deno task build`.", 503);
     }
     const page = findPage(c.req.path);
-    let html = documentFor(indexHtml, page);
-    const preview = buildPreviewTags(c.req.url, originOf(c), page);
-    if (preview) html = html.replace("</head>", `${preview}\n  </head>`);
-    return c.html(html, page ? 200 : 404, { "Cache-Control": "no-cache" });
+    const origin = originOf(c);
+    let [head, tail] = frameFor(indexHtml, page, origin, c.req.path);
+    const preview = buildPreview(c.req.url, origin, page);
+    if (preview) {
+      // A shared build's own picture and title, in place of the page's.
+      head = head.replace(
+        pageMetaTags(page, c.req.path, origin),
+        () => pageMetaTags(page, c.req.path, origin, preview),
+      );
+    }
+    const headers = { "Cache-Control": "no-cache", "Content-Type": "text/html; charset=UTF-8" };
+    const status = page ? 200 : 404;
+    if (page && !page.serverRendered) {
+      return c.body(
+        `${head}${tail.replace("</div>", `</div>\n    ${NO_SCRIPT}`)}`,
+        status,
+        headers,
+      );
+    }
+    const url = new URL(c.req.url);
+    const answer = (path: string) => api(path, c);
+    return c.body(
+      serverRendered({
+        head,
+        tail,
+        url: url.pathname + url.search,
+        page,
+        origin,
+        imageBase,
+        answer,
+      }),
+      status,
+      headers,
+    );
   });
   return app;
 }

@@ -14,6 +14,11 @@ export interface PageInfo {
   public: boolean;
   /** The page's lazily loaded module under client/features/, which the server preloads. */
   module: string;
+  /**
+   * Rendered on the server (and hydrated): every public page, the cart and order tracking. The
+   * others (admin, checkout, account) depend on who is signed in and render in the browser.
+   */
+  serverRendered: boolean;
 }
 
 /** All pages, in navigation order. */
@@ -95,7 +100,7 @@ export const PAGES: readonly PageInfo[] = [
     true,
     "catalog/pack_page.tsx",
   ),
-  page("/cart", "Cart", "Your cart.", false, "cart/cart_page.tsx"),
+  { ...page("/cart", "Cart", "Your cart.", false, "cart/cart_page.tsx"), serverRendered: true },
   page("/login", "Sign in", "Sign in to your account.", false, "account/login_page.tsx"),
   page("/register", "Create account", "Create an account.", false, "account/register_page.tsx"),
   page(
@@ -107,13 +112,16 @@ export const PAGES: readonly PageInfo[] = [
   ),
   page("/checkout", "Checkout", "Pay for your order.", false, "checkout/checkout_page.tsx"),
   page("/order-success", "Order", "Your order.", false, "orders/order_page.tsx"),
-  page(
-    "/order/track/:orderNumber",
-    "Track your order",
-    "Where your order is.",
-    false,
-    "orders/order_page.tsx",
-  ),
+  {
+    ...page(
+      "/order/track/:orderNumber",
+      "Track your order",
+      "Where your order is.",
+      false,
+      "orders/order_page.tsx",
+    ),
+    serverRendered: true,
+  },
   page("/completion", "Payment complete", "Your payment.", false, "checkout/completion_page.tsx"),
   page(
     "/demo-checkout/:sessionId",
@@ -163,7 +171,7 @@ function page(
   isPublic: boolean,
   module: string,
 ): PageInfo {
-  return { path, title, description, public: isPublic, module };
+  return { path, title, description, public: isPublic, module, serverRendered: isPublic };
 }
 
 /** The document title of a page: its own title, then the shop's name. */

@@ -1,5 +1,5 @@
 import { api } from "./api.ts";
-import { useRequest } from "./use_request.ts";
+import { useApiRequest } from "./use_request.ts";
 import type { AvailabilityView } from "../../shared/api_types.ts";
 
 /**
@@ -7,16 +7,18 @@ import type { AvailabilityView } from "../../shared/api_types.ts";
  * (docs/product.md#catalogue-api) and is only logged. null while the check runs.
  */
 export function useAvailability(kind: "testers" | "items", id: number): boolean | null {
-  const check = useRequest(`${kind}/${id}`, async (signal) => {
+  const path = `/api/${kind}/${id}/availability`;
+  const check = useApiRequest(path, isAvailable, async (signal) => {
     try {
-      const answer = await api<AvailabilityView>(`/api/${kind}/${id}/availability`, {
-        signal,
-      });
-      return answer.available === true;
+      return await api<AvailabilityView>(path, { signal });
     } catch (err) {
       if (!signal.aborted) console.warn(`Availability check failed for ${kind} ${id}`, err);
-      return false;
+      return { available: false };
     }
   });
   return check.state === "loaded" ? check.data : null;
+}
+
+function isAvailable(answer: Pick<AvailabilityView, "available">): boolean {
+  return answer.available === true;
 }

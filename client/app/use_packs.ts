@@ -1,6 +1,6 @@
 import type { PackView } from "../../shared/api_types.ts";
 import { api } from "./api.ts";
-import { useRequest } from "./use_request.ts";
+import { useApiRequest } from "./use_request.ts";
 
 /**
  * The themed packs as the shop sells them now (GET /api/packs): titles, descriptions, prices and
@@ -9,7 +9,7 @@ import { useRequest } from "./use_request.ts";
  * pages then show the seeded data they were built with.
  */
 export function usePacks(): PackView[] | null {
-  const request = useRequest("packs", async (signal) => {
+  const request = useApiRequest("/api/packs", (packs: PackView[]) => packs, async (signal) => {
     try {
       return await api<PackView[]>("/api/packs", { signal });
     } catch (err) {

@@ -470,3 +470,21 @@ export function buildPreviewSvg(switches: { color: string }[], size: number): st
   return markup`<svg xmlns="http://www.w3.org/2000/svg" width="${PREVIEW_WIDTH}" height="${PREVIEW_HEIGHT}" viewBox="0 0 ${PREVIEW_WIDTH} ${PREVIEW_HEIGHT}">${body}</svg>`
     .toString();
 }
+
+/**
+ * A page's link preview: its illustrations (240-pixel SVGs made here) side by side, drawn large on
+ * the 1200×630 canvas.
+ */
+export function previewCanvasSvg(illustrations: string[]): string {
+  const size = Math.min(520, Math.floor((PREVIEW_WIDTH - 80) / illustrations.length));
+  const left = (PREVIEW_WIDTH - size * illustrations.length) / 2;
+  const placed = illustrations.map((svg, i) =>
+    svg.replace(
+      `width="${SIZE}" height="${SIZE}"`,
+      `x="${left + i * size}" y="${(PREVIEW_HEIGHT - size) / 2}" width="${size}" height="${size}"`,
+    )
+  );
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${PREVIEW_WIDTH}" height="${PREVIEW_HEIGHT}"><rect width="100%" height="100%" fill="#f6efe6"/>${
+    placed.join("")
+  }</svg>`;
+}

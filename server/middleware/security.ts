@@ -1,10 +1,11 @@
 import { secureHeaders } from "hono/secure-headers";
+import { THEME_SCRIPT_SOURCE } from "../ssr/theme_script.ts";
 
 const STRIPE_HOSTS = ["https://js.stripe.com", "https://hooks.stripe.com"];
 
 /**
  * Security headers for every response. The CSP allows only the shop itself and Stripe's hosts,
- * with no inline scripts; HSTS is sent only in production, where the shop is behind HTTPS. A
+ * with no inline script but the theme script (allowed by its hash); HSTS is sent only in production, where the shop is behind HTTPS. A
  * route that sets a header itself keeps it (the generated SVGs send a stricter CSP of their own).
  */
 export function securityHeaders(production: boolean, imageBaseUrl: string | undefined) {
@@ -16,8 +17,8 @@ export function securityHeaders(production: boolean, imageBaseUrl: string | unde
     crossOriginEmbedderPolicy: false,
     contentSecurityPolicy: {
       defaultSrc: ["'self'"],
-      scriptSrc: ["'self'", ...STRIPE_HOSTS],
-      // React applies style attributes (and Stripe injects styles); no scripts are inline.
+      scriptSrc: ["'self'", THEME_SCRIPT_SOURCE, ...STRIPE_HOSTS],
+      // React applies style attributes (and Stripe injects styles).
       styleSrc: ["'self'", "'unsafe-inline'"],
       imgSrc: ["'self'", "data:", "https://*.stripe.com", ...(imageBaseUrl ? [imageBaseUrl] : [])],
       connectSrc: ["'self'", "https://api.stripe.com"],

@@ -5,6 +5,7 @@ import {
   cubeSvg,
   PREVIEW_HEIGHT,
   PREVIEW_WIDTH,
+  previewCanvasSvg,
   switchSvg,
 } from "../images/render_svg.ts";
 import { svgToPng } from "../images/png.ts";
@@ -13,6 +14,8 @@ import { readBuildLink } from "../../shared/build_link.ts";
 import { DEFAULT_BODY_COLOR } from "../../shared/pricing.ts";
 import { readImage } from "../db/image_store.ts";
 import { UPLOAD_TYPES } from "../../shared/images.ts";
+import { PACKS } from "../../shared/catalog/packs.ts";
+import { PREVIEW_NAMES } from "../ssr/page_meta.ts";
 
 /** An uploaded image's path: its SHA-256 and the extension of its type. */
 const UPLOAD_PATH = /^\/images\/uploads\/([0-9a-f]{64})\.(png|jpg|webp)$/;
@@ -50,6 +53,23 @@ async function previewSvg(kv: Deno.Kv, kind: "tester" | "cube", params: URLSearc
   return buildPreviewSvg(chosen.slice(0, size), size);
 }
 
+/** The illustrations a page's preview shows (see previewImagePath), by preview name. */
+function pagePreviewSvg(name: string): string | null {
+  const image = (path: string) => resolveImage(path)?.svg ?? "";
+  if (name === "shop") {
+    const starter = PACKS.find((p) => p.slug === "starter-pack")!;
+    return previewCanvasSvg([
+      image(`packs/${starter.image}.svg`),
+      image("items/custom-tester.svg"),
+      image("cubes/cube-pastel-black.svg"),
+    ]);
+  }
+  if (name === "custom") return previewCanvasSvg([image("items/custom-tester.svg")]);
+  if (name === "fidget-cube") return previewCanvasSvg([image("cubes/cube-pastel-black.svg")]);
+  const pack = PACKS.find((p) => p.slug === name);
+  return pack ? previewCanvasSvg([image(`packs/${pack.image}.svg`)]) : null;
+}
+
 /**
  * Generated product illustrations under /images (the local stand-in for the image CDN), and the
  * images the owner uploaded, by their content hash.
@@ -70,6 +90,20 @@ export function imageRoutes(kv: Deno.Kv): Hono {
     };
     if (c.req.header("If-None-Match")?.includes(headers.ETag)) return c.body(null, 304, headers);
     return c.body(image.bytes, 200, { ...headers, "Content-Type": image.meta.type });
+  });
+  // Link previews of the shop's pages (page_meta.ts names them): rendered once each.
+  app.get("/previews/:file", async (c) => {
+    const name = /^([a-z-]+)\.png$/.exec(c.req.param("file"))?.[1];
+    if (!name || !PREVIEW_NAMES.includes(name)) return c.json({ error: "No such preview" }, 404);
+    let png = previews.get(`page:${name}`);
+    if (!png) {
+      png = await svgToPng(pagePreviewSvg(name)!);
+      previews.set(`page:${name}`, png);
+    }
+    return c.body(png as Uint8Array<ArrayBuffer>, 200, {
+      "Content-Type": "image/png",
+      "Cache-Control": "public, max-age=86400",
+    });
   });
   app.get("/build.png", async (c) => {
     const search = new URL(c.req.url).search;

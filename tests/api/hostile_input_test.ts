@@ -811,6 +811,14 @@ const GROUPS: Group[] = [
       },
       {
         method: "GET",
+        path: "/images/previews/:file",
+        base: () => ({ params: { file: "starter-pack.png" } }),
+        body: NO_BODY,
+        textErrors: "a path that normalises out of /images/previews (or names no file) reaches " +
+          "the generated images, whose miss is a plain-text 404",
+      },
+      {
+        method: "GET",
         path: "/images/*",
         base: () => ({ params: { "*": "switches/akko-cream-blue-transparent.svg" } }),
         body: NO_BODY,

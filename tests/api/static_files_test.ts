@@ -8,20 +8,32 @@ Deno.test("the built client: pages get index.html, assets are immutable", async 
   await using shop = await createTestApp({ env: { DIST_DIR: distDir } });
 
   await t.step("client routes answer the app, uncached, with their own title", async () => {
-    for (const path of ["/", "/shop", "/order/track/abc", "/testers/custom"]) {
+    for (const path of ["/", "/shop", "/order/track/abc", "/testers/custom", "/checkout"]) {
       const res = await shop.request(path);
       assert.equal(res.status, 200, path);
       assert.match(res.headers.get("content-type") ?? "", /text\/html/);
       assert.equal(res.headers.get("cache-control"), "no-cache");
-      assert.match(res.text, /<div id="root"><\/div>/);
     }
     assert.match((await shop.request("/shop")).text, /<title>Shop \| Switch Tester Shop<\/title>/);
   });
 
-  await t.step("an unknown page answers 404 with the app (which shows not found)", async () => {
+  await t.step("public pages arrive rendered; signed-in ones are left to the browser", async () => {
+    const home = (await shop.request("/")).text;
+    assert.match(home, /<div id="root"><a href="#main" class="skip-link">/);
+    assert.match(home, /<h1 id="home-title">/);
+    assert.doesNotMatch(home, /<noscript>/);
+    for (const path of ["/checkout", "/admin", "/login"]) {
+      const html = (await shop.request(path)).text;
+      assert.match(html, /<div id="root"><\/div>/, path);
+      assert.match(html, /<noscript>This page needs JavaScript to run.<\/noscript>/, path);
+    }
+  });
+
+  await t.step("an unknown page answers 404 with the not-found page rendered", async () => {
     const res = await shop.request("/definitely/not/here");
     assert.equal(res.status, 404);
-    assert.match(res.text, /<div id="root">/);
+    assert.match(res.text, /<div id="root"><a href="#main"/);
+    assert.match(res.text, /<title>Page not found \| Switch Tester Shop<\/title>/);
   });
 
   await t.step("hashed assets carry the immutable cache header", async () => {

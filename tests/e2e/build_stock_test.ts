@@ -7,29 +7,16 @@ import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { e2eTest } from "./helpers/e2e.ts";
 import { expectToast, waitForBadge } from "./helpers/browser.ts";
-import { setSwitchStock } from "./helpers/api.ts";
+import { setComponentStock, setSwitchStock } from "./helpers/api.ts";
 import { SWITCHES } from "../../shared/catalog/switches.ts";
-
-async function setComponent(
-  shop: { url: string; adminPassword: string },
-  name: string,
-  stock: number,
-) {
-  const res = await fetch(`${shop.url}/api/admin/inventory/components/${name}`, {
-    method: "PUT",
-    headers: { Authorization: `Bearer ${shop.adminPassword}`, "Content-Type": "application/json" },
-    body: JSON.stringify({ stock }),
-  });
-  assert.equal(res.status, 200, await res.text());
-}
 
 const radio = (page: Page, name: string, value: string) =>
   page.locator(`input[type="radio"][name="${name}"][value="${value}"]`);
 
 e2eTest("sizes, keycaps and cube colours turn off as their parts run out", async (e2e) => {
   const { shop } = e2e;
-  await setComponent(shop, "LARGE_BOX", 0);
-  await setComponent(shop, "TRANSPARENT_KEYCAP", 12);
+  await setComponentStock(shop, "LARGE_BOX", 0);
+  await setComponentStock(shop, "TRANSPARENT_KEYCAP", 12);
   await setSwitchStock(shop, SWITCHES[0].id, 2);
   const { page } = await e2e.newPage();
   await page.goto("/testers/custom");
@@ -45,8 +32,8 @@ e2eTest("sizes, keycaps and cube colours turn off as their parts run out", async
   assert.ok(!(await radio(page, "tester-keycaps", "transparent").isDisabled()));
   await page.getByTestId(`switch-${SWITCHES[0].id}`).getByText("Only 2 left").waitFor();
 
-  await setComponent(shop, "TRANSPARENT_KEYCAP", 9);
-  await setComponent(shop, "CUBE_BODY", 0);
+  await setComponentStock(shop, "TRANSPARENT_KEYCAP", 9);
+  await setComponentStock(shop, "CUBE_BODY", 0);
   // Coming back to the tab asks again.
   await page.evaluate(() => document.dispatchEvent(new Event("visibilitychange")));
   await page.getByText("Only 9 transparent keycaps are left, fewer than the 10 this tester needs.")

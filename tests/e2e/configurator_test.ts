@@ -289,7 +289,9 @@ e2eTest("a failed switch list shows an inline message, and Retry loads it", asyn
         body: JSON.stringify({ error: "Service unavailable" }),
       })
       : route.continue());
-  await page.goto("/testers/fidget-cube");
+  // The server renders the page with its list; moving to it within the app loads it here.
+  await page.goto("/shop");
+  await page.locator('a[href="/testers/fidget-cube"]').first().click();
   await page.getByText("Could not load switches.").waitFor();
   assert.equal(await page.locator(".switch-grid").count(), 0);
   fail = false;

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import type { Locator, Page } from "playwright-core";
 import { e2eTest } from "./helpers/e2e.ts";
-import { setSwitchStock } from "./helpers/api.ts";
+import { setComponentStock, setSwitchStock } from "./helpers/api.ts";
 import { PACKS } from "../../shared/catalog/packs.ts";
 import { SWITCHES } from "../../shared/catalog/switches.ts";
 import { STARTING_PRICE_TEXT, SWITCH_COUNT_TEXT, TIMINGS } from "../../shared/policy.ts";
@@ -323,11 +323,8 @@ e2eTest("shop: out-of-stock items are dimmed and locked, and a failed add says s
   e2e,
 ) => {
   const { page, problems } = await e2e.newPage({ allow: [/\/api\/cart\/add/] });
-  // Stock of the seed data covers these items, so pretend the case ran out and the cart fails.
-  await page.route(
-    "**/api/items/2/availability",
-    (route) => route.fulfill({ json: { available: false } }),
-  );
+  // The case's cube bodies run out on the shelf, and the cart fails.
+  await setComponentStock(e2e.shop, "CUBE_BODY", 0);
   await page.route(
     /\/api\/cart\/add\?/,
     (route) => route.fulfill({ status: 500, json: { error: "Internal error" } }),
@@ -422,7 +419,9 @@ e2eTest("pack page: a failed load shows a message and a retry that works", async
         ? route.fulfill({ status: 500, json: { error: "Internal error" } })
         : route.continue(),
   );
-  await page.goto("/testers/popular");
+  // The server renders the pack with its data; moving to it within the app loads it here.
+  await page.goto("/shop");
+  await page.locator('a[href="/testers/popular"]').first().click();
   await page.getByRole("alert").filter({ hasText: "Please try again" }).waitFor();
   await page.getByRole("button", { name: "Try again" }).click();
   await page.getByRole("heading", { level: 1, name: "Popular Pack" }).waitFor();

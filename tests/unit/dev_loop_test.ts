@@ -13,12 +13,14 @@ import {
 import { builtClient, tempDir } from "../helpers/shop_process.ts";
 import { createTestApp, PRODUCTION } from "../helpers/test_app.ts";
 
-Deno.test("a changed file under client/ rebuilds the client only", () => {
-  assert.equal(classifyChange("client/app/money.ts"), "client");
+Deno.test("a changed style or template rebuilds the client only; the app's code, both", () => {
   assert.equal(classifyChange("client/styles/app.css"), "client");
   assert.equal(classifyChange("client/index.html"), "client");
-  assert.equal(classifyChange("./client/features/cart/cart_page.tsx"), "client");
-  assert.equal(classifyChange("client\\app\\router.tsx"), "client");
+  assert.equal(classifyChange("client/build.ts"), "client");
+  // The server renders these components too, so it restarts onto them.
+  assert.equal(classifyChange("client/app/money.ts"), "both");
+  assert.equal(classifyChange("./client/features/cart/cart_page.tsx"), "both");
+  assert.equal(classifyChange("client\\app\\router.tsx"), "both");
 });
 
 Deno.test("a changed file under server/ restarts the server only", () => {
@@ -52,7 +54,7 @@ Deno.test("editor droppings and files outside the watched folders change nothing
 
 Deno.test("a batch of changes plans the union of what its files need", () => {
   assert.deepEqual(planChanges([]), { rebuildClient: false, restartServer: false });
-  assert.deepEqual(planChanges(["client/a.ts", "client/b.tsx"]), {
+  assert.deepEqual(planChanges(["client/styles/a.css", "client/index.html"]), {
     rebuildClient: true,
     restartServer: false,
   });
@@ -162,7 +164,7 @@ Deno.test("the dev server serves a rebuilt client without restarting and tells p
     );
   };
   await writeBuild("main-ONE.js");
-  const app = devStaticRoutes(dist, "/images", {
+  const app = devStaticRoutes(dist, "/images", () => Promise.resolve(undefined), {
     closeOnSignals: false,
     pollMs: 60_000,
   });

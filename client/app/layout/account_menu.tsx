@@ -1,6 +1,5 @@
 import { useState } from "react";
 import { NavLink, useNavigate } from "react-router-dom";
-import { toast } from "react-hot-toast";
 import { api } from "../api.ts";
 import { useStore } from "../store/store.ts";
 
@@ -25,7 +24,8 @@ export function AccountMenu() {
     // The cart belongs to the account now; the next sign-in finds it again.
     state.setCartId(null);
     setLeaving(false);
-    toast.success("Signed out");
+    // Loaded when needed: the header is on every first load, the toast library need not be.
+    void import("react-hot-toast").then(({ toast }) => toast.success("Signed out"));
     navigate("/");
   }
 

@@ -1,11 +1,15 @@
 import type { NoticeView } from "../../../shared/api_types.ts";
 import { api } from "../api.ts";
 import { useStore } from "../store/store.ts";
+import { usePageData } from "../page_data.ts";
+
+/** Where the notice comes from; server-rendered pages embed its answer. */
+export const NOTICE_PATH = "/api/notice";
 
 /** Loads the owner's notice (`GET /api/notice`) into the store; a failure keeps the last one. */
 export async function loadNotice(): Promise<void> {
   try {
-    useStore.getState().setNotice(await api<NoticeView>("/api/notice"));
+    useStore.getState().setNotice(await api<NoticeView>(NOTICE_PATH));
   } catch (err) {
     console.warn("The site notice could not be loaded.", err);
   }
@@ -21,7 +25,10 @@ export function showsNotice(notice: NoticeView | null): notice is NoticeView {
  * there is no notice; a returning visitor sees the last one at once, then the current one.
  */
 export function NoticeBanner() {
-  const notice = useStore((s) => s.notice);
+  // A server-rendered page came with the current notice; the store has it too once started.
+  const served = usePageData(NOTICE_PATH) as NoticeView | undefined;
+  const stored = useStore((s) => s.notice);
+  const notice = stored ?? served ?? null;
   if (!showsNotice(notice)) return null;
   return <div className="banner" role="note">{notice.text}</div>;
 }

@@ -5,7 +5,8 @@ import { findPage, PAGES, pageTitle } from "../../../shared/routes.ts";
 import { loadCart } from "../cart/cart_service.ts";
 import { Footer } from "./footer.tsx";
 import { Header } from "./header.tsx";
-import { loadNotice, NoticeBanner } from "./notice_banner.tsx";
+import { loadNotice, NOTICE_PATH, NoticeBanner } from "./notice_banner.tsx";
+import { embeddedAnswer } from "../page_data.ts";
 
 // The toast area loads after the page: the first paint does not need it, and the home page's
 // JavaScript budget is tight. A toast raised before it mounts still shows once it does.
@@ -25,8 +26,8 @@ export function RootLayout() {
   useEffect(() => {
     // The badge needs the cart's quantities on every page, not only on /cart.
     loadCart();
-    // Once per visit: the banner is the same on every page.
-    loadNotice();
+    // Once per visit: the banner is the same on every page (a server-rendered one came with it).
+    if (embeddedAnswer(NOTICE_PATH) === undefined) loadNotice();
   }, []);
   return (
     <>

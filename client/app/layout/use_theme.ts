@@ -1,25 +1,42 @@
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useSyncExternalStore } from "react";
 import { useStore } from "../store/store.ts";
 
 const DARK_QUERY = "(prefers-color-scheme: dark)";
 
-/** The theme in effect: the explicit choice, or the OS preference when the choice is system. */
+function subscribeToSystemTheme(onChange: () => void): () => void {
+  const query = matchMedia(DARK_QUERY);
+  query.addEventListener("change", onChange);
+  return () => query.removeEventListener("change", onChange);
+}
+
+/**
+ * The theme in effect: the explicit choice, or the OS preference when the choice is system. The
+ * server cannot know the OS preference, so pages render as light there and while hydrating;
+ * the theme script (server/ssr/theme_script.ts) has already painted the right colours.
+ */
 export function useEffectiveTheme(): "light" | "dark" {
   const theme = useStore((s) => s.theme);
-  const [systemDark, setSystemDark] = useState(() => matchMedia(DARK_QUERY).matches);
-  useEffect(() => {
-    const query = matchMedia(DARK_QUERY);
-    const onChange = () => setSystemDark(query.matches);
-    query.addEventListener("change", onChange);
-    return () => query.removeEventListener("change", onChange);
-  }, []);
+  const systemDark = useSyncExternalStore(
+    subscribeToSystemTheme,
+    () => matchMedia(DARK_QUERY).matches,
+    () => false,
+  );
   return theme === "system" ? (systemDark ? "dark" : "light") : theme;
 }
 
-/** Applies the effective theme to the document root, where the CSS variables hang. */
+/**
+ * Applies the effective theme to the document root, where the CSS variables hang, whenever it
+ * changes. Not on the first render: the theme script set it before the first paint, and a
+ * hydrating page's first render has the server's light theme, which must not be painted.
+ */
 export function useApplyTheme(): void {
   const effective = useEffectiveTheme();
+  const first = useRef(true);
   useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
     document.documentElement.dataset.theme = effective;
     document.documentElement.style.colorScheme = effective;
   }, [effective]);

@@ -13,7 +13,8 @@ export interface NoticeSlice {
 
 const NOTICE_KEY = "switch-tester-shop:notice";
 
-function storedNotice(): NoticeView | null {
+/** The notice this browser saw last. */
+export function storedNotice(): NoticeView | null {
   try {
     const value = JSON.parse(readLocal(NOTICE_KEY) ?? "null");
     return typeof value?.text === "string" && typeof value?.active === "boolean"
@@ -26,7 +27,7 @@ function storedNotice(): NoticeView | null {
 
 /** Notice slice of the store. */
 export const createNoticeSlice: StateCreator<NoticeSlice, [], [], NoticeSlice> = (set) => ({
-  notice: storedNotice(),
+  notice: null,
   setNotice: (notice) => {
     writeLocal(NOTICE_KEY, JSON.stringify({ text: notice.text, active: notice.active }));
     set({ notice: { text: notice.text, active: notice.active } });

@@ -12,12 +12,22 @@ export interface SessionSlice {
   setAdminAuth: (on: boolean) => void;
 }
 
+/** The session this browser holds. */
+export function storedSession(): Pick<SessionSlice, "userId" | "token" | "email" | "adminAuth"> {
+  return {
+    userId: readLocal("userId"),
+    token: readLocal("token"),
+    email: readLocal("userEmail"),
+    adminAuth: readSession("adminAuth") === "true",
+  };
+}
+
 /** Session slice of the store: userId and token in localStorage, adminAuth in sessionStorage. */
 export const createSessionSlice: StateCreator<SessionSlice, [], [], SessionSlice> = (set) => ({
-  userId: readLocal("userId"),
-  token: readLocal("token"),
-  email: readLocal("userEmail"),
-  adminAuth: readSession("adminAuth") === "true",
+  userId: null,
+  token: null,
+  email: null,
+  adminAuth: false,
   signIn: (userId, token, email) => {
     writeLocal("userId", userId);
     writeLocal("token", token);

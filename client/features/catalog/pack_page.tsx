@@ -9,14 +9,15 @@ import { addItemToCart } from "../../app/cart/cart_service.ts";
 import { toastAddedWithLink, toastAddFailed } from "../../app/cart/cart_toasts.tsx";
 import { AddToCartButton } from "../../app/components/add_to_cart_button.tsx";
 import { useAvailability } from "../../app/use_availability.ts";
-import { type Request, useRequest } from "../../app/use_request.ts";
+import { type Request, useApiRequest } from "../../app/use_request.ts";
 import type { AvailabilityView } from "../../../shared/api_types.ts";
 
 /** Loads GET /api/packs/{slug}; a failure is logged and the page offers to try again. */
 function usePack(slug: string): Request<PackView> {
-  return useRequest(slug, async (signal) => {
+  const path = `/api/packs/${encodeURIComponent(slug)}`;
+  return useApiRequest(path, (pack: PackView) => pack, async (signal) => {
     try {
-      return await api<PackView>(`/api/packs/${encodeURIComponent(slug)}`, { signal });
+      return await api<PackView>(path, { signal });
     } catch (err) {
       if (!signal.aborted) console.warn(`Tester pack ${slug} could not be loaded`, err);
       throw err;

@@ -15,7 +15,7 @@ import { addItemToCart } from "../../app/cart/cart_service.ts";
 import { ProductCard } from "../../app/components/product_card.tsx";
 import { IMAGE_BASE } from "../../app/image_base.ts";
 import { usePacks } from "../../app/use_packs.ts";
-import { useRequest } from "../../app/use_request.ts";
+import { useApiRequest } from "../../app/use_request.ts";
 
 /** The themed packs the shop lists (docs/product.md#shop: Starter, Popular, Linear, Tactile). */
 const THEMED_PACK_IDS = [384, 380, 386, 382];
@@ -25,10 +25,9 @@ const THEMED_PACK_IDS = [384, 380, 386, 382];
  * loading failed.
  */
 function useProducts(): Map<number, ProductView> | null {
-  const request = useRequest("products", async (signal) => {
+  const request = useApiRequest("/api/products", byId, async (signal) => {
     try {
-      const products = await api<ProductView[]>("/api/products", { signal });
-      return new Map(products.map((p) => [p.id, p]));
+      return await api<ProductView[]>("/api/products", { signal });
     } catch (err) {
       // The names and prices below are the seeded ones, so the page stays usable without this.
       if (!signal.aborted) console.warn("Product prices could not be loaded", err);
@@ -36,6 +35,10 @@ function useProducts(): Map<number, ProductView> | null {
     }
   });
   return request.data;
+}
+
+function byId(products: ProductView[]): Map<number, ProductView> {
+  return new Map(products.map((p) => [p.id, p]));
 }
 
 /**

@@ -1,9 +1,12 @@
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
+import { usePageData } from "../../app/page_data.ts";
 import type { Component } from "../../../shared/bom.ts";
 import type { BuildStockView } from "../../../shared/api_types.ts";
 import type { BuildStock } from "../../../shared/build_rules.ts";
 import { api } from "../../app/api.ts";
 import { useStore } from "../../app/store/store.ts";
+
+const BUILD_STOCK_PATH = "/api/build-stock";
 
 /** The build stock as the configurator counts it: free units less what the cart would use. */
 export interface LiveStock extends BuildStock {
@@ -35,15 +38,21 @@ function liveStock(view: BuildStockView): LiveStock {
 export function useBuildStock(): LiveStock | null {
   const cartId = useStore((s) => s.cartId);
   const badgeCount = useStore((s) => s.badgeCount);
-  const [stock, setStock] = useState<LiveStock | null>(null);
+  // A server-rendered page came with the stock as a shopper without a cart sees it.
+  const served = usePageData(BUILD_STOCK_PATH) as BuildStockView | undefined;
+  const [stock, setStock] = useState<LiveStock | null>(() => served ? liveStock(served) : null);
+  const seeded = useRef(served !== undefined);
 
   useEffect(() => {
     let live = true;
     const load = () =>
-      api<BuildStockView>("/api/build-stock", { query: { cartId } })
+      api<BuildStockView>(BUILD_STOCK_PATH, { query: { cartId } })
         .then((view) => live && setStock(liveStock(view)))
         .catch((err) => console.warn("The build stock could not be loaded", err));
-    load();
+    // The served stock holds for a shopper without a cart; one with a cart asks with it.
+    const servedHolds = seeded.current && cartId === null;
+    seeded.current = false;
+    if (!servedHolds) load();
     const onVisible = () => {
       if (document.visibilityState === "visible") load();
     };

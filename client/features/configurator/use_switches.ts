@@ -1,6 +1,6 @@
 import type { SwitchView } from "../../../shared/api_types.ts";
 import { api } from "../../app/api.ts";
-import { useRequest } from "../../app/use_request.ts";
+import { useApiRequest } from "../../app/use_request.ts";
 import { type SwitchChoice, toSwitchChoice } from "./switch_choice.ts";
 
 /** The switch list of a configurator page, with its loading and failure states. */
@@ -19,13 +19,17 @@ export interface SwitchesState {
  * the page offers a retry.
  */
 export function useSwitches(): SwitchesState {
-  const request = useRequest("switches", async (signal) => {
+  const request = useApiRequest("/api/switches", toSwitchChoices, async (signal) => {
     try {
-      return (await api<SwitchView[]>("/api/switches", { signal })).map(toSwitchChoice);
+      return await api<SwitchView[]>("/api/switches", { signal });
     } catch (err) {
       if (!signal.aborted) console.warn("The switch list could not be loaded.", err);
       throw err;
     }
   });
   return { switches: request.data, failed: request.state === "failed", retry: request.reload };
+}
+
+function toSwitchChoices(switches: SwitchView[]): SwitchChoice[] {
+  return switches.map(toSwitchChoice);
 }

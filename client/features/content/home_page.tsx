@@ -1,4 +1,4 @@
-import { type CSSProperties, useEffect, useRef, useState } from "react";
+import { type CSSProperties, useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { Link } from "react-router-dom";
 import { STARTING_PRICE_TEXT, SWITCH_COUNT_TEXT, TIMINGS } from "../../../shared/policy.ts";
 import { packImageUrl } from "../../../shared/images.ts";
@@ -136,9 +136,9 @@ function cardsPerView(width: number): number {
 function TesterCarousel() {
   const cards = testerCards(usePacks());
   const viewport = useRef<HTMLDivElement>(null);
-  // A first guess from the window (main is at most 1168 px wide inside its padding) avoids
-  // showing three cards on a phone for a frame; the observer below then measures exactly.
-  const [perView, setPerView] = useState(() => cardsPerView(Math.min(innerWidth - 32, 1168)));
+  // The cards' widths come from the stylesheet (container queries with these same breakpoints),
+  // so the server's HTML is laid out right at any width; the observer tells the buttons.
+  const [perView, setPerView] = useState(3);
   const [wanted, setStart] = useState(0);
   const last = Math.max(0, cards.length - perView);
   // Clamped as it renders: a wider screen shows more cards, and a pack taken off sale leaves
@@ -203,7 +203,7 @@ function TesterCarousel() {
         <div
           id="tester-track"
           className="carousel-track"
-          style={{ "--per-view": perView, "--start": start } as CSSProperties}
+          style={{ "--start": start } as CSSProperties}
         >
           {cards.map((card, i) => {
             const visible = i >= start && i < start + perView;
@@ -252,15 +252,20 @@ function TesterCarousel() {
 
 /** Whether the shopper asked the OS for less motion; follows changes while the page is open. */
 function usePrefersReducedMotion(): boolean {
-  const query = "(prefers-reduced-motion: reduce)";
-  const [reduced, setReduced] = useState(() => matchMedia(query).matches);
-  useEffect(() => {
-    const media = matchMedia(query);
-    const update = () => setReduced(media.matches);
-    media.addEventListener("change", update);
-    return () => media.removeEventListener("change", update);
-  }, []);
-  return reduced;
+  // The server (and hydration) assume motion is fine; the browser's answer follows at once.
+  return useSyncExternalStore(
+    subscribeToReducedMotion,
+    () => matchMedia(REDUCED).matches,
+    () => false,
+  );
+}
+
+const REDUCED = "(prefers-reduced-motion: reduce)";
+
+function subscribeToReducedMotion(onChange: () => void): () => void {
+  const media = matchMedia(REDUCED);
+  media.addEventListener("change", onChange);
+  return () => media.removeEventListener("change", onChange);
 }
 
 /**

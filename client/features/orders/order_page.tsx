@@ -7,6 +7,7 @@ import { STATUS_LABELS } from "../../../shared/status.ts";
 import { api, ApiError } from "../../app/api.ts";
 import { useOrderFromPayment } from "../../app/use_order_from_payment.ts";
 import { useRequest } from "../../app/use_request.ts";
+import { usePageData } from "../../app/page_data.ts";
 import { OrderItems } from "./order_items.tsx";
 import { CancelOrder } from "../../app/components/cancel_order.tsx";
 import { OrderProgress } from "./order_progress.tsx";
@@ -46,22 +47,25 @@ export function OrderPage() {
     setSessionError({ error });
   });
 
-  const request = useRequest(orderNumber, async (signal): Promise<Loaded> => {
+  const path = orderNumber ? `/api/orders/${encodeURIComponent(orderNumber)}` : null;
+  function loaded(order: PublicOrderView): Loaded {
     if (since.current?.orderNumber !== orderNumber) {
       since.current = { orderNumber: orderNumber!, at: Date.now() };
     }
+    const waiting = order.status === "STARTED" && order.awaitingPayment;
+    const timeLeft = Date.now() - since.current.at < POLL_FOR_MS;
+    return { order, gaveUpWaiting: waiting && !timeLeft, pollAgain: waiting && timeLeft };
+  }
+  // The server renders a tracking page with its order; the browser then polls as it would.
+  const served = usePageData(path) as PublicOrderView | undefined;
+  const request = useRequest(path, async (signal): Promise<Loaded> => {
     try {
-      const order = await api<PublicOrderView>(`/api/orders/${encodeURIComponent(orderNumber!)}`, {
-        signal,
-      });
-      const waiting = order.status === "STARTED" && order.awaitingPayment;
-      const timeLeft = Date.now() - since.current.at < POLL_FOR_MS;
-      return { order, gaveUpWaiting: waiting && !timeLeft, pollAgain: waiting && timeLeft };
+      return loaded(await api<PublicOrderView>(path!, { signal }));
     } catch (err) {
       if (!signal.aborted && !isNotFound(err)) console.error("The order could not be loaded", err);
       throw err;
     }
-  });
+  }, () => served && loaded(served));
   const { reload } = request;
   const pollAgain = request.state === "loaded" && request.data.pollAgain;
   useEffect(() => {

@@ -65,3 +65,17 @@ export async function setSwitchStock(
   });
   assert.equal(res.status, 200, await res.text());
 }
+
+/** Sets a component's shelf count (boxes, keycaps, cube bodies) as the owner would. */
+export async function setComponentStock(
+  shop: { url: string; adminPassword: string },
+  name: string,
+  stock: number,
+): Promise<void> {
+  const res = await fetch(`${shop.url}/api/admin/inventory/components/${name}`, {
+    method: "PUT",
+    headers: { Authorization: `Bearer ${shop.adminPassword}`, "Content-Type": "application/json" },
+    body: JSON.stringify({ stock }),
+  });
+  assert.equal(res.status, 200, await res.text());
+}

@@ -1,0 +1,68 @@
+import type { PageInfo } from "../../shared/routes.ts";
+import { PAGE_DATA_ID } from "../../client/app/page_data.ts";
+import { renderApp } from "./render_app.tsx";
+import { structuredData } from "./structured_data.ts";
+
+/** One server-rendered page to send. */
+export interface PageToRender {
+  /** The document up to the root element's opening tag, and from its closing tag on. */
+  head: string;
+  tail: string;
+  /** Path and query, as the browser's router will read them. */
+  url: string;
+  page: PageInfo | undefined;
+  origin: string;
+  imageBase: string;
+  /** A GET of the shop's API, as this request's client: the answer, or undefined if refused. */
+  answer: (path: string) => Promise<unknown>;
+}
+
+/** JSON inside a script element: nothing in it may close the element or start a comment. */
+function scriptJson(value: unknown): string {
+  return JSON.stringify(value)
+    .replace(/</g, "\\u003c")
+    .replace(/\u2028/g, "\\u2028")
+    .replace(/\u2029/g, "\\u2029");
+}
+
+/**
+ * A page's document as a stream: the head at once (so the browser fetches the stylesheet and
+ * scripts while the page renders), then the page React rendered with its data, then the data
+ * itself for hydration (client/app/page_data.ts) and its structured data for search engines. If
+ * rendering fails the root is left empty: the browser renders the page itself, as before.
+ */
+export function serverRendered(doc: PageToRender): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  return new ReadableStream({
+    async start(controller) {
+      const send = (text: string | Uint8Array) => {
+        try {
+          controller.enqueue(typeof text === "string" ? encoder.encode(text) : text);
+          return true;
+        } catch {
+          return false; // the visitor went away
+        }
+      };
+      send(doc.head);
+      let scripts = "";
+      try {
+        const rendered = await renderApp(doc.url, doc.imageBase, doc.answer, (error) => {
+          console.error(`Server rendering of ${doc.url} failed in part`, error);
+        });
+        const things = doc.page ? await structuredData(doc.page, doc.origin, rendered.answer) : [];
+        for await (const chunk of rendered.html) if (!send(chunk)) return;
+        const data = { url: doc.url, answers: rendered.answers };
+        scripts =
+          `<script type="application/json" id="${PAGE_DATA_ID}">${scriptJson(data)}</script>` +
+          things.map((thing) => `<script type="application/ld+json">${scriptJson(thing)}</script>`)
+            .join("");
+      } catch (error) {
+        console.error(`Server rendering of ${doc.url} failed; the browser renders it`, error);
+      }
+      send(doc.tail.replace("</div>", () => `</div>${scripts}`));
+      try {
+        controller.close();
+      } catch { /* cancelled */ }
+    },
+  });
+}
