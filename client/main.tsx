@@ -24,5 +24,7 @@ const app = (
 const root = document.getElementById("root")!;
 // Public pages arrive rendered by the server (server/ssr/): the same components take them over.
 // The rest (admin, checkout, account) arrive empty and are rendered here.
-if (root.firstElementChild) hydrateRoot(root, app);
-else createRoot(root).render(app);
+if (root.firstElementChild) {
+  // In a task of its own: loading this module is one long task on a slow phone already.
+  setTimeout(() => hydrateRoot(root, app));
+} else createRoot(root).render(app);

@@ -5,6 +5,8 @@ import { escapeHtml } from "../shared/html.ts";
 import { pageMetaTags, type Preview } from "./ssr/page_meta.ts";
 import { THEME_SCRIPT } from "./ssr/theme_script.ts";
 import { serverRendered } from "./ssr/render_page.ts";
+import { compressed, pageEncoding } from "./ssr/compress.ts";
+import { deferAppScripts } from "./ssr/app_loader.ts";
 
 /** A GET of the shop's own API, made in-process for the request `c` (as its client). */
 export type ApiGet = (path: string, c: Context) => Promise<unknown>;
@@ -101,6 +103,14 @@ export function staticRoutes(
     if (!(err instanceof Deno.errors.NotFound)) throw err;
   }
 
+  // The entry's stylesheet, as the link index.html names it and as an inline <style>.
+  const stylesheetLink = indexHtml?.match(/<link rel="stylesheet" href="\/assets\/([^"]+)">/);
+  const css = stylesheetLink ? assets.get(stylesheetLink[1]) : undefined;
+  const cssText = css ? new TextDecoder().decode(css.body) : "";
+  const inlineStyles = stylesheetLink && css && !/<\/style/i.test(cssText)
+    ? `<style>${cssText}</style>`
+    : null;
+
   const app = new Hono();
   app.get("/assets/:name", (c) => {
     const asset = assets.get(c.req.param("name"));
@@ -149,9 +159,23 @@ export function staticRoutes(
         .replace(
           "<!-- PAGE_PRELOAD -->",
           (preload[(page ?? NOT_FOUND).module] ?? [])
-            .map((file) => `<link rel="modulepreload" href="/assets/${file}">`).join("\n    "),
+            .map((file) => `<link rel="modulepreload" href="/assets/${file}" fetchpriority="low">`)
+            .join("\n    "),
         );
-      const [head, tail] = html.split(ROOT_ELEMENT);
+      const at = html.indexOf(ROOT_ELEMENT);
+      let [head, tail] = at < 0
+        ? [html, ""]
+        : [html.slice(0, at), html.slice(at + ROOT_ELEMENT.length)];
+      if (!page || page.serverRendered) {
+        // A rendered page paints from its HTML alone: the stylesheet inline (no file to wait
+        // for), and the code asked for once it has painted.
+        if (inlineStyles) head = head.replace(stylesheetLink![0], () => inlineStyles);
+        const deferred = deferAppScripts(head);
+        head = deferred.head;
+        tail = tail.includes("</body>")
+          ? tail.replace("</body>", () => `${deferred.loader}\n  </body>`)
+          : `${tail}${deferred.loader}`;
+      }
       frame = [`${head}<div id="root">`, `</div>${tail}`];
       if (frames.size < 1000) frames.set(key, frame);
     }
@@ -172,30 +196,31 @@ export function staticRoutes(
         () => pageMetaTags(page, c.req.path, origin, preview),
       );
     }
-    const headers = { "Cache-Control": "no-cache", "Content-Type": "text/html; charset=UTF-8" };
+    const encoding = pageEncoding(c.req.header("Accept-Encoding") ?? "");
+    const headers: Record<string, string> = {
+      "Cache-Control": "no-cache",
+      "Content-Type": "text/html; charset=UTF-8",
+      "Vary": "Accept-Encoding",
+      ...(encoding ? { "Content-Encoding": encoding } : {}),
+    };
     const status = page ? 200 : 404;
+    let body: ReadableStream<Uint8Array>;
     if (page && !page.serverRendered) {
-      return c.body(
-        `${head}${tail.replace("</div>", `</div>\n    ${NO_SCRIPT}`)}`,
-        status,
-        headers,
-      );
-    }
-    const url = new URL(c.req.url);
-    const answer = (path: string) => api(path, c);
-    return c.body(
-      serverRendered({
+      const html = `${head}${tail.replace("</div>", `</div>\n    ${NO_SCRIPT}`)}`;
+      body = new Blob([html]).stream();
+    } else {
+      const url = new URL(c.req.url);
+      body = serverRendered({
         head,
         tail,
         url: url.pathname + url.search,
         page,
         origin,
         imageBase,
-        answer,
-      }),
-      status,
-      headers,
-    );
+        answer: (path) => api(path, c),
+      });
+    }
+    return c.body(encoding ? compressed(body, encoding) : body, status, headers);
   });
   return app;
 }

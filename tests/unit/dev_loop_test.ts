@@ -104,7 +104,7 @@ const FAKE_METAFILE: Metafile = {
 Deno.test("index.html loads the reload script only when the dev loop asks for it", () => {
   const template = "<head><!-- ASSETS --></head>";
   const prod = renderIndexHtml(template, FAKE_METAFILE);
-  assert.match(prod, /<script type="module" src="\/assets\/main-AAAA\.js"><\/script>/);
+  assert.match(prod, /<script type="module" src="\/assets\/main-AAAA\.js"[^>]*><\/script>/);
   assert.match(prod, /href="\/assets\/main-CCCC\.css"/);
   assert.match(prod, /rel="modulepreload" href="\/assets\/chunk-BBBB\.js"/);
   assert.doesNotMatch(prod, /__dev/);

@@ -39,6 +39,7 @@ export function RootLayout() {
         <RouteErrorBoundary key={pathname}>
           <Suspense fallback={<p className="loading">Loading...</p>}>
             <Outlet />
+            <Hydrated />
           </Suspense>
         </RouteErrorBoundary>
       </main>
@@ -101,4 +102,17 @@ function useDocumentMeta(pathname: string): void {
     document.querySelector('meta[name="description"]')
       ?.setAttribute("content", page?.description ?? PAGES[0].description);
   }, [pathname]);
+}
+
+/**
+ * Marks <html data-hydrated> once the page (not only the frame) is live: rendered inside the
+ * page's Suspense boundary, its effect runs when that boundary has hydrated (or rendered).
+ * Until then a server-rendered page reads and links but its buttons do nothing; tests wait for
+ * it before pressing them.
+ */
+function Hydrated() {
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = "";
+  }, []);
+  return null;
 }

@@ -36,46 +36,49 @@ export function CartPage() {
   return (
     <section className="page cart-page">
       <h1>Cart</h1>
-      {loading ? <p className="loading">Loading cart...</p> : (
-        <div className="cart-layout">
-          {items.length === 0
-            ? (
-              <p className="empty-cart">
-                Nothing here yet! <Link to="/shop">(fix it)</Link>
-              </p>
-            )
-            : (
-              <ul className="cart-lines">
-                {items.map(({ item, quantity }) => (
-                  <CartLine
-                    key={item.id}
-                    item={item}
-                    quantity={quantity}
-                    busy={busyLine === item.id}
-                    onChange={(q) => change(item.id, q)}
-                  />
-                ))}
-              </ul>
-            )}
-          <aside className="card cart-summary" aria-label="Summary">
-            <p className="row spread">
-              <span>Subtotal</span>
-              <strong data-testid="cart-subtotal">{formatCents(cart?.subtotalCents ?? 0)}</strong>
+      {/* The layout stands while the cart loads (the server renders it so), so nothing moves. */}
+      <div className="cart-layout">
+        {loading
+          ? <p className="loading">Loading cart...</p>
+          : items.length === 0
+          ? (
+            <p className="empty-cart">
+              Nothing here yet! <Link to="/shop">(fix it)</Link>
             </p>
-            <p className="muted">Shipping: Calculated at checkout</p>
-            <CheckoutButtons
-              cartId={cartId}
-              empty={items.length === 0}
-              blockedReason={blockedReason}
-            />
-            {items.length > 0 && !blockedReason && (
-              <p className="muted small">
-                Prefer to enter your address here? <Link to="/checkout">Pay on this site</Link>
-              </p>
-            )}
-          </aside>
-        </div>
-      )}
+          )
+          : (
+            <ul className="cart-lines">
+              {items.map(({ item, quantity }) => (
+                <CartLine
+                  key={item.id}
+                  item={item}
+                  quantity={quantity}
+                  busy={busyLine === item.id}
+                  onChange={(q) => change(item.id, q)}
+                />
+              ))}
+            </ul>
+          )}
+        <aside className="card cart-summary" aria-label="Summary">
+          <p className="row spread">
+            <span>Subtotal</span>
+            <strong data-testid="cart-subtotal">
+              {loading ? "…" : formatCents(cart?.subtotalCents ?? 0)}
+            </strong>
+          </p>
+          <p className="muted">Shipping: Calculated at checkout</p>
+          <CheckoutButtons
+            cartId={cartId}
+            empty={loading || items.length === 0}
+            blockedReason={blockedReason}
+          />
+          {items.length > 0 && !blockedReason && (
+            <p className="muted small">
+              Prefer to enter your address here? <Link to="/checkout">Pay on this site</Link>
+            </p>
+          )}
+        </aside>
+      </div>
       <p>
         <Link to="/shop" className="button secondary">Continue Shopping</Link>
       </p>

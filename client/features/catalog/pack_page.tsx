@@ -105,6 +105,8 @@ function PackDetails({ pack }: { pack: PackView }) {
             alt={`${pack.title}: a tester holding its ten switches`}
             width={480}
             height={480}
+            // The page's largest paint: fetched before anything the page does not show.
+            fetchPriority="high"
           />
           {/* Off sale, stock is beside the point: the text below says it is no longer sold. */}
           {onSale && available === false && <span className="stock-overlay">Out of Stock</span>}

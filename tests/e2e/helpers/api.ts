@@ -52,13 +52,13 @@ export async function paidOrder(base: string, buyer: Buyer, itemId: number): Pro
   return paid.orderNumber as string;
 }
 
-/** Sets a switch's shelf count as the owner would (the admin inventory PUT). */
-export async function setSwitchStock(
+/** Sets a shelf count through the admin inventory PUT, as the owner would. */
+async function putShelf(
   shop: { url: string; adminPassword: string },
-  switchId: number,
+  what: string,
   stock: number,
 ): Promise<void> {
-  const res = await fetch(`${shop.url}/api/admin/inventory/switches/${switchId}`, {
+  const res = await fetch(`${shop.url}/api/admin/inventory/${what}`, {
     method: "PUT",
     headers: { Authorization: `Bearer ${shop.adminPassword}`, "Content-Type": "application/json" },
     body: JSON.stringify({ stock }),
@@ -66,16 +66,20 @@ export async function setSwitchStock(
   assert.equal(res.status, 200, await res.text());
 }
 
-/** Sets a component's shelf count (boxes, keycaps, cube bodies) as the owner would. */
+/** Sets a switch's shelf count. */
+export async function setSwitchStock(
+  shop: { url: string; adminPassword: string },
+  switchId: number,
+  stock: number,
+): Promise<void> {
+  await putShelf(shop, `switches/${switchId}`, stock);
+}
+
+/** Sets a component's shelf count (boxes, keycaps, cube bodies). */
 export async function setComponentStock(
   shop: { url: string; adminPassword: string },
   name: string,
   stock: number,
 ): Promise<void> {
-  const res = await fetch(`${shop.url}/api/admin/inventory/components/${name}`, {
-    method: "PUT",
-    headers: { Authorization: `Bearer ${shop.adminPassword}`, "Content-Type": "application/json" },
-    body: JSON.stringify({ stock }),
-  });
-  assert.equal(res.status, 200, await res.text());
+  await putShelf(shop, `components/${name}`, stock);
 }

@@ -83,6 +83,7 @@ export function e2eTest(
             });
             contexts.push(context);
             const page = await context.newPage();
+            waitForHydration(page);
             const problems = watchProblems(page, pageOptions.allow);
             return { page, context, problems };
           },
@@ -100,4 +101,30 @@ export function e2eTest(
       }
     },
   });
+}
+
+/**
+ * Makes page.goto and page.reload also wait until the page is live (<html data-hydrated>, set
+ * by the app once the page has hydrated): a server-rendered page shows its buttons before its
+ * code has arrived, and a shopper's test presses them as a shopper would once they work. A page
+ * that never hydrates (its code blocked on purpose) is left after a few seconds for the test to
+ * judge.
+ */
+function waitForHydration(page: Page): void {
+  const hydrated = () =>
+    page.waitForFunction(() => document.documentElement.hasAttribute("data-hydrated"), null, {
+      timeout: 5000,
+    }).catch(() => {});
+  const goto = page.goto.bind(page);
+  const reload = page.reload.bind(page);
+  page.goto = async (...args) => {
+    const response = await goto(...args);
+    await hydrated();
+    return response;
+  };
+  page.reload = async (...args) => {
+    const response = await reload(...args);
+    await hydrated();
+    return response;
+  };
 }
