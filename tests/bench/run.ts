@@ -904,6 +904,19 @@ async function main(): Promise<void> {
       ));
     }
 
+    step("GET /testers/starter-pack, server-rendered, as a browser asks");
+    await autocannon(`${shop.url}/testers/starter-pack`, {
+      seconds: 1,
+      headers: BROWSER_ENCODINGS,
+    });
+    figures.push(figure(
+      "GET /testers/starter-pack (rendered page, compressed)",
+      await autocannon(`${shop.url}/testers/starter-pack`, { headers: BROWSER_ENCODINGS }),
+      "health",
+      "React renders the page on the server with its three API answers (read in-process), its " +
+        "JSON-LD and preview tags, compressed as it streams",
+    ));
+
     step("GET /api/cart/{id}");
     figures.push(
       figure("GET /api/cart/{id}", await autocannon(`${shop.url}/api/cart/${cart.id}`), "health"),
