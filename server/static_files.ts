@@ -7,6 +7,7 @@ import { THEME_SCRIPT } from "./ssr/theme_script.ts";
 import { serverRendered } from "./ssr/render_page.ts";
 import { compressed, pageEncoding } from "./ssr/compress.ts";
 import { deferAppScripts } from "./ssr/app_loader.ts";
+import { createPageCache } from "./ssr/page_cache.ts";
 
 /** A GET of the shop's own API, made in-process for the request `c` (as its client). */
 export type ApiGet = (path: string, c: Context) => Promise<unknown>;
@@ -111,6 +112,8 @@ export function staticRoutes(
     ? `<style>${cssText}</style>`
     : null;
 
+  const rendered = createPageCache();
+
   const app = new Hono();
   app.get("/assets/:name", (c) => {
     const asset = assets.get(c.req.param("name"));
@@ -181,7 +184,7 @@ export function staticRoutes(
     }
     return frame;
   }
-  app.get("*", (c) => {
+  app.get("*", async (c) => {
     if (indexHtml === null) {
       return c.text("The shop's client is not built yet: run `deno task build`.", 503);
     }
@@ -209,15 +212,23 @@ export function staticRoutes(
       const html = `${head}${tail.replace("</div>", `</div>\n    ${NO_SCRIPT}`)}`;
       body = new Blob([html]).stream();
     } else {
-      const url = new URL(c.req.url);
+      const { pathname, search } = new URL(c.req.url);
+      const url = pathname + search;
+      const answer = (path: string) => api(path, c);
+      // The frame is part of the key: a build link's preview changes the head, not the answers.
+      const frame = `${head}${tail}`;
+      const key = await rendered.keyFor(frame, url, answer);
+      const hit = key === null ? null : rendered.get(key, encoding);
+      if (hit) return c.body(hit as Uint8Array<ArrayBuffer>, status, headers);
       body = serverRendered({
         head,
         tail,
-        url: url.pathname + url.search,
+        url,
         page,
         origin,
         imageBase,
-        answer: (path) => api(path, c),
+        answer,
+        onRendered: (html, paths, answers) => rendered.remember(frame, url, paths, answers, html),
       });
     }
     return c.body(encoding ? compressed(body, encoding) : body, status, headers);

@@ -11,6 +11,10 @@ export interface RenderedApp {
   answers: Record<string, unknown>;
   /** Loads one more answer the same way (kept with the others). */
   answer: (path: string) => Promise<unknown>;
+  /** Every path asked for, answered or refused, in the order first asked. */
+  paths: () => string[];
+  /** Whether any part failed to render (and was left for the browser). */
+  failed: () => boolean;
 }
 
 /**
@@ -43,6 +47,7 @@ export async function renderApp(
       return answer;
     },
   };
+  let failed = false;
   const html = await renderToReadableStream(
     <StrictMode>
       <StaticRouter location={url}>
@@ -52,8 +57,20 @@ export async function renderApp(
       </StaticRouter>
     </StrictMode>,
     // Never outline a large boundary for later: that would take an inline script to reveal.
-    { onError, progressiveChunkSize: Number.MAX_SAFE_INTEGER },
+    {
+      onError(error) {
+        failed = true;
+        onError(error);
+      },
+      progressiveChunkSize: Number.MAX_SAFE_INTEGER,
+    },
   );
   await html.allReady;
-  return { html, answers, answer: data.load };
+  return {
+    html,
+    answers,
+    answer: data.load,
+    paths: () => [...pending.keys()],
+    failed: () => failed,
+  };
 }

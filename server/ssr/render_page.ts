@@ -15,6 +15,8 @@ export interface PageToRender {
   imageBase: string;
   /** A GET of the shop's API, as this request's client: the answer, or undefined if refused. */
   answer: (path: string) => Promise<unknown>;
+  /** Sees the whole document once it rendered without a failure, and what it read. */
+  onRendered?: (html: string, paths: string[], answers: unknown[]) => void;
 }
 
 /** JSON inside a script element: nothing in it may close the element or start a comment. */
@@ -45,21 +47,35 @@ export function serverRendered(doc: PageToRender): ReadableStream<Uint8Array> {
       };
       send(doc.head);
       let scripts = "";
+      const body: string[] = [];
+      const decoder = new TextDecoder();
+      let complete = false;
+      let rendered: Awaited<ReturnType<typeof renderApp>> | null = null;
       try {
-        const rendered = await renderApp(doc.url, doc.imageBase, doc.answer, (error) => {
+        rendered = await renderApp(doc.url, doc.imageBase, doc.answer, (error) => {
           console.error(`Server rendering of ${doc.url} failed in part`, error);
         });
         const things = doc.page ? await structuredData(doc.page, doc.origin, rendered.answer) : [];
-        for await (const chunk of rendered.html) if (!send(chunk)) return;
+        for await (const chunk of rendered.html) {
+          if (!send(chunk)) return;
+          if (doc.onRendered) body.push(decoder.decode(chunk, { stream: true }));
+        }
         const data = { url: doc.url, answers: rendered.answers };
         scripts =
           `<script type="application/json" id="${PAGE_DATA_ID}">${scriptJson(data)}</script>` +
           things.map((thing) => `<script type="application/ld+json">${scriptJson(thing)}</script>`)
             .join("");
+        complete = !rendered.failed();
       } catch (error) {
         console.error(`Server rendering of ${doc.url} failed; the browser renders it`, error);
       }
-      send(doc.tail.replace("</div>", () => `</div>${scripts}`));
+      const tail = doc.tail.replace("</div>", () => `</div>${scripts}`);
+      send(tail);
+      if (complete && rendered && doc.onRendered) {
+        const paths = rendered.paths();
+        const answers = await Promise.all(paths.map((path) => rendered!.answer(path)));
+        doc.onRendered(`${doc.head}${body.join("")}${decoder.decode()}${tail}`, paths, answers);
+      }
       try {
         controller.close();
       } catch { /* cancelled */ }

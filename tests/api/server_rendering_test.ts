@@ -165,6 +165,9 @@ Deno.test("every public page has its canonical URL and preview tags with a 1200Ã
 Deno.test("the page's data is embedded safely, and only the theme script is allowed inline", async () => {
   await using t = await shopWithClient();
   const cookie = await adminCookie(t);
+  // Rendered (and kept) before the notice changes: the next view still shows the new one.
+  const before = await t.request("/faq");
+  assert.equal(before.text, (await t.request("/faq")).text, "the same page while nothing changed");
   const hostile = "Closed today </script><script>alert(1)</script>";
   const set = await t.request("/api/admin/notice", {
     method: "PUT",
