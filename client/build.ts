@@ -53,7 +53,7 @@ export function clientBuildOptions(
 ): esbuild.BuildOptions {
   const production = mode === "production";
   return {
-    entryPoints: [`${CLIENT_DIR}main.tsx`],
+    entryPoints: [`${CLIENT_DIR}main.tsx`, `${CLIENT_DIR}styles/admin.css`],
     outdir: `${outDir}/assets`,
     bundle: true,
     splitting: true,
@@ -118,8 +118,15 @@ export function renderIndexHtml(
     .filter((imp) => imp.kind === "import-statement" && !imp.external)
     .map((imp) => imp.path.slice(imp.path.lastIndexOf("/") + 1))
     .map((file) => `<link rel="modulepreload" href="/assets/${file}" fetchpriority="low">`);
+  // The admin's stylesheet, named for the admin page to load (client/features/admin/).
+  const admin = Object.keys(metafile.outputs)
+    .find((path) => metafile.outputs[path].entryPoint?.endsWith("client/styles/admin.css"));
   const tags = [
-    ...(css ? [`<link rel="stylesheet" href="/assets/${css}">`] : []),
+    // data-precedence: stylesheets React adds later (the admin's) go after this one.
+    ...(css ? [`<link rel="stylesheet" href="/assets/${css}" data-precedence="app">`] : []),
+    ...(admin
+      ? [`<meta name="admin-styles" content="/assets/${admin.slice(admin.lastIndexOf("/") + 1)}">`]
+      : []),
     ...preloads,
     `<script type="module" src="/assets/${js}" fetchpriority="low"></script>`,
     ...(devScript ? [`<script type="module" src="${devScript}"></script>`] : []),

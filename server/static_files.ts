@@ -105,11 +105,11 @@ export function staticRoutes(
   }
 
   // The entry's stylesheet, as the link index.html names it and as an inline <style>.
-  const stylesheetLink = indexHtml?.match(/<link rel="stylesheet" href="\/assets\/([^"]+)">/);
+  const stylesheetLink = indexHtml?.match(/<link rel="stylesheet" href="\/assets\/([^"]+)"[^>]*>/);
   const css = stylesheetLink ? assets.get(stylesheetLink[1]) : undefined;
   const cssText = css ? new TextDecoder().decode(css.body) : "";
   const inlineStyles = stylesheetLink && css && !/<\/style/i.test(cssText)
-    ? `<style>${cssText}</style>`
+    ? `<style data-precedence="app">${cssText}</style>`
     : null;
 
   const rendered = createPageCache();

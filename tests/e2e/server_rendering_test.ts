@@ -58,6 +58,26 @@ e2eTest(
       assert.deepEqual(apiCalls, [], `${path} asked the API again at load`);
     }
     assert.deepEqual(problems.errors, [], "no hydration error or warning on any page");
+
+    // A returning shopper: a cart, a session and the dark theme in the browser's storage, none
+    // of which the server knows. The pages still hydrate cleanly, then show what it kept.
+    await page.goto("/shop");
+    await page.getByRole("button", { name: /^Add to Cart$/ }).first().click();
+    await waitForBadge(page, 1);
+    await page.evaluate(() => {
+      localStorage.setItem("token", "a-session-token");
+      localStorage.setItem("userId", "u-1");
+      localStorage.setItem("userEmail", "returning@example.com");
+      localStorage.setItem("switch-tester-shop:theme", "dark");
+    });
+    for (const path of HYDRATED) {
+      await page.goto(path);
+      await waitForBadge(page, 1);
+      await page.getByTestId("account-menu").waitFor();
+      const theme = await page.evaluate(() => document.documentElement.dataset.theme);
+      assert.equal(theme, "dark", path);
+    }
+    assert.deepEqual(problems.errors, [], "no hydration error for a returning shopper either");
   },
 );
 

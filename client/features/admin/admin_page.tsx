@@ -29,14 +29,28 @@ export function AdminPage() {
 
   // On load with the flag set, the dashboard waits for the session check.
   const checking = session.state === "loading";
-  if (!adminAuth) return <LoginForm onSuccess={() => setAdminAuth(true)} />;
-  if (checking) {
-    return (
-      <section className="page">
-        <h1>Admin Dashboard</h1>
-        <p className="loading" role="status">Checking your admin session...</p>
-      </section>
-    );
-  }
-  return <Dashboard onLoggedOut={() => setAdminAuth(false)} />;
+  return (
+    <>
+      <AdminStyles />
+      {!adminAuth
+        ? <LoginForm onSuccess={() => setAdminAuth(true)} />
+        : checking
+        ? (
+          <section className="page">
+            <h1>Admin Dashboard</h1>
+            <p className="loading" role="status">Checking your admin session...</p>
+          </section>
+        )
+        : <Dashboard onLoggedOut={() => setAdminAuth(false)} />}
+    </>
+  );
+}
+
+/**
+ * The admin's stylesheet, which the shop's pages leave out (the build names it in a meta tag).
+ * React puts it in the head and shows the page once it has loaded, so nothing flashes unstyled.
+ */
+function AdminStyles() {
+  const href = document.querySelector<HTMLMetaElement>('meta[name="admin-styles"]')?.content;
+  return href ? <link rel="stylesheet" href={href} precedence="admin" /> : null;
 }

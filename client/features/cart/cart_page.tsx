@@ -62,8 +62,12 @@ export function CartPage() {
         <aside className="card cart-summary" aria-label="Summary">
           <p className="row spread">
             <span>Subtotal</span>
-            <strong data-testid="cart-subtotal">
-              {loading ? "…" : formatCents(cart?.subtotalCents ?? 0)}
+            {/* Held in place while loading, at an empty cart's width, so nothing moves. */}
+            <strong
+              data-testid="cart-subtotal"
+              style={loading ? { visibility: "hidden" } : undefined}
+            >
+              {formatCents(cart?.subtotalCents ?? 0)}
             </strong>
           </p>
           <p className="muted">Shipping: Calculated at checkout</p>
