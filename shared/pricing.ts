@@ -82,11 +82,19 @@ export function toCents(dollars: number): number {
   return Math.round(dollars * 100);
 }
 
-/** Cents as shoppers read them: "$9.99", "-$0.10". */
+/**
+ * Whole dollars with thousands separators ("1,234"), without Intl: toLocaleString built a
+ * formatter per call and loading Intl's data alone is a long task on a phone, for a comma.
+ */
+function withThousands(dollars: number): string {
+  return String(dollars).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+}
+
+/** Cents as shoppers read them: "$9.99", "-$0.10", "$1,234.00". */
 export function formatCents(cents: number): string {
   const rounded = Math.round(cents);
   const sign = rounded < 0 ? "-" : "";
   const abs = Math.abs(rounded);
-  const dollars = Math.floor(abs / 100).toLocaleString("en-US");
+  const dollars = withThousands(Math.floor(abs / 100));
   return `${sign}$${dollars}.${String(abs % 100).padStart(2, "0")}`;
 }
