@@ -91,7 +91,11 @@ try {
 } finally {
   await shop.stop();
 }
-console.log(["page", "category", "score", "target", ""].map((h) => h.padEnd(16)).join(""));
-for (const row of rows) console.log(row.map((c) => c.padEnd(16)).join(""));
+/** A row of the table; the first column fits the longest path (/testers/starter-pack). */
+function pad(cells: string[]): string {
+  return cells.map((c, i) => c.padEnd(i === 0 ? 24 : 16)).join("");
+}
+console.log(pad(["page", "category", "score", "target", ""]));
+for (const row of rows) console.log(pad(row));
 console.log(`\n${missed === 0 ? "All targets met." : `${missed} score(s) below target.`}`);
 console.log(`Reports: ${outDir}`);
