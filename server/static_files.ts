@@ -215,9 +215,9 @@ export function staticRoutes(
       const { pathname, search } = new URL(c.req.url);
       const url = pathname + search;
       const answer = (path: string) => api(path, c);
-      // The frame is part of the key: a build link's preview changes the head, not the answers.
-      const frame = `${head}${tail}`;
-      const key = await rendered.keyFor(frame, url, answer);
+      // The document's frame follows from its origin and URL (a build link's preview is in the
+      // query), so those and the answers identify it.
+      const key = await rendered.keyFor(origin, url, answer);
       const hit = key === null ? null : rendered.get(key, encoding);
       if (hit) return c.body(hit as Uint8Array<ArrayBuffer>, status, headers);
       body = serverRendered({
@@ -228,7 +228,7 @@ export function staticRoutes(
         origin,
         imageBase,
         answer,
-        onRendered: (html, paths, answers) => rendered.remember(frame, url, paths, answers, html),
+        onRendered: (html, paths, answers) => rendered.remember(origin, url, paths, answers, html),
       });
     }
     return c.body(encoding ? compressed(body, encoding) : body, status, headers);

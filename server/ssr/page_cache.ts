@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import type { PageEncoding } from "./compress.ts";
 
@@ -8,8 +9,8 @@ interface CachedPage {
 }
 
 /**
- * Rendered documents by what they were made from. A page's HTML depends only on its frame (page,
- * origin), its URL and the API answers it read, and those answers are cheap (the catalogue's are
+ * Rendered documents by what they were made from. A page's HTML depends only on the shop's origin
+ * (in its canonical and preview tags), its URL and the API answers it read, and those answers are cheap (the catalogue's are
  * kept per stock version), so a request first reads the answers the same URL read last time and,
  * when a document was made from exactly those, sends it without rendering. A changed price, stock
  * level or notice changes the answers and so the key: nothing is served stale. Both maps are
@@ -19,6 +20,12 @@ export function createPageCache(limit = 200) {
   const pathsByUrl = new Map<string, string[]>();
   const pages = new Map<string, CachedPage>();
 
+  /** What a document was made from, hashed: the switch list alone is 26 KB of JSON. */
+  function keyOf(origin: string, url: string, paths: string[], answers: unknown[]): string {
+    return createHash("sha256").update(JSON.stringify([origin, url, paths, answers]))
+      .digest("base64");
+  }
+
   function touch<K, V>(map: Map<K, V>, key: K, value: V, max: number): void {
     map.delete(key);
     map.set(key, value);
@@ -27,18 +34,17 @@ export function createPageCache(limit = 200) {
 
   return {
     /**
-     * The key of a URL's document as it would be rendered now: its frame, URL and the answers it
-     * read last time, read again. Null when the URL has not been rendered yet.
+     * The key of a URL's document as it would be rendered now: the origin, the URL and the
+     * answers it read last time, read again. Null when the URL has not been rendered yet.
      */
     async keyFor(
-      frame: string,
+      origin: string,
       url: string,
       answer: (path: string) => Promise<unknown>,
     ): Promise<string | null> {
       const paths = pathsByUrl.get(url);
       if (!paths) return null;
-      const answers = await Promise.all(paths.map((path) => answer(path)));
-      return JSON.stringify([frame, url, paths, answers]);
+      return keyOf(origin, url, paths, await Promise.all(paths.map((path) => answer(path))));
     },
 
     /** A cached document in an encoding (null: as it is), or null. */
@@ -53,9 +59,9 @@ export function createPageCache(limit = 200) {
     },
 
     /** Keeps what a URL's render read, and the document it made under the key of those answers. */
-    remember(frame: string, url: string, paths: string[], answers: unknown[], html: string): void {
+    remember(origin: string, url: string, paths: string[], answers: unknown[], html: string): void {
       touch(pathsByUrl, url, paths, limit * 5);
-      const key = JSON.stringify([frame, url, paths, answers]);
+      const key = keyOf(origin, url, paths, answers);
       touch(pages, key, { html: new TextEncoder().encode(html), encoded: {} }, limit);
     },
   };
