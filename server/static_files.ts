@@ -67,8 +67,10 @@ function negotiate(asset: Asset, acceptEncoding: string): [Uint8Array, string | 
 }
 
 /**
- * Serves the built client: hashed assets as immutable, and the app's index.html (never cached) for
- * every page. Files are read once at start, so a request never touches the disk.
+ * Serves the built client: hashed assets as immutable, and every page's document (never cached by
+ * the browser): the public ones rendered on the server (server/ssr/), the others as the empty
+ * index.html the browser renders into. Files are read once at start, so a request never touches
+ * the disk. `api` reads the shop's own API in-process for the pages it renders.
  */
 export function staticRoutes(
   distDir: string,
