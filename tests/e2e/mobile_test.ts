@@ -4,25 +4,15 @@
  */
 import assert from "node:assert/strict";
 import { e2eTest } from "./helpers/e2e.ts";
-import { paidOrder } from "./helpers/api.ts";
+import { austinBuyer, paidOrder } from "./helpers/api.ts";
 import { waitForBadge } from "./helpers/browser.ts";
 
 const LONG_NAME = "Wolfeschlegelsteinhausenbergerdorffvoralternwarengewissenhaftschaferswessen";
 
 e2eTest("on a phone: the cart in the top bar, and long names wrap", async (e2e) => {
   const { shop } = e2e;
-  const orderNumber = await paidOrder(shop.url, {
-    email: "long@example.com",
-    name: LONG_NAME,
-    address: {
-      street: `1 ${LONG_NAME} Strasse`,
-      apartment: "",
-      city: "Austin",
-      state: "TX",
-      zipCode: "73301",
-      country: "US",
-    },
-  }, 384);
+  const buyer = austinBuyer("long@example.com", LONG_NAME, `1 ${LONG_NAME} Strasse`);
+  const orderNumber = await paidOrder(shop.url, buyer, 384);
   const { page } = await e2e.newPage({ viewport: { width: 390, height: 800 } });
   await page.goto("/shop");
   await page.getByRole("button", { name: /^Add to Cart$/ }).first().click();

@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { e2eTest } from "./helpers/e2e.ts";
 import { settle, waitForBadge } from "./helpers/browser.ts";
-import { paidOrder } from "./helpers/api.ts";
+import { austinBuyer, paidOrder } from "./helpers/api.ts";
 import { PACKS } from "../../shared/catalog/packs.ts";
 import { SWITCHES } from "../../shared/catalog/switches.ts";
 import { formatCents, PACK_BASE_CENTS } from "../../shared/pricing.ts";
@@ -34,18 +34,8 @@ e2eTest(
       const url = new URL(request.url());
       if (url.pathname.startsWith("/api/")) apiCalls.push(`${url.pathname}${url.search}`);
     });
-    const orderNumber = await paidOrder(e2e.shop.url, {
-      email: "rendered@example.com",
-      name: "Ada Lovelace",
-      address: {
-        street: "1 Analytical Way",
-        apartment: "",
-        city: "Austin",
-        state: "TX",
-        zipCode: "73301",
-        country: "US",
-      },
-    }, 384);
+    const buyer = austinBuyer("rendered@example.com", "Ada Lovelace", "1 Analytical Way");
+    const orderNumber = await paidOrder(e2e.shop.url, buyer, 384);
     for (const path of [...HYDRATED, `/order/track/${orderNumber}`]) {
       apiCalls.length = 0;
       await page.goto(path);

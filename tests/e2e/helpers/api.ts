@@ -36,6 +36,22 @@ export interface Buyer {
   };
 }
 
+/** A buyer in Austin, Texas, at `street`. */
+export function austinBuyer(email: string, name: string, street: string): Buyer {
+  return {
+    email,
+    name,
+    address: {
+      street,
+      apartment: "",
+      city: "Austin",
+      state: "TX",
+      zipCode: "73301",
+      country: "US",
+    },
+  };
+}
+
 /**
  * Buys one of `itemId` over HTTP as a shopper would: a new cart, a US hosted checkout, and the
  * demo provider's payment with the test card and `buyer`'s details. Answers the order's number.
