@@ -108,7 +108,8 @@ export function createApp(deps: AppDeps): Hono {
   // Server-rendered pages read the API in-process, as the request's own client (same address,
   // so the same limits): exactly the answers the browser would otherwise fetch after loading.
   const api: ApiGet = async (path, c) => {
-    const headers = new Headers({ Accept: "application/json" });
+    // Under the page's request id, so the log ties each read to the page view it served.
+    const headers = new Headers({ Accept: "application/json", "X-Request-Id": c.get("requestId") });
     const forwarded = c.req.header("X-Forwarded-For");
     if (forwarded) headers.set("X-Forwarded-For", forwarded);
     const res = await app.fetch(new Request(new URL(path, c.req.url), { headers }), c.env);

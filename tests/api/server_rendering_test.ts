@@ -103,6 +103,20 @@ Deno.test("a pack page's HTML holds its ten switches, its price and its Product 
   assert.ok(textOf(after.text).includes("$12.50"));
 });
 
+Deno.test("the API reads of a rendered page are logged under the page's request id", async () => {
+  await using t = await shopWithClient();
+  const res = await t.request("/testers/starter-pack");
+  const pageId = res.headers.get("x-request-id");
+  assert.ok(pageId, "the page answers with its request id");
+  const reads = t.logs.filter((l) => l.msg === "request")
+    .map((l) => ({ path: String(l.path), requestId: String(l.requestId) }));
+  assert.deepEqual(
+    reads.map((l) => l.path).sort(),
+    ["/api/notice", "/api/packs/starter-pack", `/api/testers/${STARTER.id}/availability`],
+  );
+  assert.ok(reads.every((l) => l.requestId === pageId), JSON.stringify(reads));
+});
+
 Deno.test("the home, shop and configurator pages carry their structured data", async () => {
   await using t = await shopWithClient();
   const home = structuredData((await t.request("/")).text);
