@@ -28,7 +28,8 @@ import { authRoutes } from "./routes/auth.ts";
 import { webhookRoutes } from "./routes/webhooks.ts";
 import { imageRoutes } from "./routes/images.ts";
 import { LOCAL_IMAGE_BASE } from "../shared/images.ts";
-import { type ApiGet, staticRoutes } from "./static_files.ts";
+import { staticRoutes } from "./static_files.ts";
+import { apiReader } from "./ssr/api_reader.ts";
 import { devStaticRoutes } from "./dev_reload.ts";
 import { useClock } from "./db/stock_version.ts";
 
@@ -105,17 +106,7 @@ export function createApp(deps: AppDeps): Hono {
   app.route("/images", imageRoutes(deps.kv));
   // `deno task dev` only (it sets SHOP_DEV_RELOAD=1): rebuilt client files and live reload.
   const statics = config.devReload ? devStaticRoutes : staticRoutes;
-  // Server-rendered pages read the API in-process, as the request's own client (same address,
-  // so the same limits): exactly the answers the browser would otherwise fetch after loading.
-  const api: ApiGet = async (path, c) => {
-    // Under the page's request id, so the log ties each read to the page view it served.
-    const headers = new Headers({ Accept: "application/json", "X-Request-Id": c.get("requestId") });
-    const forwarded = c.req.header("X-Forwarded-For");
-    if (forwarded) headers.set("X-Forwarded-For", forwarded);
-    const res = await app.fetch(new Request(new URL(path, c.req.url), { headers }), c.env);
-    return res.ok ? await res.json() : (await res.body?.cancel(), undefined);
-  };
-  app.route("/", statics(config.distDir, routeDeps.imageBase, api));
+  app.route("/", statics(config.distDir, routeDeps.imageBase, apiReader(app)));
   return app;
 }
 

@@ -1,4 +1,6 @@
 import { createContext, use, useContext } from "react";
+import { ApiError } from "./api.ts";
+import type { Outcome } from "./request_runner.ts";
 
 /**
  * The answers of the shop's own GET API a page was rendered with, by path. The server renders a
@@ -6,7 +8,36 @@ import { createContext, use, useContext } from "react";
  * hydrates the same page without asking again (no request waterfall at load).
  */
 
-/** The server's side: loads an answer (undefined when the API refused), once per path. */
+/**
+ * How an answer the API refused (4xx) is embedded: the page renders what the browser would show
+ * for that refusal (an unknown order, say), and the browser does not ask again.
+ */
+export interface Refusal {
+  $refused: { status: number; error: string };
+}
+
+/** A refusal to embed, from the API's status and `{ error }` message. */
+export function refusal(status: number, error: string): Refusal {
+  return { $refused: { status, error } };
+}
+
+/** Whether an answer is the API's refusal. */
+export function isRefusal(answer: unknown): answer is Refusal {
+  return typeof answer === "object" && answer !== null && "$refused" in answer;
+}
+
+/** An embedded answer or refusal as the outcome of the request the page would have made. */
+function outcomeOf(answer: unknown): Outcome<unknown> | undefined {
+  if (answer === undefined) return undefined;
+  if (!isRefusal(answer)) return { ok: true, data: answer };
+  const { status, error } = answer.$refused;
+  return { ok: false, error: new ApiError(status, error, { error }) };
+}
+
+/**
+ * The server's side: loads an answer, a Refusal (4xx) or undefined (the API failed), once per
+ * path.
+ */
 export interface ServerPageData {
   load(path: string): Promise<unknown>;
 }
@@ -41,17 +72,29 @@ export function readEmbeddedPageData(): void {
  * any later page (even the first one again) asks the API itself.
  */
 export function embeddedAnswer(path: string): unknown {
+  const outcome = embeddedOutcome(path);
+  return outcome?.ok ? outcome.data : undefined;
+}
+
+function embeddedOutcome(path: string): Outcome<unknown> | undefined {
   if (embedded && embedded.url !== location.pathname + location.search) embedded = null;
-  return embedded?.answers[path];
+  return outcomeOf(embedded?.answers[path]);
 }
 
 /**
- * The answer to `GET path` the page came with: on the server it is loaded (the render waits for
- * it), in the browser read from the HTML. undefined when there is none: the caller loads it.
+ * How `GET path` went when the page was made: on the server it is loaded (the render waits for
+ * it), in the browser read from the HTML. undefined when the page came without it (or the API
+ * failed): the caller loads it.
  */
-export function usePageData(path: string | null): unknown {
+export function usePageOutcome(path: string | null): Outcome<unknown> | undefined {
   const server = useContext(ServerPageDataContext);
   if (path === null) return undefined;
-  if (server) return use(server.load(path));
-  return embeddedAnswer(path);
+  if (server) return outcomeOf(use(server.load(path)));
+  return embeddedOutcome(path);
+}
+
+/** The answer to `GET path` the page came with, or undefined (none, or refused). */
+export function usePageData(path: string | null): unknown {
+  const outcome = usePageOutcome(path);
+  return outcome?.ok ? outcome.data : undefined;
 }

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useEffectEvent, useRef, useState } from "react";
 import { type Outcome, startRequest } from "./request_runner.ts";
-import { usePageData } from "./page_data.ts";
+import { usePageOutcome } from "./page_data.ts";
 
 /**
  * Where a page's request stands. `data` is the last answer for the current key: it stays while a
@@ -27,20 +27,21 @@ interface Settled<T> {
  * Loads data for a page: runs `loader` whenever `key` changes (null: nothing to load) or
  * `reload` is called, aborts the call that is no longer wanted and ignores its late answer. The
  * key stands for everything the loader reads (an id, a token); the loader itself may change
- * every render without starting a new request. `initial`, when it gives one, is the answer the page
- * came with: the state starts loaded with it and the first load is skipped.
+ * every render without starting a new request. `initial`, when it gives one, is how the request went
+ * when the page was made (its answer, or the API's refusal): the state starts there and the first
+ * load is skipped.
  */
 export function useRequest<T>(
   key: string | null,
   loader: (signal: AbortSignal) => Promise<T>,
-  initial?: () => T | undefined,
+  initial?: () => Outcome<T> | undefined,
 ): Request<T> {
   const [attempt, setAttempt] = useState(0);
   const [settled, setSettled] = useState<Settled<T> | null>(() => {
-    const data = key === null ? undefined : initial?.();
-    return key === null || data === undefined
+    const outcome = key === null ? undefined : initial?.();
+    return key === null || outcome === undefined
       ? null
-      : { key, attempt: 0, outcome: { ok: true, data }, lastData: data };
+      : { key, attempt: 0, outcome, lastData: outcome.ok ? outcome.data : null };
   });
   // A page that came with its answer (server-rendered) does not ask for it again on mount.
   const seeded = useRef(settled !== null);
@@ -83,18 +84,18 @@ function requestState<T>(
 }
 
 /**
- * useRequest for one GET of the shop's API: the answer the page came with (usePageData) is
- * used first, then `select` shapes the raw answer for the page, on the server and in the browser.
+ * useRequest for one GET of the shop's API: how it went when the page was made
+ * (usePageOutcome) is used first, then `select` shapes the raw answer for the page, on the server and in the browser.
  */
 export function useApiRequest<R, T>(
   path: string | null,
   select: (raw: R) => T,
   loader: (signal: AbortSignal) => Promise<R>,
 ): Request<T> {
-  const raw = usePageData(path) as R | undefined;
+  const served = usePageOutcome(path) as Outcome<R> | undefined;
   return useRequest(
     path,
     async (signal) => select(await loader(signal)),
-    () => raw === undefined ? undefined : select(raw),
+    () => served?.ok ? { ok: true, data: select(served.data) } : served,
   );
 }

@@ -1,5 +1,5 @@
 import type { PageInfo } from "../../shared/routes.ts";
-import { PAGE_DATA_ID } from "../../client/app/page_data.ts";
+import { isRefusal, PAGE_DATA_ID } from "../../client/app/page_data.ts";
 import { renderApp } from "./render_app.tsx";
 import { structuredData } from "./structured_data.ts";
 
@@ -55,7 +55,10 @@ export function serverRendered(doc: PageToRender): ReadableStream<Uint8Array> {
         rendered = await renderApp(doc.url, doc.imageBase, doc.answer, (error) => {
           console.error(`Server rendering of ${doc.url} failed in part`, error);
         });
-        const things = doc.page ? await structuredData(doc.page, doc.origin, rendered.answer) : [];
+        // Structured data is made from answers only: a refused one leaves its part out.
+        const answerOnly = (path: string) =>
+          rendered!.answer(path).then((a) => isRefusal(a) ? undefined : a);
+        const things = doc.page ? await structuredData(doc.page, doc.origin, answerOnly) : [];
         for await (const chunk of rendered.html) {
           if (!send(chunk)) return;
           if (doc.onRendered) body.push(decoder.decode(chunk, { stream: true }));

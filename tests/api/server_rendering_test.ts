@@ -117,6 +117,17 @@ Deno.test("the API reads of a rendered page are logged under the page's request 
   assert.ok(reads.every((l) => l.requestId === pageId), JSON.stringify(reads));
 });
 
+Deno.test("an unknown order's tracking page says so from the server, and the browser asks no more", async () => {
+  await using t = await shopWithClient();
+  const res = await t.request("/order/track/NOSUCHORDER123");
+  assert.ok(textOf(res.text).includes("Order Not Found"), "rendered as not found");
+  const data = res.text.match(
+    /<script type="application\/json" id="page-data">([\s\S]*?)<\/script>/,
+  );
+  const refused = JSON.parse(data![1]).answers["/api/orders/NOSUCHORDER123"];
+  assert.equal(refused.$refused.status, 404, "the refusal travels with the page");
+});
+
 Deno.test("the home, shop and configurator pages carry their structured data", async () => {
   await using t = await shopWithClient();
   const home = structuredData((await t.request("/")).text);

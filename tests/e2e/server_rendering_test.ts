@@ -36,7 +36,8 @@ e2eTest(
     });
     const buyer = austinBuyer("rendered@example.com", "Ada Lovelace", "1 Analytical Way");
     const orderNumber = await paidOrder(e2e.shop.url, buyer, 384);
-    for (const path of [...HYDRATED, `/order/track/${orderNumber}`]) {
+    // An unknown order too: the page says so from the server, with no second (counted) miss.
+    for (const path of [...HYDRATED, `/order/track/${orderNumber}`, "/order/track/NOSUCHORDER1"]) {
       apiCalls.length = 0;
       await page.goto(path);
       // Hydrated: React has attached its handlers to the server's root.

@@ -12,7 +12,13 @@ export function Footer() {
         <Link to="/tos">Terms of service</Link>
         <Link to="/contact">Contact</Link>
       </nav>
-      <p className="muted">© {new Date().getFullYear()} {SHOP_NAME}. Printed on demand.</p>
+      {
+        /* The year is the server's when it rendered the page (a kept page may be older than a New
+          Year, or the shopper a time zone ahead): hydration leaves it as it is. */
+      }
+      <p className="muted" suppressHydrationWarning>
+        © {new Date().getFullYear()} {SHOP_NAME}. Printed on demand.
+      </p>
     </footer>
   );
 }

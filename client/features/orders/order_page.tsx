@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { Link, useParams, useSearchParams } from "react-router-dom";
 import type { PublicOrderView } from "../../../shared/order_view.ts";
 import { POLICY } from "../../../shared/policy.ts";
@@ -7,7 +7,8 @@ import { STATUS_LABELS } from "../../../shared/status.ts";
 import { api, ApiError } from "../../app/api.ts";
 import { useOrderFromPayment } from "../../app/use_order_from_payment.ts";
 import { useRequest } from "../../app/use_request.ts";
-import { usePageData } from "../../app/page_data.ts";
+import { usePageOutcome } from "../../app/page_data.ts";
+import type { Outcome } from "../../app/request_runner.ts";
 import { OrderItems } from "./order_items.tsx";
 import { CancelOrder } from "../../app/components/cancel_order.tsx";
 import { OrderProgress } from "./order_progress.tsx";
@@ -57,7 +58,7 @@ export function OrderPage() {
     return { order, gaveUpWaiting: waiting && !timeLeft, pollAgain: waiting && timeLeft };
   }
   // The server renders a tracking page with its order; the browser then polls as it would.
-  const served = usePageData(path) as PublicOrderView | undefined;
+  const served = usePageOutcome(path) as Outcome<PublicOrderView> | undefined;
   const request = useRequest(path, async (signal): Promise<Loaded> => {
     try {
       return loaded(await api<PublicOrderView>(path!, { signal }));
@@ -65,7 +66,7 @@ export function OrderPage() {
       if (!signal.aborted && !isNotFound(err)) console.error("The order could not be loaded", err);
       throw err;
     }
-  }, () => served && loaded(served));
+  }, () => served?.ok ? { ok: true, data: loaded(served.data) } : served);
   const { reload } = request;
   const pollAgain = request.state === "loaded" && request.data.pollAgain;
   useEffect(() => {
@@ -153,10 +154,14 @@ function OrderView(
   },
 ) {
   const closed = order.status === "CANCELLED" || order.status === "EXPIRED";
+  // The server cannot know the shopper's time zone: it (and hydration) says the UTC date, and the
+  // browser's own date follows at once.
+  const local = useSyncExternalStore(noChanges, () => true, () => false);
   const placed = new Date(order.createdAt).toLocaleDateString("en-US", {
     year: "numeric",
     month: "long",
     day: "numeric",
+    ...(local ? {} : { timeZone: "UTC" }),
   });
   return (
     <section className="page order-page" data-status={order.status}>
@@ -333,4 +338,9 @@ function ShippingCard({ order }: { order: PublicOrderView }) {
       {order.email && <p className="muted small">Updates go to {order.email}.</p>}
     </section>
   );
+}
+
+/** A store that never changes, for useSyncExternalStore's "in the browser yet?" */
+function noChanges(): () => void {
+  return () => {};
 }

@@ -1,0 +1,29 @@
+import type { Context, Hono } from "hono";
+import { refusal } from "../../client/app/page_data.ts";
+import type { ApiGet } from "../static_files.ts";
+
+/**
+ * How rendered pages read the shop's API: in-process through `app` itself, as the request's own
+ * client (same address, so the same limits), under the page's request id (so the log ties each
+ * read to the page view it served). Exactly the answers the browser would otherwise fetch after
+ * loading. A refusal (4xx) comes back as a Refusal for the page to show; anything else that
+ * fails as undefined, which the browser then asks for again.
+ */
+export function apiReader(app: Hono): ApiGet {
+  return async (path: string, c: Context) => {
+    const headers = new Headers({ Accept: "application/json", "X-Request-Id": c.get("requestId") });
+    const forwarded = c.req.header("X-Forwarded-For");
+    if (forwarded) headers.set("X-Forwarded-For", forwarded);
+    const res = await app.fetch(new Request(new URL(path, c.req.url), { headers }), c.env);
+    if (res.ok) return await res.json();
+    if (res.status >= 400 && res.status < 500) {
+      const body = await res.json().catch(() => null);
+      const error = typeof body?.error === "string"
+        ? body.error
+        : `HTTP error status ${res.status}`;
+      return refusal(res.status, error);
+    }
+    await res.body?.cancel();
+    return undefined;
+  };
+}
