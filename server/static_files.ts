@@ -147,43 +147,52 @@ export function staticRoutes(
       }\n</urlset>\n`;
     return c.body(xml, 200, { "Content-Type": "application/xml; charset=utf-8" });
   });
-  // The frame of a page's document (all but what the server renders into it) depends only on
-  // the page and the origin: made once each, on first request.
+  /**
+   * The frame of a page's document: all but what the server renders into it, split at the root
+   * element. It depends only on the page and the origin, so it is made once each, on first
+   * request; `preview` (a shared build's picture and title, in place of the page's) comes with
+   * any query a client sends, so a frame with one is made each time.
+   */
   const frames = new Map<string, [string, string]>();
-  function frameFor(template: string, page: PageInfo | undefined, origin: string, path: string) {
+  function frameFor(
+    template: string,
+    page: PageInfo | undefined,
+    origin: string,
+    path: string,
+    preview: Preview | null,
+  ): [string, string] {
     // Only an order's tracking page has a path of its own (its number) in the frame.
-    const key = `${origin} ${page?.path.includes(":") ? path : page?.path}`;
-    let frame = frames.get(key);
-    if (frame === undefined) {
-      const html = template
-        .replace("%TITLE%", escapeHtml(pageTitle(page?.title ?? "Page not found")))
-        .replace("%DESCRIPTION%", escapeHtml(page?.description ?? PAGES[0].description))
-        .replace("%IMAGE_BASE%", escapeHtml(imageBase))
-        .replace("<!-- HEAD -->", `<script>${THEME_SCRIPT}</script>`)
-        .replace("<!-- META -->", pageMetaTags(page, path, origin))
-        .replace(
-          "<!-- PAGE_PRELOAD -->",
-          (preload[(page ?? NOT_FOUND).module] ?? [])
-            .map((file) => `<link rel="modulepreload" href="/assets/${file}" fetchpriority="low">`)
-            .join("\n    "),
-        );
-      const at = html.indexOf(ROOT_ELEMENT);
-      let [head, tail] = at < 0
-        ? [html, ""]
-        : [html.slice(0, at), html.slice(at + ROOT_ELEMENT.length)];
-      if (!page || page.serverRendered) {
-        // A rendered page paints from its HTML alone: the stylesheet inline (no file to wait
-        // for), and the code asked for once it has painted.
-        if (inlineStyles) head = head.replace(stylesheetLink![0], () => inlineStyles);
-        const deferred = deferAppScripts(head);
-        head = deferred.head;
-        tail = tail.includes("</body>")
-          ? tail.replace("</body>", () => `${deferred.loader}\n  </body>`)
-          : `${tail}${deferred.loader}`;
-      }
-      frame = [`${head}<div id="root">`, `</div>${tail}`];
-      if (frames.size < 1000) frames.set(key, frame);
+    const key = preview ? null : `${origin} ${page?.path.includes(":") ? path : page?.path}`;
+    const made = key === null ? undefined : frames.get(key);
+    if (made) return made;
+    const html = template
+      .replace("%TITLE%", escapeHtml(pageTitle(page?.title ?? "Page not found")))
+      .replace("%DESCRIPTION%", escapeHtml(page?.description ?? PAGES[0].description))
+      .replace("%IMAGE_BASE%", escapeHtml(imageBase))
+      .replace("<!-- HEAD -->", `<script>${THEME_SCRIPT}</script>`)
+      .replace("<!-- META -->", () => pageMetaTags(page, path, origin, preview))
+      .replace(
+        "<!-- PAGE_PRELOAD -->",
+        (preload[(page ?? NOT_FOUND).module] ?? [])
+          .map((file) => `<link rel="modulepreload" href="/assets/${file}" fetchpriority="low">`)
+          .join("\n    "),
+      );
+    const at = html.indexOf(ROOT_ELEMENT);
+    let [head, tail] = at < 0
+      ? [html, ""]
+      : [html.slice(0, at), html.slice(at + ROOT_ELEMENT.length)];
+    if (!page || page.serverRendered) {
+      // A rendered page paints from its HTML alone: the stylesheet inline (no file to wait
+      // for), and the code asked for once it has painted.
+      if (inlineStyles) head = head.replace(stylesheetLink![0], () => inlineStyles);
+      const deferred = deferAppScripts(head);
+      head = deferred.head;
+      tail = tail.includes("</body>")
+        ? tail.replace("</body>", () => `${deferred.loader}\n  </body>`)
+        : `${tail}${deferred.loader}`;
     }
+    const frame: [string, string] = [`${head}<div id="root">`, `</div>${tail}`];
+    if (key !== null && frames.size < 1000) frames.set(key, frame);
     return frame;
   }
   app.get("*", async (c) => {
@@ -192,15 +201,8 @@ export function staticRoutes(
     }
     const page = findPage(c.req.path);
     const origin = originOf(c);
-    let [head, tail] = frameFor(indexHtml, page, origin, c.req.path);
     const preview = buildPreview(c.req.url, origin, page);
-    if (preview) {
-      // A shared build's own picture and title, in place of the page's.
-      head = head.replace(
-        pageMetaTags(page, c.req.path, origin),
-        () => pageMetaTags(page, c.req.path, origin, preview),
-      );
-    }
+    const [head, tail] = frameFor(indexHtml, page, origin, c.req.path, preview);
     const encoding = pageEncoding(c.req.header("Accept-Encoding") ?? "");
     const headers: Record<string, string> = {
       "Cache-Control": "no-cache",

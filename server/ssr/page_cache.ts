@@ -66,6 +66,3 @@ export function createPageCache(limit = 200) {
     },
   };
 }
-
-/** A page cache (see createPageCache). */
-export type PageCache = ReturnType<typeof createPageCache>;

@@ -1,6 +1,6 @@
 import type { PageInfo } from "../../shared/routes.ts";
 import { isRefusal, PAGE_DATA_ID } from "../../client/app/page_data.ts";
-import { renderApp } from "./render_app.tsx";
+import { renderApp, type RenderedApp } from "./render_app.tsx";
 import { structuredData } from "./structured_data.ts";
 
 /** One server-rendered page to send. */
@@ -13,7 +13,7 @@ export interface PageToRender {
   page: PageInfo | undefined;
   origin: string;
   imageBase: string;
-  /** A GET of the shop's API, as this request's client: the answer, or undefined if refused. */
+  /** A GET of the shop's API, as this request's client (server/ssr/api_reader.ts). */
   answer: (path: string) => Promise<unknown>;
   /** Sees the whole document once it rendered without a failure, and what it read. */
   onRendered?: (html: string, paths: string[], answers: unknown[]) => void;
@@ -28,9 +28,9 @@ function scriptJson(value: unknown): string {
 }
 
 /**
- * A page's document as a stream: the head at once (so the browser fetches the stylesheet and
- * scripts while the page renders), then the page React rendered with its data, then the data
- * itself for hydration (client/app/page_data.ts) and its structured data for search engines. If
+ * A page's document as a stream: the head at once (the browser parses its inline stylesheet
+ * while the page renders), then the page React rendered with its data, then the data itself for
+ * hydration (client/app/page_data.ts) and its structured data for search engines. If
  * rendering fails the root is left empty: the browser renders the page itself, as before.
  */
 export function serverRendered(doc: PageToRender): ReadableStream<Uint8Array> {
@@ -50,7 +50,7 @@ export function serverRendered(doc: PageToRender): ReadableStream<Uint8Array> {
       const body: string[] = [];
       const decoder = new TextDecoder();
       let complete = false;
-      let rendered: Awaited<ReturnType<typeof renderApp>> | null = null;
+      let rendered: RenderedApp | null = null;
       try {
         rendered = await renderApp(doc.url, doc.imageBase, doc.answer, (error) => {
           console.error(`Server rendering of ${doc.url} failed in part`, error);
@@ -76,7 +76,7 @@ export function serverRendered(doc: PageToRender): ReadableStream<Uint8Array> {
       send(tail);
       if (complete && rendered && doc.onRendered) {
         const paths = rendered.paths();
-        const answers = await Promise.all(paths.map((path) => rendered!.answer(path)));
+        const answers = paths.map((path) => rendered!.answers[path]);
         doc.onRendered(`${doc.head}${body.join("")}${decoder.decode()}${tail}`, paths, answers);
       }
       try {

@@ -1,13 +1,6 @@
-import { useEffect, useRef, useSyncExternalStore } from "react";
+import { useEffect, useRef } from "react";
 import { useStore } from "../store/store.ts";
-
-const DARK_QUERY = "(prefers-color-scheme: dark)";
-
-function subscribeToSystemTheme(onChange: () => void): () => void {
-  const query = matchMedia(DARK_QUERY);
-  query.addEventListener("change", onChange);
-  return () => query.removeEventListener("change", onChange);
-}
+import { useMediaQuery } from "../use_media_query.ts";
 
 /**
  * The theme in effect: the explicit choice, or the OS preference when the choice is system. The
@@ -16,11 +9,7 @@ function subscribeToSystemTheme(onChange: () => void): () => void {
  */
 export function useEffectiveTheme(): "light" | "dark" {
   const theme = useStore((s) => s.theme);
-  const systemDark = useSyncExternalStore(
-    subscribeToSystemTheme,
-    () => matchMedia(DARK_QUERY).matches,
-    () => false,
-  );
+  const systemDark = useMediaQuery("(prefers-color-scheme: dark)");
   return theme === "system" ? (systemDark ? "dark" : "light") : theme;
 }
 

@@ -1,9 +1,10 @@
-import { type CSSProperties, useEffect, useRef, useState, useSyncExternalStore } from "react";
+import { type CSSProperties, useEffect, useRef, useState } from "react";
 import { Link } from "react-router-dom";
 import { STARTING_PRICE_TEXT, SWITCH_COUNT_TEXT, TIMINGS } from "../../../shared/policy.ts";
 import { packImageUrl } from "../../../shared/images.ts";
 import { IMAGE_BASE } from "../../app/image_base.ts";
 import { usePacks } from "../../app/use_packs.ts";
+import { useMediaQuery } from "../../app/use_media_query.ts";
 import { testerCards } from "./tester_cards.ts";
 
 /*
@@ -252,20 +253,7 @@ function TesterCarousel() {
 
 /** Whether the shopper asked the OS for less motion; follows changes while the page is open. */
 function usePrefersReducedMotion(): boolean {
-  // The server (and hydration) assume motion is fine; the browser's answer follows at once.
-  return useSyncExternalStore(
-    subscribeToReducedMotion,
-    () => matchMedia(REDUCED).matches,
-    () => false,
-  );
-}
-
-const REDUCED = "(prefers-reduced-motion: reduce)";
-
-function subscribeToReducedMotion(onChange: () => void): () => void {
-  const media = matchMedia(REDUCED);
-  media.addEventListener("change", onChange);
-  return () => media.removeEventListener("change", onChange);
+  return useMediaQuery("(prefers-reduced-motion: reduce)");
 }
 
 /**
