@@ -62,12 +62,20 @@ export async function runJob(deps: AppDeps, raw: unknown): Promise<void> {
  * Returns when the listener stops.
  */
 export async function startQueueWorker(deps: AppDeps): Promise<void> {
+  const listening = deps.kv.listenQueue((raw) => runJob(deps, raw));
+  await sweepAtStart(deps);
+  await listening;
+}
+
+/**
+ * What every process does as it starts, beside listening to the queue: finishes what a crash, an
+ * outage or a restore left (alerts, emails, payment events, holds, refunds). Idempotent.
+ */
+export async function sweepAtStart(deps: AppDeps): Promise<void> {
   const { kv, mailer, clock, logger } = deps;
-  const listening = kv.listenQueue((raw) => runJob(deps, raw));
   await sendLowStockAlerts(deps);
   await sendStockAlerts(deps);
   await deliverPending(kv, mailer, clock, logger);
   const recovered = await recoverOrders(deps);
   logger({ msg: "recovered at start", ...recovered });
-  await listening;
 }

@@ -354,14 +354,33 @@ export async function removeLine(
   });
 }
 
-/** Adds emptying a cart (its order was paid) to `op`, checked against the entry read. */
-export function emptyCartInto(
+/**
+ * The lines left once an order bought `bought` out of them: each bought line loses the units
+ * bought (and goes when none are left); lines added, or units added, after the checkout began
+ * stay for the next order.
+ */
+export function linesLeftAfter(
+  lines: readonly CartLine[],
+  bought: readonly { lineId: string; quantity: number }[],
+): CartLine[] {
+  const taken = new Map<string, number>();
+  for (const { lineId, quantity } of bought) taken.set(lineId, (taken.get(lineId) ?? 0) + quantity);
+  return lines.flatMap((line) => {
+    const left = line.quantity - (taken.get(line.lineId) ?? 0);
+    return left > 0 ? [{ ...line, quantity: left }] : [];
+  });
+}
+
+/** Adds taking a paid order's lines out of its cart to `op`, checked against the entry read. */
+export function takeBoughtLinesInto(
   op: Deno.AtomicOperation,
   entry: Deno.KvEntryMaybe<CartRecord>,
+  bought: readonly { lineId: string; quantity: number }[],
   now: number,
 ): void {
   if (!entry.value) return;
-  op.check(entry).set(entry.key, { ...entry.value, lines: [], updatedAt: now }, {
+  const lines = linesLeftAfter(entry.value.lines, bought);
+  op.check(entry).set(entry.key, { ...entry.value, lines, updatedAt: now }, {
     expireIn: CART_TTL_MS,
   });
 }

@@ -125,19 +125,30 @@ export function recordsOf(
   return new Map([...entries].map(([k, e]) => [k, stockRecordOf(e.value)]));
 }
 
+/** The three counts a stock move changes; everything else on a record is the owner's. */
+export type StockCounts = Pick<StockRecord, "stock" | "reserved" | "used">;
+
 /**
- * Adds checked writes of new records to `op`, each against the entry it was computed from, with
- * their low-stock alerts (at most LOW_STOCK_MUTATIONS more mutations per record).
+ * Adds checked writes of new counts to `op`, each against the entry it was computed from, with
+ * their low-stock alerts (at most LOW_STOCK_MUTATIONS more mutations per record). Only the counts
+ * are taken from `next`: the rest of each record (the owner's level, the alert flag) is the one
+ * read, so no move can drop what it did not mean to change.
  */
 export function writeStockTo(
   op: Deno.AtomicOperation,
   entries: Map<StockKey, Deno.KvEntryMaybe<StockRecord>>,
-  next: ReadonlyMap<StockKey, StockRecord>,
+  next: ReadonlyMap<StockKey, StockCounts>,
   now: number,
 ): void {
-  for (const [key, record] of next) {
+  for (const [key, counts] of next) {
     const entry = entries.get(key)!;
     const before = entry.value ? stockRecordOf(entry.value) : null;
+    const record: StockRecord = {
+      ...before,
+      stock: counts.stock,
+      reserved: counts.reserved,
+      used: counts.used,
+    };
     op.check(entry).set(keys.stock(key), withLowStockFlag(op, key, record, now, before));
   }
 }

@@ -2,10 +2,11 @@
  * `deno task backup [file]`: writes every entry of the shop's Deno KV (KV_PATH, default
  * ./data/shop.kv) to a JSON-lines file, one `{"key": [...], "value": ...}` per line, in key order.
  *
- * The shop stores JSON values only (strings, finite numbers, booleans, null, arrays and plain
- * objects) under keys of strings and numbers, and JSON gives those back exactly. Anything else
- * (bigint, Uint8Array, Deno.KvU64, Date, Map, NaN, -0, an undefined array element, ...) stops
- * the backup with its key named, rather than being written as something that restores
+ * The shop stores JSON values (strings, finite numbers, booleans, null, arrays and plain objects)
+ * under keys of strings and numbers, which JSON gives back exactly, and counters KV sums in place
+ * (Deno.KvU64: a promo code's paid uses), written `{"key": [...], "u64": "12"}` with the count in
+ * decimal. Anything else (bigint, Uint8Array, Date, Map, NaN, -0, an undefined array element,
+ * ...) stops the backup with its key named, rather than being written as something that restores
  * differently. A property set to undefined is left out: it reads back the same, as absent.
  *
  * Not in a backup, because Deno KV cannot list them: pending queue messages (reservation expiry
@@ -16,11 +17,10 @@
  */
 import { openKv } from "../kv.ts";
 
-/** One line of a backup. */
-export interface BackupLine {
-  key: (string | number)[];
-  value: unknown;
-}
+/** One line of a backup: a JSON value, or a KV counter as its decimal digits. */
+export type BackupLine =
+  | { key: (string | number)[]; value: unknown }
+  | { key: (string | number)[]; u64: string };
 
 /** What stops a backup: an entry JSON cannot hold exactly. */
 export class NotJsonError extends TypeError {}
@@ -71,12 +71,18 @@ export function keyProblem(key: readonly unknown[]): string | null {
 
 /** One JSON line (without its newline) for a KV entry; throws NotJsonError naming the key. */
 export function encodeEntry(entry: Deno.KvEntry<unknown>): string {
-  const problem = keyProblem(entry.key) ?? jsonProblem(entry.value, "value");
+  const counter = entry.value instanceof Deno.KvU64;
+  const problem = keyProblem(entry.key) ?? (counter ? null : jsonProblem(entry.value, "value"));
   if (problem) {
     const key = entry.key.map((part) => Deno.inspect(part)).join(", ");
-    throw new NotJsonError(`Cannot back up [${key}]: ${problem}; a backup holds JSON values only`);
+    throw new NotJsonError(
+      `Cannot back up [${key}]: ${problem}; a backup holds JSON values and KV counters only`,
+    );
   }
-  const line: BackupLine = { key: entry.key as (string | number)[], value: entry.value };
+  const key = entry.key as (string | number)[];
+  const line: BackupLine = counter
+    ? { key, u64: (entry.value as Deno.KvU64).value.toString() }
+    : { key, value: entry.value };
   return JSON.stringify(line);
 }
 

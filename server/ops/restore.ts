@@ -33,22 +33,37 @@ interface Entry {
   keySize: number;
 }
 
+/** The largest count a Deno.KvU64 holds. */
+const MAX_U64 = 2n ** 64n - 1n;
+
 /** Parses one backup line; `where` names it in errors. */
 export function decodeLine(line: string, where: string): Entry {
-  let parsed: { key?: unknown; value?: unknown } | null;
+  let parsed: { key?: unknown; value?: unknown; u64?: unknown } | null;
   try {
     parsed = JSON.parse(line);
   } catch (err) {
     throw new RestoreRefused(`${where} is not JSON (${(err as Error).message})`);
   }
-  const { key, value } = parsed ?? {};
-  if (!Array.isArray(key) || key.length === 0 || !("value" in parsed!)) {
-    throw new RestoreRefused(`${where} is not a backup entry {"key": [...], "value": ...}`);
+  const { key, value, u64 } = parsed ?? {};
+  const hasValue = parsed !== null && typeof parsed === "object" && "value" in parsed;
+  const hasCount = parsed !== null && typeof parsed === "object" && "u64" in parsed;
+  if (!Array.isArray(key) || key.length === 0 || hasValue === hasCount) {
+    throw new RestoreRefused(
+      `${where} is not a backup entry {"key": [...], "value": ...} or {"key": [...], "u64": "..."}`,
+    );
   }
   // JSON.parse can still give what a backup never holds, such as Infinity for 1e999.
-  const problem = keyProblem(key) ?? jsonProblem(value, "value");
+  const problem = keyProblem(key) ?? (hasCount ? null : jsonProblem(value, "value"));
   if (problem) throw new RestoreRefused(`${where}: ${problem}`);
-  return { key, value, size: line.length, keySize: JSON.stringify(key).length };
+  const size = line.length;
+  const keySize = JSON.stringify(key).length;
+  if (!hasCount) return { key, value, size, keySize };
+  if (typeof u64 !== "string" || !/^(0|[1-9][0-9]{0,19})$/.test(u64) || BigInt(u64) > MAX_U64) {
+    throw new RestoreRefused(
+      `${where}: u64 must be a whole number from 0 to ${MAX_U64}, in a string`,
+    );
+  }
+  return { key, value: new Deno.KvU64(BigInt(u64)), size, keySize };
 }
 
 async function isEmpty(kv: Deno.Kv): Promise<boolean> {

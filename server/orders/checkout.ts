@@ -87,13 +87,7 @@ export async function startCheckout(
   deps: CheckoutDeps,
   input: CheckoutInput,
 ): Promise<{ order: Order; payment: PaymentRef }> {
-  const priced = await step(deps, "load cart", () => loadCart(deps, input));
-  const reserved = await step(
-    deps,
-    "reserve",
-    () => runStockJob(deps.kv, deps.clock, reservationJob(deps, input, priced)),
-  );
-  const { order, replaced } = reserved;
+  const { order, replaced } = await reserveCart(deps, input);
   if (replaced?.payment && !deps.payments.inline) {
     await stopReplaced(deps, replaced.orderNumber, replaced.payment);
   }
@@ -123,7 +117,40 @@ export async function startCheckout(
   return { order: attached, payment };
 }
 
+/** How often a checkout prices the cart again when it changed while being reserved. */
+const CART_TRIES = 3;
+
+/** Thrown by a reservation whose cart changed after it was priced: price it again. */
+class CartChanged extends Error {}
+
+/**
+ * Steps 1 and 2: the cart priced, then reserved as priced. A cart that changed in between (a line
+ * added in another tab, or its previous checkout paid, which takes the bought lines out) is
+ * priced again, so an order always holds the cart as it was when the order was made.
+ */
+async function reserveCart(deps: CheckoutDeps, input: CheckoutInput): Promise<Reserved> {
+  for (let attempt = 1;; attempt++) {
+    const priced = await step(deps, "load cart", () => loadCart(deps, input, attempt === 1));
+    try {
+      return await step(
+        deps,
+        "reserve",
+        () => runStockJob(deps.kv, deps.clock, reservationJob(deps, input, priced)),
+      );
+    } catch (err) {
+      if (!(err instanceof CartChanged)) throw err;
+      if (attempt >= CART_TRIES) {
+        throw new Conflict(
+          "Your cart kept changing while you checked out. Please look it over and check out again.",
+        );
+      }
+    }
+  }
+}
+
 interface PricedCart {
+  /** The cart as priced: the reservation checks it is still so. */
+  cart: Deno.KvEntryMaybe<CartRecord>;
   lines: PricedLine[];
   userId: string | null;
   /** The promo code as typed, and the code and email whose uses it counts against. */
@@ -133,23 +160,31 @@ interface PricedCart {
    * first try.
    */
   firstReads: {
+    cart: Deno.KvEntryMaybe<CartRecord>;
     pending: Deno.KvEntryMaybe<string>;
     holds: HoldsEntry;
     usage: UsageRead | null;
   } | null;
 }
 
-async function loadCart(deps: CheckoutDeps, input: CheckoutInput): Promise<PricedCart> {
+async function loadCart(
+  deps: CheckoutDeps,
+  input: CheckoutInput,
+  /** Counted against the client's checkouts (a cart priced again is the same checkout). */
+  count: boolean,
+): Promise<PricedCart> {
   const { kv, clock } = deps;
   // The attempt is counted while the cart is read and priced (the count's read and commit would
   // otherwise add two round trips), and waited for before anything is decided or reserved.
-  const counted = hitRateLimit(
-    kv,
-    clock,
-    { ...CHECKOUT_LIMIT, max: deps.config.checkoutsPerClient },
-    input.client,
-    `You have started ${deps.config.checkoutsPerClient} checkouts in the last few minutes. Please wait a few minutes before starting another.`,
-  );
+  const counted = count
+    ? hitRateLimit(
+      kv,
+      clock,
+      { ...CHECKOUT_LIMIT, max: deps.config.checkoutsPerClient },
+      input.client,
+      `You have started ${deps.config.checkoutsPerClient} checkouts in the last few minutes. Please wait a few minutes before starting another.`,
+    )
+    : Promise.resolve();
   // A refusal found while reading must not leave the count's rejection unobserved.
   counted.catch(() => {});
   // One read for the cart and what the reservation checks first (its pending checkout, the
@@ -195,10 +230,11 @@ async function loadCart(deps: CheckoutDeps, input: CheckoutInput): Promise<Price
     );
   }
   return {
+    cart: cartEntry,
     lines,
     userId: input.userId ?? cart.userId ?? null,
     promo,
-    firstReads: { pending, holds, usage },
+    firstReads: { cart: cartEntry, pending, holds, usage },
   };
 }
 
@@ -225,6 +261,7 @@ function reservationJob(
   const { kv, config, payments } = deps;
   const need = needOf(cart.lines);
   const reservationMs = config.reservationMinutes * 60_000;
+  let cartNow: Deno.KvEntryMaybe<CartRecord>;
   let pending: Deno.KvEntryMaybe<string>;
   let holds: HoldsEntry;
   let previous: Previous | null;
@@ -234,15 +271,16 @@ function reservationJob(
       const first = cart.firstReads;
       cart.firstReads = null;
       let ownUsage: UsageRead | null;
-      [pending, holds, ownUsage] = first
-        ? [first.pending, first.holds, first.usage]
+      [cartNow, pending, holds, ownUsage] = first
+        ? [first.cart, first.pending, first.holds, first.usage]
         : await Promise.all([
-          kv.getMany<[string, never]>([
+          kv.getMany<[CartRecord, string, never]>([
+            keys.cart(input.cartId),
             keys.pendingCheckout(input.cartId),
             keys.holds(input.client),
-          ]) as Promise<[Deno.KvEntryMaybe<string>, HoldsEntry]>,
+          ]) as Promise<[Deno.KvEntryMaybe<CartRecord>, Deno.KvEntryMaybe<string>, HoldsEntry]>,
           cart.promo ? readUsage(kv, [cart.promo.want]) : null,
-        ]).then(([[p, h], u]) => [p, h, u] as const);
+        ]).then(([[c, p, h], u]) => [c, p, h, u] as const);
       previous = pending.value ? await readPrevious(deps, pending.value, input.client) : null;
       usage = mergeUsage(ownUsage, previous?.usage ?? null);
       const prior = previous?.entry.value;
@@ -264,13 +302,21 @@ function reservationJob(
       };
     },
     plan(stock, now): JobPlan<Reserved> {
+      // The order is made of the lines as priced: a cart changed since is priced again.
+      if (cartNow.versionstamp !== cart.cart.versionstamp) throw new CartChanged();
       const prior = previous && previous.entry.value.status === "STARTED" &&
           previous.entry.value.reservation.state === "held"
         ? previous
         : null;
       const stopPrior = prior?.payment ? payments.inline!.stopper(prior.payment) : null;
-      // A previous checkout whose payment was taken already will be paid: leave it be.
-      const replacing = prior && (!prior.payment || stopPrior) ? prior : null;
+      if (prior?.payment && !stopPrior) {
+        // Its payment was taken and is being recorded: it will be paid, and its paid write takes
+        // the lines it bought out of the cart. A second order for the same lines must not start.
+        throw new Conflict(
+          "Your previous checkout of this cart has just been paid, and we are recording it. Nothing more was charged; reload your cart in a moment to see what is left in it.",
+        );
+      }
+      const replacing = prior;
 
       // The replaced checkout's promo use comes back first, so its shopper can take it again.
       const ledger = ledgerOf(usage);
@@ -326,10 +372,12 @@ function reservationJob(
       const promoSize = ledgerSize(ledger);
       return {
         stock: new Map([...(released?.ok ? released.next : []), ...reservation.next]),
-        checks: 6 + promoSize.checks,
+        checks: 7 + promoSize.checks,
         mutations: 13 + promoSize.mutations,
         result: { order, replaced },
         write(op) {
+          // Checked: a cart changed since it was read makes the batch read it again.
+          op.check(cartNow);
           writeOrderTo(op, order, null);
           writeLedgerInto(op, ledger);
           inlinePayment?.write(op);

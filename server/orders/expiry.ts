@@ -44,21 +44,36 @@ export async function expireIfLapsed(deps: OrderDeps, orderNumber: string): Prom
   );
 }
 
+/** What the start-up sweep did with the holds it found. */
+export interface HoldSweep {
+  /** Orders whose hold had lapsed, now expired (or paid, when the provider had the money). */
+  expired: string[];
+  /** Orders still holding, whose expiry was queued for when their hold lapses. */
+  scheduled: string[];
+}
+
 /**
- * Expires every order whose hold has lapsed (at start, for jobs a crash or an outage left
- * behind). An order whose provider cannot be asked now gets a job to try again.
+ * Goes over every order holding stock (at start): one whose hold lapsed while no process ran its
+ * expiry is expired now; one whose hold runs on gets its expiry queued for when it lapses, since
+ * the queue may not have it (a restored store starts with an empty queue). Expiry jobs are
+ * idempotent, so one queued twice ends the hold once. An order whose provider cannot be asked now
+ * gets a job to try again.
  */
-export async function sweepExpiredReservations(deps: OrderDeps): Promise<string[]> {
-  const expired: string[] = [];
+export async function sweepHolds(deps: OrderDeps): Promise<HoldSweep> {
+  const sweep: HoldSweep = { expired: [], scheduled: [] };
   for await (const entry of deps.kv.list<Order>({ prefix: keys.orders() })) {
     const order = entry.value;
-    if (
-      order.status !== "STARTED" || order.reservation.state !== "held" ||
-      order.reservation.expiresAt > deps.clock.now()
-    ) continue;
+    if (order.status !== "STARTED" || order.reservation.state !== "held") continue;
+    const job: ExpiryJob = { type: "reservation-expiry", orderNumber: order.orderNumber };
+    const left = order.reservation.expiresAt - deps.clock.now();
+    if (left > 0) {
+      await deps.kv.enqueue(job, { delay: left });
+      sweep.scheduled.push(order.orderNumber);
+      continue;
+    }
     try {
       const ended = await expireIfLapsed(deps, order.orderNumber);
-      if (ended) expired.push(order.orderNumber);
+      if (ended) sweep.expired.push(order.orderNumber);
     } catch (err) {
       deps.logger({
         msg: "expiry postponed",
@@ -66,11 +81,8 @@ export async function sweepExpiredReservations(deps: OrderDeps): Promise<string[
         order: order.orderNumber,
         error: String(err),
       });
-      await deps.kv.enqueue(
-        { type: "reservation-expiry", orderNumber: order.orderNumber } satisfies ExpiryJob,
-        { delay: EXPIRY_RETRY_MS },
-      );
+      await deps.kv.enqueue(job, { delay: EXPIRY_RETRY_MS });
     }
   }
-  return expired;
+  return sweep;
 }

@@ -12,7 +12,7 @@ import { NotFound } from "../errors.ts";
 import type { Email } from "../email/mailer.ts";
 import { queueEmailInto } from "../email/outbox.ts";
 import { orderConfirmationEmail, ownerOrderEmail } from "../email/templates.ts";
-import { type CartRecord, emptyCartInto } from "../db/cart.ts";
+import { type CartRecord, takeBoughtLinesInto } from "../db/cart.ts";
 import { freeHoldInto, type HoldsEntry } from "../db/holds.ts";
 import { keys } from "../db/keys.ts";
 import type { StockRecord } from "../db/stock.ts";
@@ -155,7 +155,8 @@ function recordPayment(
 /**
  * The stock job of a payment. Exactly once per order: a STARTED order becomes PAYMENT_RECEIVED,
  * its held stock becomes sold, its promo code's use is counted, the confirmation email is queued,
- * its cart is emptied and its client's hold is freed, all with the event marked handled. A
+ * the lines it bought leave its cart and its client's hold is freed, all with the event marked
+ * handled. A
  * payment for an order whose hold lapsed takes the stock again if it is free; a payment the shelf
  * cannot fill, whose promo code has no use left for it, or for an order cancelled before any
  * payment, is owed back (a refund queued in the same write).
@@ -305,7 +306,7 @@ function paidJob(
       return done(paid, (op) => {
         writeOrderTo(op, paid, entry.versionstamp);
         if (pending.value === order.orderNumber) op.check(pending).delete(pending.key);
-        emptyCartInto(op, cart, now);
+        takeBoughtLinesInto(op, cart, order.items, now);
         freeHoldInto(op, order.holdClient, holds, order.orderNumber, now);
         // Hosted checkouts that collected no email have no one to confirm to; the page says it.
         if (paid.email) {

@@ -1,11 +1,12 @@
 /**
- * What a crash or an outage may have left unfinished, finished at start: recorded payment events
- * not yet handled, holds that lapsed while no process ran their expiry, refunds owed and not yet
- * paid back. Every step is idempotent, so running it while the queue also works is harmless.
+ * What a crash, an outage or a restore may have left unfinished, finished at start: recorded
+ * payment events not yet handled, holds that lapsed while no process ran their expiry (and the
+ * expiry of the others, queued again), refunds owed and not yet paid back. Every step is
+ * idempotent, so running it while the queue also works is harmless.
  */
 import { listInbox } from "../db/payment_inbox.ts";
 import { listOrders } from "../db/orders.ts";
-import { sweepExpiredReservations } from "./expiry.ts";
+import { sweepHolds } from "./expiry.ts";
 import { handlePaymentEvent } from "./payment.ts";
 import { queueRefundInto } from "./refunds.ts";
 import type { OrderDeps } from "./steps.ts";
@@ -13,7 +14,7 @@ import type { OrderDeps } from "./steps.ts";
 /** Finishes what was left unfinished; answers what it did, for the start-up log. */
 export async function recoverOrders(
   deps: OrderDeps,
-): Promise<{ events: number; expired: number; refunds: number }> {
+): Promise<{ events: number; expired: number; scheduled: number; refunds: number }> {
   let events = 0;
   for (const event of await listInbox(deps.kv)) {
     try {
@@ -24,7 +25,7 @@ export async function recoverOrders(
       deps.logger({ msg: "payment event left to the queue", level: "warn", error: String(err) });
     }
   }
-  const expired = (await sweepExpiredReservations(deps)).length;
+  const holds = await sweepHolds(deps);
   let refunds = 0;
   for (const order of await listOrders(deps.kv)) {
     if (order.refund?.state !== "pending") continue;
@@ -33,5 +34,5 @@ export async function recoverOrders(
     await op.commit();
     refunds++;
   }
-  return { events, expired, refunds };
+  return { events, expired: holds.expired.length, scheduled: holds.scheduled.length, refunds };
 }

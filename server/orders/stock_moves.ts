@@ -36,6 +36,7 @@ export function moved(record: StockRecord, move: StockMove, n: number): StockRec
     case "commit":
       if (record.stock < n) return null;
       return {
+        ...record,
         stock: record.stock - n,
         reserved: Math.max(0, record.reserved - n),
         used: record.used + n,

@@ -11,7 +11,7 @@ import {
 import { keys } from "../../server/db/keys.ts";
 import { switchKey } from "../../shared/bom.ts";
 import { getOrder } from "../../server/db/orders.ts";
-import { expireIfLapsed, sweepExpiredReservations } from "../../server/orders/expiry.ts";
+import { expireIfLapsed, sweepHolds } from "../../server/orders/expiry.ts";
 import { handlePaymentEvent } from "../../server/orders/payment.ts";
 import { SWITCHES } from "../../shared/catalog/switches.ts";
 import { computeTotals } from "../../shared/policy.ts";
@@ -142,10 +142,10 @@ Deno.test("a lapsed reservation gives its stock back and cannot be paid", async 
   t.clock.advance(29 * 60_000);
   assert.equal(await expireIfLapsed(t, start.json.orderNumber), null, "not yet");
   t.clock.advance(2 * 60_000);
-  assert.deepEqual(await sweepExpiredReservations(t), [start.json.orderNumber]);
+  assert.deepEqual((await sweepHolds(t)).expired, [start.json.orderNumber]);
   assert.deepEqual(await stockOf(t, key), before, "stock returned exactly");
   assert.equal((await getOrder(t.kv, start.json.orderNumber)).status, "EXPIRED");
-  assert.deepEqual(await sweepExpiredReservations(t), [], "expiry is idempotent");
+  assert.deepEqual((await sweepHolds(t)).expired, [], "expiry is idempotent");
   assert.deepEqual(await stockOf(t, key), before, "and returns stock only once");
   const late = await payDemo(t, sessionIdOf(start.json.url), { cardNumber: "4242424242424242" });
   assert.equal(late.status, 409);
@@ -157,7 +157,7 @@ Deno.test("a paid event for a lapsed order takes stock again, or refunds when it
   const start = await hosted(t, await cartWith(t));
   const order = await getOrder(t.kv, start.json.orderNumber);
   t.clock.advance(31 * 60_000);
-  await sweepExpiredReservations(t);
+  await sweepHolds(t);
   const paid = await handlePaymentEvent(t, {
     id: "evt_late_1",
     type: "paid",
@@ -169,7 +169,7 @@ Deno.test("a paid event for a lapsed order takes stock again, or refunds when it
 
   const second = await hosted(t, await cartWith(t));
   t.clock.advance(31 * 60_000);
-  await sweepExpiredReservations(t);
+  await sweepHolds(t);
   await setStock(t, switchKey(STARTER.switchIds[0]), 0);
   const refunded = await handlePaymentEvent(t, {
     id: "evt_late_2",
@@ -381,4 +381,115 @@ Deno.test("a custom tester's switches are reserved one by one", async () => {
   after.forEach((a, i) => assert.equal(a.reserved, before[i].reserved + 1));
   assert.equal((await stockOf(t, "TRANSPARENT_KEYCAP")).reserved, caps.reserved + 15);
   assert.equal((await stockOf(t, "LARGE_BOX")).reserved, box.reserved + 1);
+});
+
+/** A hook that makes the next workflow to report `step` wait there until released. */
+function pauseAt(step: string) {
+  let release!: () => void;
+  let reached!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  const arrived = new Promise<void>((resolve) => (reached = resolve));
+  let armed = true;
+  return {
+    onStep: async (name: string) => {
+      if (!armed || name !== step) return;
+      armed = false;
+      reached();
+      await gate;
+    },
+    arrived,
+    release,
+  };
+}
+
+const PAY_BODY = { cardNumber: "4242424242424242", email: "ann@example.com", address: US_ADDRESS };
+
+Deno.test("a checkout started while the cart's previous checkout is paid becomes no second order", async () => {
+  // Found by the simulation (and 20 of 20 races over HTTP): the reservation checked the
+  // pending-checkout pointer, which the payment had cleared, not the cart it had priced.
+  let pause: ReturnType<typeof pauseAt> | null = null;
+  await using t = await createTestApp({ onStep: (step) => pause?.onStep(step) });
+  const cartId = await cartWith(t);
+  const first = await hosted(t, cartId);
+  assert.equal(first.status, 200, first.text);
+  // The second checkout waits right after pricing the cart while the first is paid.
+  const pauseSecond = pause = pauseAt("load cart");
+  const second = hosted(t, cartId);
+  await pauseSecond.arrived;
+  const paid = await payDemo(t, sessionIdOf(first.json.url), PAY_BODY);
+  assert.equal(paid.status, 200, paid.text);
+  pauseSecond.release();
+  const answer = await second;
+  assert.equal(answer.status, 404, answer.text);
+  assert.equal(answer.json.error, "Your cart is empty");
+  const statuses = [];
+  for await (const e of t.kv.list<{ status: string }>({ prefix: keys.orders() })) {
+    statuses.push(e.value.status);
+  }
+  assert.deepEqual(statuses, ["PAYMENT_RECEIVED"]);
+});
+
+Deno.test("a checkout holds the cart as it is when the order is made, not as first priced", async () => {
+  const pause = pauseAt("load cart");
+  await using t = await createTestApp({ onStep: pause.onStep });
+  const cartId = await cartWith(t);
+  const started = hosted(t, cartId);
+  await pause.arrived;
+  const added = await t.request(`/api/cart/add?itemId=1&cartId=${cartId}`, { method: "POST" });
+  assert.equal(added.status, 200, added.text);
+  pause.release();
+  const answer = await started;
+  assert.equal(answer.status, 200, answer.text);
+  const order = await getOrder(t.kv, answer.json.orderNumber);
+  assert.deepEqual(order.items.map((i) => [i.lineId, i.quantity]).sort(), [
+    ["1", 1],
+    [String(STARTER.id), 1],
+  ]);
+});
+
+Deno.test("a checkout meeting the previous checkout's charge still being recorded is refused", async () => {
+  let stopAfterCharge = true;
+  await using t = await createTestApp({
+    onStep: (step) => {
+      if (step === "charge" && stopAfterCharge) {
+        stopAfterCharge = false;
+        throw new Error("the process stops after the charge");
+      }
+    },
+  });
+  const cartId = await cartWith(t);
+  const first = await hosted(t, cartId);
+  const charged = await payDemo(t, sessionIdOf(first.json.url), PAY_BODY);
+  assert.equal(charged.status, 500);
+  const again = await hosted(t, cartId);
+  assert.equal(again.status, 409, again.text);
+  assert.match(again.json.error, /previous checkout of this cart has just been paid/);
+  // The recorded charge is handled (the queue's job, or the next start): paid, cart emptied.
+  const { recoverOrders } = await import("../../server/orders/recovery.ts");
+  await recoverOrders(t);
+  assert.equal((await getOrder(t.kv, first.json.orderNumber)).status, "PAYMENT_RECEIVED");
+  const cart = await t.request(`/api/cart/${cartId}`);
+  assert.deepEqual(cart.json.items, []);
+});
+
+Deno.test("paying takes only the lines bought out of the cart; lines added since stay", async () => {
+  // Found by the simulation: the paid write emptied the whole cart.
+  await using t = await createTestApp();
+  const cartId = await cartWith(t);
+  const started = await hosted(t, cartId);
+  assert.equal(started.status, 200, started.text);
+  for (const itemId of [1, STARTER.id]) {
+    const res = await t.request(`/api/cart/add?itemId=${itemId}&cartId=${cartId}`, {
+      method: "POST",
+    });
+    assert.equal(res.status, 200, res.text);
+  }
+  const paid = await payDemo(t, sessionIdOf(started.json.url), PAY_BODY);
+  assert.equal(paid.status, 200, paid.text);
+  const cart = await t.request(`/api/cart/${cartId}`);
+  assert.deepEqual(
+    cart.json.items.map((i: { item: { id: string }; quantity: number }) => [i.item.id, i.quantity])
+      .sort(),
+    [["1", 1], [String(STARTER.id), 1]],
+  );
 });

@@ -4,7 +4,7 @@ import { computeTotals } from "../../shared/policy.ts";
 import { keys } from "../../server/db/keys.ts";
 import { findOrder, listOrders } from "../../server/db/orders.ts";
 import type { Order } from "../../server/orders/order.ts";
-import { sweepExpiredReservations } from "../../server/orders/expiry.ts";
+import { sweepHolds } from "../../server/orders/expiry.ts";
 import { releaseOrder } from "../../server/orders/release.ts";
 import type { StockRecord } from "../../server/db/stock.ts";
 import { listOutbox } from "../../server/email/outbox.ts";
@@ -484,7 +484,7 @@ Deno.test("expiry asks Stripe first: a session paid without a webhook becomes a 
   const { order: o, sessionId } = await hostedCheckout(t);
   fake.markSessionPaid(sessionId); // paid at Stripe; the webhook never came
   t.clock.advance(31 * 60_000);
-  await sweepExpiredReservations(t);
+  await sweepHolds(t);
   const paid = await order(t, o.orderNumber);
   assert.equal(paid.status, "PAYMENT_RECEIVED", "never EXPIRED with the money in");
   assert.equal(paid.reservation.state, "committed");

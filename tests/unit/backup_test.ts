@@ -29,6 +29,8 @@ function shopEntries(): [Deno.KvKey, unknown][] {
       history: [[], {}, [null, [0]]],
     }],
     [["orders_by_user", "u1", "SW-0001"], null],
+    [["promo_uses", "LATEDELIVERY"], new Deno.KvU64(3n)],
+    [["promo_uses", "BIG"], new Deno.KvU64(2n ** 64n - 1n)],
     [["rate_limits", "login", "203.0.113.9", 29_000_000], 3],
     [["text"], "line one\nline two, lone surrogate \ud800 and emoji \u{1F600}"],
     [["numbers", -1.5], -0.000001],
@@ -58,8 +60,10 @@ Deno.test("backup then restore into a fresh KV gives back every entry exactly", 
   assert.ok(lines.length > shopEntries().length, "the seeded catalogue is in the backup");
   for (const line of lines) {
     assert.ok(!line.includes("\n"), "one entry per line");
-    assert.deepEqual(Object.keys(JSON.parse(line)), ["key", "value"]);
+    const fields = Object.keys(JSON.parse(line));
+    assert.ok(["key,value", "key,u64"].includes(fields.join()), line);
   }
+  assert.ok(lines.includes('{"key":["promo_uses","BIG"],"u64":"18446744073709551615"}'));
 
   await using target = await Deno.openKv(":memory:");
   assert.equal(await restoreLines(target, lines), lines.length);
@@ -75,13 +79,15 @@ Deno.test("backup then restore into a fresh KV gives back every entry exactly", 
     refundCents: -Number.MAX_SAFE_INTEGER,
   });
   assert.equal(order?.tiny, 5e-324);
+  const uses = (await target.get<Deno.KvU64>(["promo_uses", "LATEDELIVERY"])).value;
+  assert.ok(uses instanceof Deno.KvU64, "a counter comes back as a counter");
+  assert.equal(uses.value, 3n);
 });
 
 Deno.test("a value or key JSON cannot hold exactly stops the backup, naming the key", async () => {
   const cases: [Deno.KvKey, unknown, RegExp][] = [
     [["orders", "A"], { total: 5n }, /\["orders", "A"\].*value\.total is a bigint/],
     [["bytes"], new Uint8Array([1]), /value is a Uint8Array/],
-    [["counter"], new Deno.KvU64(1n), /value is a KvU64/],
     [["carts", "B"], { lines: [undefined] }, /value\.lines\[0\] is undefined/],
     [["u"], undefined, /value is undefined/],
     [["n"], { score: NaN }, /value\.score is NaN/],
@@ -129,6 +135,10 @@ Deno.test("a damaged backup is refused, naming its line, before anything is writ
     [JSON.stringify({ key: [], value: 1 }), /^line 3 is not a backup entry/],
     [JSON.stringify({ key: ["b", true], value: 1 }), /^line 3: key part 1 is a boolean/],
     ['{"key": ["b"], "value": {"x": 1e999}}', /^line 3: value\.x is Infinity/],
+    [JSON.stringify({ key: ["b"], value: 1, u64: "1" }), /^line 3 is not a backup entry/],
+    [JSON.stringify({ key: ["b"], u64: 1 }), /^line 3: u64 must be a whole number/],
+    [JSON.stringify({ key: ["b"], u64: "-1" }), /^line 3: u64 must be a whole number/],
+    [JSON.stringify({ key: ["b"], u64: "18446744073709551616" }), /^line 3: u64 must be/],
   ];
   for (const [bad, message] of cases) {
     await assert.rejects(restoreLines(target, [good, "", bad, good]), (err: Error) => {

@@ -1,0 +1,38 @@
+/** Every invariant, after every step; the stronger ones once the world has healed. */
+import type { Model } from "./model.ts";
+import { readView, type View } from "./view.ts";
+import { Violation, type World } from "./world.ts";
+import { checkStock } from "./invariants/stock.ts";
+import { checkMoney, checkMoneySettled } from "./invariants/money.ts";
+import { checkCarts, observePayments } from "./invariants/carts.ts";
+import { checkPromos } from "./invariants/promos.ts";
+import { checkEmailsSettled, checkEmailsSoFar, stockNames } from "./invariants/emails.ts";
+import { checkSettings } from "./invariants/settings.ts";
+
+/** Checks what must hold after any step; answers the view it read. */
+export async function checkStep(model: Model, world: World): Promise<View> {
+  const view = await readView(world.store, model);
+  observePayments(model, view);
+  checkStock(model, view);
+  checkMoney(view);
+  checkCarts(model, view);
+  checkPromos(model, view);
+  checkSettings(model, view);
+  checkEmailsSoFar(model, view, world, await stockNames(world.store));
+  return view;
+}
+
+/** Checks what must hold once every fault is mended and the queue has run dry. */
+export async function checkSettled(model: Model, world: World): Promise<View> {
+  const view = await checkStep(model, world);
+  checkMoneySettled(view, world.clock.now());
+  checkEmailsSettled(model, view, world, await stockNames(world.store));
+  for (const entry of view.outbox) {
+    if (entry.status !== "sent") {
+      throw new Violation(
+        `email "${entry.email.subject}" is ${entry.status} after the mail server came back`,
+      );
+    }
+  }
+  return view;
+}

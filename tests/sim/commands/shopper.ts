@@ -1,0 +1,516 @@
+/** What shoppers do: fill carts, check out, pay (well, badly, late, twice), cancel, sign up. */
+import { lineIdOf } from "../../../server/db/cart.ts";
+import { computeTotals } from "../../../shared/policy.ts";
+import { customTesterCents } from "../../../shared/pricing.ts";
+import { keys } from "../../../server/db/keys.ts";
+import type { Order } from "../../../server/orders/order.ts";
+import type { OutboxEntry } from "../../../server/email/outbox.ts";
+import type { DemoPayment } from "../../../server/payments/demo.ts";
+import type { StockRecord } from "../../../server/db/stock.ts";
+import { switchKey } from "../../../shared/bom.ts";
+import {
+  addTo,
+  type CartModel,
+  type CheckoutModel,
+  LIMITED_CODE,
+  type Model,
+  OPEN_CODE,
+  PER_PERSON_CODE,
+  type ShopperModel,
+  spellings,
+} from "../model.ts";
+import {
+  ABROAD,
+  DECLINED_CARD,
+  GOOD_CARD,
+  PASSWORD,
+  PLAY_PRODUCTS,
+  PLAY_SWITCHES,
+  switchData,
+  testerSwitches,
+  US,
+} from "../play.ts";
+import { Violation, type World } from "../world.ts";
+import { expectAnswer, nth, Step } from "./base.ts";
+
+/** Codes a shopper may type: none, the open one, the limited one, the once-per-person one. */
+const CODES = [null, OPEN_CODE, LIMITED_CODE, PER_PERSON_CODE] as const;
+
+function shopperOf(model: Model, n: number): ShopperModel {
+  return model.shoppers[n % model.shoppers.length];
+}
+
+function cartOf(model: Model, shopper: ShopperModel): CartModel | undefined {
+  return shopper.cartId ? model.carts.get(shopper.cartId) : undefined;
+}
+
+/** The shopper's cart after an add answered with `cartId` (a new one when it had none). */
+function cartAfterAdd(model: Model, shopper: ShopperModel, cartId: string): CartModel {
+  if (shopper.cartId !== cartId) {
+    shopper.cartId = cartId;
+    model.carts.set(cartId, {
+      id: cartId,
+      shopper: shopper.index,
+      lines: new Map(),
+      put: new Map(),
+      bought: new Map(),
+    });
+  }
+  return model.carts.get(cartId)!;
+}
+
+function put(cart: CartModel, lineId: string, n: number): void {
+  addTo(cart.lines, lineId, n);
+  addTo(cart.put, lineId, n);
+}
+
+/** A shopper adds a product (a pack, a pack with keycaps, an item). */
+export class AddProduct extends Step {
+  constructor(readonly p: { shopper: number; product: number; quantity: number; at: number }) {
+    super();
+  }
+  async act(model: Model, world: World) {
+    const shopper = shopperOf(model, this.p.shopper);
+    const id = nth(PLAY_PRODUCTS, this.p.product)!;
+    const cart = shopper.cartId ? `&cartId=${shopper.cartId}` : "";
+    const answer = expectAnswer(
+      world,
+      await world.request(
+        this.p.at,
+        `/api/cart/add?itemId=${id}&quantity=${this.p.quantity}${cart}`,
+        { method: "POST", client: shopper.client },
+      ),
+      [200, 400, 404, 409, 429],
+      this.toString(),
+    );
+    if (answer.status === 200) {
+      put(cartAfterAdd(model, shopper, answer.json.id), String(id), this.p.quantity);
+    }
+  }
+  toString() {
+    const id = nth(PLAY_PRODUCTS, this.p.product);
+    return `shopper ${this.p.shopper} adds ${this.p.quantity} of product ${id} (instance ${this.p.at})`;
+  }
+}
+
+/** A shopper adds a custom tester of ten switches. */
+export class AddTester extends Step {
+  constructor(readonly p: { shopper: number; pick: number; at: number }) {
+    super();
+  }
+  async act(model: Model, world: World) {
+    const shopper = shopperOf(model, this.p.shopper);
+    const switchIds = testerSwitches(this.p.pick);
+    const answer = expectAnswer(
+      world,
+      await world.request(this.p.at, "/api/cart/add/tester", {
+        method: "POST",
+        client: shopper.client,
+        body: {
+          cartId: shopper.cartId,
+          name: "Custom Switch Tester",
+          size: 10,
+          keycaps: "none",
+          switches: switchIds.map((id) => ({ id, quantity: 1 })),
+          quantity: 1,
+          bodyColor: "white",
+        },
+      }),
+      [200, 400, 404, 409, 429],
+      this.toString(),
+    );
+    if (answer.status !== 200) return;
+    const lineId = lineIdOf({
+      kind: "custom",
+      size: 10,
+      keycaps: "none",
+      bodyColor: "white",
+      switchIds,
+    });
+    put(cartAfterAdd(model, shopper, answer.json.id), lineId, 1);
+  }
+  toString() {
+    return `shopper ${this.p.shopper} adds a custom tester of [${
+      testerSwitches(this.p.pick).join(", ")
+    }] (instance ${this.p.at})`;
+  }
+}
+
+/** A shopper changes a line's quantity (0 removes it). */
+export class SetQuantity extends Step {
+  constructor(readonly p: { shopper: number; line: number; quantity: number; at: number }) {
+    super();
+  }
+  async act(model: Model, world: World) {
+    const shopper = shopperOf(model, this.p.shopper);
+    const cart = cartOf(model, shopper);
+    const lineId = cart && nth([...cart.lines.keys()], this.p.line);
+    if (!cart || !lineId) return;
+    const answer = expectAnswer(
+      world,
+      await world.request(
+        this.p.at,
+        `/api/cart/${cart.id}/items/${lineId}?quantity=${this.p.quantity}`,
+        { method: "PUT", client: shopper.client },
+      ),
+      [200, 400, 404, 409, 429],
+      this.toString(),
+    );
+    if (answer.status !== 200) return;
+    const before = cart.lines.get(lineId) ?? 0;
+    if (this.p.quantity <= 0) cart.lines.delete(lineId);
+    else {
+      cart.lines.set(lineId, this.p.quantity);
+      addTo(cart.put, lineId, Math.max(0, this.p.quantity - before));
+    }
+  }
+  toString() {
+    return `shopper ${this.p.shopper} sets line ${this.p.line} of their cart to ${this.p.quantity} (instance ${this.p.at})`;
+  }
+}
+
+/** The unit price of a line as the owner last priced it. */
+function unitCents(model: Model, lineId: string, order: Order): number {
+  const item = order.items.find((i) => i.lineId === lineId)!;
+  if (item.kind !== "custom") return model.prices.get(item.productId!)!;
+  return customTesterCents(10, "none", item.switches.map((s) => switchData(s.id).extraPriceCents));
+}
+
+/** A shopper checks out: hosted (US or abroad) or on the /checkout page, maybe with a code. */
+export class Checkout extends Step {
+  constructor(
+    readonly p: { shopper: number; kind: number; code: number; spelling: number; at: number },
+  ) {
+    super();
+  }
+  get kind(): "us" | "international" | "embedded" {
+    return (["us", "international", "embedded"] as const)[this.p.kind % 3];
+  }
+  override get steps() {
+    return ["load cart", "reserve", "create payment", "attach payment"];
+  }
+  async act(model: Model, world: World) {
+    const shopper = shopperOf(model, this.p.shopper);
+    const cart = cartOf(model, shopper);
+    if (!cart) return;
+    const email = nth(spellings(shopper.email), this.p.spelling)!;
+    const code = this.kind === "embedded" ? nth(CODES, this.p.code)! : null;
+    const answer = expectAnswer(
+      world,
+      this.kind === "embedded"
+        ? await world.request(this.p.at, "/api/orders/create", {
+          method: "POST",
+          client: shopper.client,
+          body: {
+            cartId: cart.id,
+            email,
+            customerName: `Shopper ${shopper.index}`,
+            shippingAddress: US,
+            promoCode: code,
+          },
+        })
+        : await world.request(this.p.at, `/api/cart/${cart.id}/checkout/${this.kind}`, {
+          method: "POST",
+          client: shopper.client,
+        }),
+      [200, 400, 404, 409, 429, ...(world.faults.create ? [503] : [])],
+      this.toString(),
+    );
+    if (answer.status !== 200) return;
+    const orderNumber: string = answer.json.orderNumber;
+    const checkout: CheckoutModel = {
+      orderNumber,
+      cartId: cart.id,
+      shopper: shopper.index,
+      mode: this.kind === "embedded" ? "embedded" : "hosted",
+      region: this.kind === "international" ? "international" : "us",
+      paymentId: this.kind === "embedded"
+        ? answer.json.paymentIntentId
+        : String(answer.json.url).replace("/demo-checkout/", ""),
+      lines: new Map(cart.lines),
+    };
+    model.checkouts.push(checkout);
+    const order = (await world.store.get<Order>(keys.order(orderNumber))).value;
+    if (!order) throw new Violation(`checkout answered ${orderNumber}, which is not stored`);
+    const holds = new Map(order.items.map((i) => [i.lineId, i.quantity]));
+    if (JSON.stringify([...holds].sort()) !== JSON.stringify([...cart.lines].sort())) {
+      throw new Violation(
+        `checkout ${orderNumber} holds ${JSON.stringify([...holds])}, but the cart holds ${
+          JSON.stringify([...cart.lines])
+        }`,
+      );
+    }
+    const subtotal = order.items.reduce(
+      (sum, i) => sum + unitCents(model, i.lineId, order) * i.quantity,
+      0,
+    );
+    const promo = code ? model.promos.get(code) : null;
+    const totals = computeTotals(subtotal, checkout.region, promo?.percentOff ?? 0);
+    if (order.subtotalCents !== subtotal || order.totalCents !== totals.totalCents) {
+      throw new Violation(
+        `checkout ${orderNumber} charges ${order.subtotalCents}/${order.totalCents} cents; at the owner's prices it is ${subtotal}/${totals.totalCents}`,
+      );
+    }
+  }
+  toString() {
+    const code = this.kind === "embedded" ? nth(CODES, this.p.code) : null;
+    return `shopper ${this.p.shopper} checks out (${this.kind}${
+      code ? `, code ${code}` : ""
+    }, email spelling ${this.p.spelling % 4}) (instance ${this.p.at})`;
+  }
+}
+
+/** The provider's record of a checkout's payment. */
+async function demoPayment(world: World, checkout: CheckoutModel): Promise<DemoPayment | null> {
+  const key = checkout.mode === "embedded"
+    ? keys.demoIntent(checkout.paymentId)
+    : keys.demoSession(checkout.paymentId);
+  return (await world.store.get<DemoPayment>(key)).value;
+}
+
+/** The shopper's checkouts, newest first. */
+function checkoutsOf(model: Model, shopper: ShopperModel): CheckoutModel[] {
+  return model.checkouts.filter((c) => c.shopper === shopper.index).reverse();
+}
+
+/**
+ * A shopper pays one of their checkouts (0: the latest; others were replaced), with a good or a
+ * declined card, maybe typing a code on the hosted page; paying again is paying twice.
+ */
+export class Pay extends Step {
+  constructor(
+    readonly p: {
+      shopper: number;
+      which: number;
+      declined: boolean;
+      spelling: number;
+      code: number;
+      at: number;
+    },
+  ) {
+    super();
+  }
+  override get steps() {
+    return ["charge", "record payment", "refund"];
+  }
+  async act(model: Model, world: World) {
+    const shopper = shopperOf(model, this.p.shopper);
+    const checkout = nth(checkoutsOf(model, shopper), this.p.which);
+    if (!checkout) return;
+    const card = this.p.declined ? DECLINED_CARD : GOOD_CARD;
+    const before = await demoPayment(world, checkout);
+    let answer;
+    if (checkout.mode === "embedded") {
+      answer = await world.request(
+        this.p.at,
+        `/api/demo/payment-intents/${checkout.paymentId}/confirm`,
+        { method: "POST", client: shopper.client, body: { cardNumber: card } },
+      );
+    } else {
+      const email = nth(spellings(shopper.email), this.p.spelling)!;
+      answer = await world.request(
+        this.p.at,
+        `/api/demo/checkout-sessions/${checkout.paymentId}/pay`,
+        {
+          method: "POST",
+          client: shopper.client,
+          body: {
+            cardNumber: card,
+            email,
+            name: `Shopper ${shopper.index}`,
+            address: checkout.region === "us" ? US : ABROAD,
+            promoCode: nth(CODES, this.p.code),
+          },
+        },
+      );
+    }
+    expectAnswer(world, answer, [200, 400, 402, 404, 409], this.toString());
+    if (answer.status === 402 && !this.p.declined) {
+      throw new Violation(`a good card was declined: ${answer.text}`);
+    }
+    // Paying a payment taken before is harmless (its event again); a declined card pays nothing.
+    const takenBefore = before?.status === "succeeded" || before?.status === "refunded";
+    if (answer.status === 200 && this.p.declined && !takenBefore && !world.dying) {
+      throw new Violation(`a declined card paid checkout ${checkout.orderNumber}`);
+    }
+  }
+  toString() {
+    const code = nth(CODES, this.p.code);
+    return `shopper ${this.p.shopper} pays checkout ${this.p.which} (0 = latest) with a ${
+      this.p.declined ? "declined" : "good"
+    } card${code ? ` and code ${code} on the hosted page` : ""} (instance ${this.p.at})`;
+  }
+}
+
+/** A shopper cancels one of their orders with its email. */
+export class CustomerCancel extends Step {
+  constructor(readonly p: { shopper: number; which: number; at: number }) {
+    super();
+  }
+  override get steps() {
+    return ["stop payment", "record payment", "cancel paid order", "refund"];
+  }
+  async act(model: Model, world: World) {
+    const shopper = shopperOf(model, this.p.shopper);
+    const checkout = nth(checkoutsOf(model, shopper), this.p.which);
+    const order = checkout &&
+      (await world.store.get<Order>(keys.order(checkout.orderNumber))).value;
+    if (!checkout || !order?.email) return;
+    expectAnswer(
+      world,
+      await world.request(this.p.at, `/api/orders/${checkout.orderNumber}/cancel`, {
+        method: "POST",
+        client: shopper.client,
+        body: { email: order.email },
+      }),
+      [200, 404, 409, 429, ...(world.faults.stop ? [503] : [])],
+      this.toString(),
+    );
+  }
+  toString() {
+    return `shopper ${this.p.shopper} cancels their checkout ${this.p.which} (instance ${this.p.at})`;
+  }
+}
+
+/** A shopper signs up. */
+export class SignUp extends Step {
+  constructor(readonly p: { shopper: number; at: number }) {
+    super();
+  }
+  async act(model: Model, world: World) {
+    const shopper = shopperOf(model, this.p.shopper);
+    if (shopper.password) return;
+    const answer = expectAnswer(
+      world,
+      await world.request(this.p.at, "/auth/register", {
+        method: "POST",
+        client: shopper.client,
+        body: { email: shopper.email, password: PASSWORD },
+      }),
+      [201, 400, 429],
+      this.toString(),
+    );
+    if (answer.status === 201) shopper.password = PASSWORD;
+  }
+  toString() {
+    return `shopper ${this.p.shopper} signs up (instance ${this.p.at})`;
+  }
+}
+
+/** A shopper asks for a password reset link (owed when they have an account, 3 an hour). */
+export class ResetPassword extends Step {
+  constructor(readonly p: { shopper: number; at: number }) {
+    super();
+  }
+  async act(model: Model, world: World) {
+    const shopper = shopperOf(model, this.p.shopper);
+    const answer = expectAnswer(
+      world,
+      await world.request(this.p.at, "/auth/password-reset", {
+        method: "POST",
+        client: shopper.client,
+        body: { email: shopper.email },
+      }),
+      [200, 429],
+      this.toString(),
+    );
+    if (answer.status !== 200) return;
+    const window = `${shopper.email} ${Math.floor(world.clock.now() / 3_600_000)}`;
+    addTo(model.resetWindows, window, 1);
+    if (shopper.password && model.resetWindows.get(window)! <= 3) {
+      addTo(model.resetsOwed, shopper.email, 1);
+    }
+  }
+  toString() {
+    return `shopper ${this.p.shopper} asks for a password reset link (instance ${this.p.at})`;
+  }
+}
+
+/** A shopper follows the newest reset link they were sent (read from the outbox) and sets a password. */
+export class ConfirmReset extends Step {
+  constructor(readonly p: { shopper: number; at: number }) {
+    super();
+  }
+  async act(model: Model, world: World) {
+    const shopper = shopperOf(model, this.p.shopper);
+    let token: string | null = null;
+    for await (const e of world.store.list<OutboxEntry>({ prefix: keys.outboxAll() })) {
+      if (e.value.email.to !== shopper.email) continue;
+      token = e.value.email.text.match(/token=([A-Za-z0-9_-]+)/)?.[1] ?? token;
+    }
+    if (!token) return;
+    expectAnswer(
+      world,
+      await world.request(this.p.at, "/auth/password-reset/confirm", {
+        method: "POST",
+        client: shopper.client,
+        body: { token, password: PASSWORD },
+      }),
+      [200, 400, 429],
+      this.toString(),
+    );
+  }
+  toString() {
+    return `shopper ${this.p.shopper} follows their newest reset link (instance ${this.p.at})`;
+  }
+}
+
+/** A shopper facing a sold-out switch asks to hear when it is back. */
+export class NotifyMe extends Step {
+  constructor(readonly p: { shopper: number; switch: number; at: number }) {
+    super();
+  }
+  async act(model: Model, world: World) {
+    const shopper = shopperOf(model, this.p.shopper);
+    const id = nth(PLAY_SWITCHES, this.p.switch)!;
+    const record = (await world.store.get<StockRecord>(keys.stock(switchKey(id)))).value;
+    if (record && record.stock - record.reserved > 0) return;
+    const answer = expectAnswer(
+      world,
+      await world.request(this.p.at, "/api/stock-alerts", {
+        method: "POST",
+        client: shopper.client,
+        body: { email: shopper.email, switchId: id },
+      }),
+      [200, 400, 429],
+      this.toString(),
+    );
+    if (answer.status !== 200) return;
+    const data = switchData(id);
+    model.alerts.push({
+      email: shopper.email,
+      switchId: id,
+      name: `${data.brand} ${data.name}`,
+      step: world.step,
+    });
+  }
+  toString() {
+    return `shopper ${this.p.shopper} asks to hear when switch ${
+      nth(PLAY_SWITCHES, this.p.switch)
+    } is back, if it is sold out (instance ${this.p.at})`;
+  }
+}
+
+/** A shopper writes to the shop. */
+export class Contact extends Step {
+  constructor(readonly p: { shopper: number; at: number }) {
+    super();
+  }
+  async act(model: Model, world: World) {
+    const shopper = shopperOf(model, this.p.shopper);
+    const answer = expectAnswer(
+      world,
+      await world.request(this.p.at, "/api/sendMessage", {
+        method: "POST",
+        client: shopper.client,
+        body: { topic: "Order question", message: "Where is my tester?", userEmail: shopper.email },
+      }),
+      [200, 429],
+      this.toString(),
+    );
+    if (answer.status === 200) model.contactsOwed++;
+  }
+  toString() {
+    return `shopper ${this.p.shopper} sends a contact message (instance ${this.p.at})`;
+  }
+}

@@ -1,0 +1,205 @@
+/**
+ * Emails owed and emails sent. What the history owes is read from what happened: each order's
+ * status changes (paid, printing, shipped, delivered, cancelled or refunded), each fall of a
+ * component to the owner's low-stock level (replayed write by write from the stock log, with
+ * the level the owner had set at that step), each password reset and contact message the shop
+ * accepted, each return to stock a waiting shopper signed up for. After every step no email was
+ * sent that is not owed (nor twice); once the mail server is back and the queue has run, every
+ * email owed was sent exactly once.
+ */
+import { SHOP_NAME } from "../../../shared/policy.ts";
+import type { StockKey } from "../../../shared/bom.ts";
+import { addTo, levelAt, type Model } from "../model.ts";
+import type { View } from "../view.ts";
+import { SHOP_EMAIL, Violation, type World } from "../world.ts";
+import type { Email } from "../../../server/email/mailer.ts";
+
+/** Owed emails: how many of each kind, to whom (a range for back-in-stock emails). */
+interface Owed {
+  to: string;
+  min: number;
+  max: number;
+}
+
+const SHOP = SHOP_NAME.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** What a sent email is, as a key of the owed list, from its subject. */
+const KINDS: [RegExp, (m: RegExpMatchArray, e: Email) => string][] = [
+  [new RegExp(`^${SHOP}: order (ST\\w+) confirmed$`), (m) => `confirm:${m[1]}`],
+  [/^New order (ST\w+): /, (m) => `owner-order:${m[1]}`],
+  [new RegExp(`^${SHOP}: we're printing order (ST\\w+)$`), (m) => `printing:${m[1]}`],
+  [new RegExp(`^${SHOP}: order (ST\\w+) has shipped$`), (m) => `shipped:${m[1]}`],
+  [new RegExp(`^${SHOP}: order (ST\\w+) delivered$`), (m) => `delivered:${m[1]}`],
+  [new RegExp(`^${SHOP}: order (ST\\w+) cancelled$`), (m) => `cancelled:${m[1]}`],
+  [/^Order (ST\w+) cancelled: /, (m) => `owner-cancelled:${m[1]}`],
+  [/^Low stock: (.+) \(\d+ left\)$/, (m) => `low:${m[1]}`],
+  [new RegExp(`^${SHOP}: reset your password$`), (_m, e) => `reset:${e.to}`],
+  [new RegExp(`^${SHOP}: (.+) is back in stock$`), (m, e) => `back:${e.to}:${m[1]}`],
+  [/^Contact: /, () => "contact"],
+];
+
+/** The owed-list key of a sent email, or null for an email the simulation cannot name. */
+export function kindOf(email: Email): string | null {
+  for (const [pattern, key] of KINDS) {
+    const m = email.subject.match(pattern);
+    if (m) return key(m, email);
+  }
+  return null;
+}
+
+/** Names of stock keys as low-stock emails spell them. */
+export type StockNames = Map<StockKey, string>;
+
+/** Every email the history owes so far. */
+export function owedEmails(model: Model, view: View, world: World, names: StockNames) {
+  const owed = new Map<string, Owed>();
+  const owe = (key: string, to: string, n = 1) => {
+    const o = owed.get(key) ?? { to, min: 0, max: 0 };
+    o.min += n;
+    o.max += n;
+    owed.set(key, o);
+  };
+  for (const order of view.orders.values()) {
+    const n = order.orderNumber;
+    const reached = new Set(order.history.map((h) => h.status));
+    const to = order.email;
+    if (reached.has("PAYMENT_RECEIVED")) {
+      owe(`owner-order:${n}`, SHOP_EMAIL);
+      if (to) owe(`confirm:${n}`, to);
+    }
+    if (to && reached.has("PROCESSING")) owe(`printing:${n}`, to);
+    if (to && reached.has("SHIPPED")) owe(`shipped:${n}`, to);
+    if (to && reached.has("DELIVERED")) owe(`delivered:${n}`, to);
+    // A cancellation that gives money back, by anyone or by the shop itself, is told to both.
+    if (order.status === "CANCELLED" && order.refund) {
+      owe(`owner-cancelled:${n}`, SHOP_EMAIL);
+      if (to) owe(`cancelled:${n}`, to);
+    }
+  }
+  for (const [key, falls] of lowStockFalls(model, world)) {
+    owe(`low:${names.get(key) ?? key}`, SHOP_EMAIL, falls);
+  }
+  for (const [to, n] of model.resetsOwed) owe(`reset:${to}`, to, n);
+  if (model.contactsOwed > 0) owe("contact", SHOP_EMAIL, model.contactsOwed);
+  for (const [key, range] of backInStock(model, view, world)) owed.set(key, range);
+  return owed;
+}
+
+/**
+ * Falls of each component to the owner's level: the stock log replayed in commit order, each
+ * write compared with the level in force at its step. The owner is owed one email each time
+ * available units are at or below the level and were above it (or never told) before.
+ */
+function lowStockFalls(model: Model, world: World): Map<StockKey, number> {
+  const log = [...world.stockLog].sort((a, b) =>
+    a.epoch - b.epoch || (a.versionstamp < b.versionstamp ? -1 : 1)
+  );
+  const told = new Set<StockKey>();
+  const falls = new Map<StockKey, number>();
+  for (const write of log) {
+    const available = Math.max(0, write.record.stock - write.record.reserved);
+    const low = available <= levelAt(model, write.key, write.step);
+    if (low && !told.has(write.key)) {
+      told.add(write.key);
+      addTo(falls, write.key, 1);
+    } else if (!low) told.delete(write.key);
+  }
+  return falls;
+}
+
+/**
+ * Back-in-stock emails: a shopper who signed up for a sold-out switch gets at most one email per
+ * return to stock since, and at least one when it is back once the world has healed.
+ */
+function backInStock(model: Model, view: View, world: World): Map<string, Owed> {
+  const owed = new Map<string, Owed>();
+  // Signing up again for the same switch is the same sign-up: the first one counts.
+  const first = new Map<string, Model["alerts"][number]>();
+  for (const alert of model.alerts) {
+    const k = `${alert.email.toLowerCase()} ${alert.switchId}`;
+    if (!first.has(k)) first.set(k, alert);
+  }
+  for (const alert of first.values()) {
+    const key: StockKey = `switch:${alert.switchId}`;
+    const writes = world.stockLog.filter((w) => w.key === key && w.step >= alert.step)
+      .sort((a, b) => a.epoch - b.epoch || (a.versionstamp < b.versionstamp ? -1 : 1));
+    let returns = 0;
+    let was = 0;
+    for (const w of writes) {
+      const available = Math.max(0, w.record.stock - w.record.reserved);
+      if (was === 0 && available > 0) returns++;
+      was = available;
+    }
+    const record = view.stock.get(key);
+    const availableNow = record ? Math.max(0, record.stock - record.reserved) : 0;
+    const k = `back:${alert.email}:${alert.name} switch`;
+    owed.set(k, { to: alert.email, min: availableNow > 0 && returns > 0 ? 1 : 0, max: returns });
+  }
+  return owed;
+}
+
+/** Sent emails by owed-list key, checking each went to the right address. */
+function sentEmails(world: World, owed: Map<string, Owed>): Map<string, number> {
+  const sent = new Map<string, number>();
+  for (const email of world.mailer.sent) {
+    const key = kindOf(email);
+    if (!key) throw new Violation(`an email nobody owes was sent: "${email.subject}"`);
+    const o = owed.get(key);
+    if (o && o.to.toLowerCase() !== email.to.toLowerCase()) {
+      throw new Violation(`"${email.subject}" went to ${email.to}, not ${o.to}`);
+    }
+    addTo(sent, key, 1);
+  }
+  return sent;
+}
+
+/** No email sent that is not owed, nor more often than owed (after every step). */
+export function checkEmailsSoFar(model: Model, view: View, world: World, names: StockNames) {
+  const owed = owedEmails(model, view, world, names);
+  for (const [key, n] of sentEmails(world, owed)) {
+    const max = owed.get(key)?.max ?? 0;
+    if (n > max) {
+      throw new Violation(
+        max === 0
+          ? `an email nobody owes was sent: ${key}`
+          : `${key} was emailed ${n} times, owed ${max}`,
+      );
+    }
+  }
+}
+
+/** Every email owed was sent exactly once (the world healed, the queue ran). */
+export function checkEmailsSettled(model: Model, view: View, world: World, names: StockNames) {
+  const owed = owedEmails(model, view, world, names);
+  const sent = sentEmails(world, owed);
+  for (const [key, o] of owed) {
+    const n = sent.get(key) ?? 0;
+    if (n < o.min || n > o.max) {
+      throw new Violation(
+        `${key} was emailed ${n} times, owed ${o.min === o.max ? o.min : `${o.min} to ${o.max}`}`,
+      );
+    }
+  }
+  for (const [key, n] of sent) {
+    if (!owed.has(key)) throw new Violation(`${key} was emailed ${n} times, owed none`);
+  }
+}
+
+/** Names of the stock keys of the store's switches and components. */
+export async function stockNames(kv: Deno.Kv): Promise<StockNames> {
+  const names: StockNames = new Map([
+    ["SMALL_BOX", "Small tester box"],
+    ["LARGE_BOX", "Large tester box"],
+    ["TRANSPARENT_KEYCAP", "Transparent keycaps"],
+    ["RANDOM_KEYCAP", "Random keycaps"],
+    ["CUBE_BODY", "Fidget cube body"],
+  ]);
+  for await (
+    const e of kv.list<{ id: number; brand: string; name: string }>({
+      prefix: ["catalog", "switch"],
+    })
+  ) {
+    names.set(`switch:${e.value.id}`, `${e.value.brand} ${e.value.name}`);
+  }
+  return names;
+}

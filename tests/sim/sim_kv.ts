@@ -1,0 +1,222 @@
+/**
+ * The simulation's view of Deno KV: every shop instance gets its own wrapper of the one store (so
+ * its in-memory caches and stock batches are its own, as an isolate's are), and the wrapper hands
+ * what would leave the store's hands to the simulated world instead:
+ * - queue messages (`enqueue`, and `enqueue` inside atomic operations that commit) go to the
+ *   world's queue, due at the simulated clock's time plus their delay, so the history decides
+ *   when they are delivered, how often, and on which instance;
+ * - every committed write of a stock record is logged with its versionstamp, so the invariants can
+ *   replay each component's stock, write by write, in commit order;
+ * - a dead instance (a process that died at a step boundary) reaches the store no more: every
+ *   call it makes after its death throws, as nothing of a dead process is written.
+ */
+import { keys } from "../../server/db/keys.ts";
+import type { StockRecord } from "../../server/db/stock.ts";
+import type { StockKey } from "../../shared/bom.ts";
+
+/** Thrown inside a process that the history kills. */
+export class SimCrash extends Error {
+  constructor(where: string) {
+    super(`simulated crash: ${where}`);
+  }
+}
+
+/** What a wrapper needs from the world. */
+export interface KvWorld {
+  /** The store (replaced by a restore). */
+  readonly store: Deno.Kv;
+  /** Puts a queue message on the world's queue, `delay` ms after the simulated now. */
+  schedule(job: unknown, delay: number): void;
+  /** Records stock records written by one commit. */
+  logStock(versionstamp: string, writes: [StockKey, StockRecord][]): void;
+}
+
+const STOCK_PREFIX = keys.stocks()[0];
+
+/** One instance's KV. */
+export class SimKv implements Deno.Kv {
+  #world: KvWorld;
+  /** Set when the instance's process dies: nothing it does afterwards reaches the store. */
+  dead = false;
+
+  constructor(world: KvWorld) {
+    this.#world = world;
+  }
+
+  /** Throws when the process is dead. */
+  alive(): void {
+    if (this.dead) throw new SimCrash("a dead process touched the store");
+  }
+
+  get world(): KvWorld {
+    return this.#world;
+  }
+
+  async get<T = unknown>(
+    key: Deno.KvKey,
+    options?: { consistency?: Deno.KvConsistencyLevel },
+  ): Promise<Deno.KvEntryMaybe<T>> {
+    this.alive();
+    const entry = await this.#world.store.get<T>(key, options);
+    this.alive();
+    return entry;
+  }
+
+  async getMany<T extends readonly unknown[]>(
+    keys: readonly [...{ [K in keyof T]: Deno.KvKey }],
+    options?: { consistency?: Deno.KvConsistencyLevel },
+  ): Promise<{ [K in keyof T]: Deno.KvEntryMaybe<T[K]> }> {
+    this.alive();
+    const entries = await this.#world.store.getMany<T>(keys, options);
+    this.alive();
+    return entries;
+  }
+
+  async set(
+    key: Deno.KvKey,
+    value: unknown,
+    options?: { expireIn?: number },
+  ): Promise<Deno.KvCommitResult> {
+    return await this.atomic().set(key, value, options).commit() as Deno.KvCommitResult;
+  }
+
+  async delete(key: Deno.KvKey): Promise<void> {
+    await this.atomic().delete(key).commit();
+  }
+
+  list<T = unknown>(
+    selector: Deno.KvListSelector,
+    options?: Deno.KvListOptions,
+  ): Deno.KvListIterator<T> {
+    this.alive();
+    const inner = this.#world.store.list<T>(selector, options);
+    const kv = this;
+    return {
+      get cursor() {
+        return inner.cursor;
+      },
+      async next() {
+        kv.alive();
+        const result = await inner.next();
+        kv.alive();
+        return result;
+      },
+      [Symbol.asyncIterator]() {
+        return this;
+      },
+    } as Deno.KvListIterator<T>;
+  }
+
+  enqueue(
+    value: unknown,
+    options?: { delay?: number; keysIfUndelivered?: Deno.KvKey[]; backoffSchedule?: number[] },
+  ): Promise<Deno.KvCommitResult> {
+    this.alive();
+    this.#world.schedule(value, options?.delay ?? 0);
+    return Promise.resolve({ ok: true, versionstamp: "00000000000000000000" });
+  }
+
+  listenQueue(): Promise<void> {
+    throw new Error("the simulation delivers queue messages itself");
+  }
+
+  atomic(): Deno.AtomicOperation {
+    return new SimAtomic(this, this.#world.store.atomic());
+  }
+
+  watch<T extends readonly unknown[]>(
+    keys: readonly [...{ [K in keyof T]: Deno.KvKey }],
+    options?: { raw?: boolean },
+  ): ReadableStream<{ [K in keyof T]: Deno.KvEntryMaybe<T[K]> }> {
+    return this.#world.store.watch<T>(keys, options);
+  }
+
+  commitVersionstamp(): symbol {
+    return this.#world.store.commitVersionstamp();
+  }
+
+  close(): void {
+    // The world owns the store.
+  }
+
+  [Symbol.dispose](): void {}
+}
+
+/** An atomic operation whose queue messages and stock writes reach the world once it commits. */
+class SimAtomic implements Deno.AtomicOperation {
+  readonly #kv: SimKv;
+  readonly #op: Deno.AtomicOperation;
+  readonly #jobs: [unknown, number][] = [];
+  readonly #stock = new Map<StockKey, StockRecord>();
+
+  constructor(kv: SimKv, op: Deno.AtomicOperation) {
+    this.#kv = kv;
+    this.#op = op;
+  }
+
+  check(...checks: Deno.AtomicCheck[]): this {
+    this.#op.check(...checks);
+    return this;
+  }
+
+  mutate(...mutations: Deno.KvMutation[]): this {
+    this.#op.mutate(...mutations);
+    for (const m of mutations) {
+      if (m.type === "set") this.#noteStock(m.key, m.value);
+      else this.#noteStock(m.key, undefined);
+    }
+    return this;
+  }
+
+  sum(key: Deno.KvKey, n: bigint): this {
+    this.#op.sum(key, n);
+    return this;
+  }
+
+  min(key: Deno.KvKey, n: bigint): this {
+    this.#op.min(key, n);
+    return this;
+  }
+
+  max(key: Deno.KvKey, n: bigint): this {
+    this.#op.max(key, n);
+    return this;
+  }
+
+  set(key: Deno.KvKey, value: unknown, options?: { expireIn?: number }): this {
+    this.#op.set(key, value, options);
+    this.#noteStock(key, value);
+    return this;
+  }
+
+  delete(key: Deno.KvKey): this {
+    this.#op.delete(key);
+    this.#noteStock(key, undefined);
+    return this;
+  }
+
+  enqueue(
+    value: unknown,
+    options?: { delay?: number; keysIfUndelivered?: Deno.KvKey[]; backoffSchedule?: number[] },
+  ): this {
+    this.#jobs.push([value, options?.delay ?? 0]);
+    return this;
+  }
+
+  async commit(): Promise<Deno.KvCommitResult | Deno.KvCommitError> {
+    this.#kv.alive();
+    const result = await this.#op.commit();
+    if (result.ok) {
+      const world = this.#kv.world;
+      for (const [job, delay] of this.#jobs) world.schedule(job, delay);
+      if (this.#stock.size > 0) world.logStock(result.versionstamp, [...this.#stock]);
+    }
+    return result;
+  }
+
+  #noteStock(key: Deno.KvKey, value: unknown): void {
+    if (key[0] !== STOCK_PREFIX || key.length !== 2) return;
+    if (value === undefined) throw new Error(`the shop deleted the stock record ${String(key[1])}`);
+    this.#stock.set(key[1] as StockKey, value as StockRecord);
+  }
+}

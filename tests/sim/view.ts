@@ -1,0 +1,88 @@
+/**
+ * What the store holds after a step, read straight from it (not through any shop process): the
+ * records every invariant reads, in one pass.
+ */
+import { keys } from "../../server/db/keys.ts";
+import type { StockRecord } from "../../server/db/stock.ts";
+import type { Order } from "../../server/orders/order.ts";
+import type { DemoPayment } from "../../server/payments/demo.ts";
+import type { InboxEntry } from "../../server/db/payment_inbox.ts";
+import type { OutboxEntry } from "../../server/email/outbox.ts";
+import type { CartRecord } from "../../server/db/cart.ts";
+import type { PromoRecord } from "../../server/db/promo.ts";
+import type { ProductRecord } from "../../server/db/catalog.ts";
+import type { StockKey } from "../../shared/bom.ts";
+import type { Model } from "./model.ts";
+
+/** The store as the invariants read it. */
+export interface View {
+  stock: Map<StockKey, StockRecord>;
+  orders: Map<string, Order>;
+  payments: DemoPayment[];
+  inbox: InboxEntry[];
+  outbox: OutboxEntry[];
+  carts: Map<string, CartRecord | null>;
+  promos: Map<string, PromoRecord>;
+  /** Paid uses per code, and per code and (stored) email. */
+  promoUses: Map<string, number>;
+  promoHolds: Map<string, string[]>;
+  promoEmailUses: Map<string, number>;
+  promoEmailHolds: Map<string, string[]>;
+  products: Map<number, ProductRecord>;
+}
+
+async function each<T>(kv: Deno.Kv, prefix: Deno.KvKey, fn: (e: Deno.KvEntry<T>) => void) {
+  for await (const e of kv.list<T>({ prefix }, { batchSize: 500 })) fn(e);
+}
+
+function count(value: unknown): number {
+  return value instanceof Deno.KvU64 ? Number(value.value) : Number(value ?? 0);
+}
+
+/** Reads the view of the store for the model's carts. */
+export async function readView(kv: Deno.Kv, model: Model): Promise<View> {
+  const view: View = {
+    stock: new Map(),
+    orders: new Map(),
+    payments: [],
+    inbox: [],
+    outbox: [],
+    carts: new Map(),
+    promos: new Map(),
+    promoUses: new Map(),
+    promoHolds: new Map(),
+    promoEmailUses: new Map(),
+    promoEmailHolds: new Map(),
+    products: new Map(),
+  };
+  const cartIds = [...model.carts.keys()];
+  await Promise.all([
+    each<StockRecord>(kv, keys.stocks(), (e) => view.stock.set(e.key[1] as StockKey, e.value)),
+    each<Order>(kv, keys.orders(), (e) => view.orders.set(e.value.orderNumber, e.value)),
+    each<DemoPayment>(kv, ["demo"], (e) => view.payments.push(e.value)),
+    each<InboxEntry>(kv, keys.paymentInboxAll(), (e) => view.inbox.push(e.value)),
+    each<OutboxEntry>(kv, keys.outboxAll(), (e) => view.outbox.push(e.value)),
+    each<PromoRecord>(kv, keys.promos(), (e) => view.promos.set(e.value.code, e.value)),
+    each<unknown>(kv, ["promo_uses"], (e) => view.promoUses.set(String(e.key[1]), count(e.value))),
+    each<string[]>(kv, ["promo_holds"], (e) => view.promoHolds.set(String(e.key[1]), e.value)),
+    each<unknown>(
+      kv,
+      ["promo_email_uses"],
+      (e) => view.promoEmailUses.set(`${String(e.key[1])} ${String(e.key[2])}`, count(e.value)),
+    ),
+    each<string[]>(
+      kv,
+      ["promo_email_holds"],
+      (e) => view.promoEmailHolds.set(`${String(e.key[1])} ${String(e.key[2])}`, e.value),
+    ),
+    each<ProductRecord>(kv, keys.products(), (e) => view.products.set(e.value.id, e.value)),
+    (async () => {
+      for (let i = 0; i < cartIds.length; i += 10) {
+        const batch = cartIds.slice(i, i + 10);
+        const entries = await kv.getMany<CartRecord[]>(batch.map((id) => keys.cart(id)));
+        batch.forEach((id, j) => view.carts.set(id, entries[j].value));
+      }
+    })(),
+  ]);
+  return view;
+}

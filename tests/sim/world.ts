@@ -1,0 +1,400 @@
+/**
+ * The world a simulated shop lives in: one store, one to three shop instances over it (each a
+ * whole `createApp` with its own KV wrapper, as isolates on Deno Deploy), one clock the history
+ * moves, one queue the history delivers, one mail server and one payment provider the history
+ * breaks and mends, and processes that die at a step boundary and start again.
+ *
+ * Nothing here decides what the shop should do; it only plays what shoppers, the owner and the
+ * world do, and keeps the logs (stock writes, mail and provider attempts) the invariants read.
+ */
+import type { Hono } from "hono";
+import { createApp } from "../../server/app.ts";
+import { type Config, loadConfig } from "../../server/config.ts";
+import type { AppDeps, LogEntry } from "../../server/deps.ts";
+import { seedKv } from "../../server/db/seed.ts";
+import type { StockRecord } from "../../server/db/stock.ts";
+import { withLocksOf } from "../../server/db/kv_util.ts";
+import { runJob, sweepAtStart } from "../../server/queue.ts";
+import { backupLines } from "../../server/ops/backup.ts";
+import { restoreLines } from "../../server/ops/restore.ts";
+import type { StockKey } from "../../shared/bom.ts";
+import { fixedClock, sendTo, TEST_ADMIN_PASSWORD, type TestRequest } from "../helpers/test_app.ts";
+import { SimCrash, SimKv } from "./sim_kv.ts";
+import { type SimMailer, simMailer } from "./sim_mailer.ts";
+import {
+  type ProviderFaults,
+  type ProviderLog,
+  type ProviderMode,
+  simPayments,
+} from "./sim_payments.ts";
+
+/** The shop's own address for emails in the simulation. */
+export const SHOP_EMAIL = "owner@shop.test";
+
+/** A broken rule: what the simulation exists to find. */
+export class Violation extends Error {
+  override name = "Violation";
+}
+
+/** A queue message waiting in the world's queue. */
+export interface QueueItem {
+  id: number;
+  job: unknown;
+  dueAt: number;
+  /** Deliveries that failed (the handler threw or its process died). */
+  attempts: number;
+}
+
+/** A stock record as one commit wrote it. */
+export interface StockWrite {
+  /** Restores start a new store, whose versionstamps start again: the epoch orders them. */
+  epoch: number;
+  versionstamp: string;
+  /** The history's step at which it was written. */
+  step: number;
+  key: StockKey;
+  record: StockRecord;
+}
+
+/** One running shop process. */
+export interface Instance {
+  index: number;
+  kv: SimKv;
+  deps: AppDeps;
+  app: Hono;
+}
+
+/** A response as the simulation reads it. */
+export interface Answer {
+  status: number;
+  // deno-lint-ignore no-explicit-any
+  json: any;
+  text: string;
+}
+
+/** Where a process is made to die, or to wait. */
+interface StepTrap {
+  instance: number;
+  step: string;
+}
+
+interface Pause extends StepTrap {
+  reached(): void;
+  gate: Promise<void>;
+}
+
+/** How Deno KV redelivers a message whose handler failed (its default backoff schedule). */
+const REDELIVERY_MS = [100, 1_000, 5_000, 30_000, 60_000];
+
+/** Settling stops with a violation past this much simulated time: something never ends. */
+const SETTLE_HORIZON_MS = 10 * 86_400_000;
+
+/** What a history is played with. */
+export interface WorldOptions {
+  instances: number;
+  mode: ProviderMode;
+}
+
+/** Creates the world of one history: a seeded store and its instances. */
+export async function createWorld(options: WorldOptions): Promise<World> {
+  const world = new World(options, await Deno.openKv(":memory:"));
+  await seedKv(world.store, world.clock);
+  for (let i = 0; i < options.instances; i++) world.instances.push(world.newInstance(i));
+  return world;
+}
+
+/** The world of one history. */
+export class World {
+  readonly clock = fixedClock();
+  readonly config: Config;
+  readonly mailer: SimMailer;
+  readonly faults: ProviderFaults = { create: false, stop: false, refund: false };
+  readonly providerLog: ProviderLog = { attempts: [] };
+  readonly instances: Instance[] = [];
+  readonly queue: QueueItem[] = [];
+  readonly stockLog: StockWrite[] = [];
+  /** Log lines of every instance (the last ones are printed with a failure). */
+  readonly logs: LogEntry[] = [];
+  /** Fault kinds this history exercised, for the run's coverage count. */
+  readonly faultsSeen = new Set<string>();
+  /** Step names the shop reported, for the crash commands' coverage. */
+  readonly stepsSeen = new Set<string>();
+  store: Deno.Kv;
+  epoch = 0;
+  /** The history's current step number (commands count it up). */
+  step = 0;
+  /** Set while a step runs whose process is made to die: its answers are not judged. */
+  dying = false;
+  #nextJob = 1;
+  #crash: StepTrap | null = null;
+  #pause: Pause | null = null;
+
+  constructor(readonly options: WorldOptions, store: Deno.Kv) {
+    this.store = store;
+    this.config = loadConfig({
+      ADMIN_PASSWORD: TEST_ADMIN_PASSWORD,
+      DENO_ENV: "test",
+      DIST_DIR: "/nonexistent-dist",
+      LOG_REQUESTS: "0",
+      SHOP_EMAIL,
+    });
+    this.mailer = simMailer(this.clock);
+  }
+
+  /** A new process at `index`, over the current store. */
+  newInstance(index: number): Instance {
+    const kv = new SimKv(this);
+    const payments = simPayments(
+      kv,
+      this.clock,
+      this.options.mode,
+      this.faults,
+      this.providerLog,
+    );
+    const logger = (entry: LogEntry) => {
+      this.logs.push({ ...entry, instance: index, at: this.clock.now() });
+      if (this.logs.length > 400) this.logs.splice(0, 200);
+    };
+    const instance = { index, kv } as Instance;
+    instance.deps = {
+      kv,
+      config: this.config,
+      clock: this.clock,
+      logger,
+      mailer: this.mailer,
+      payments,
+      onStep: (step) => this.#onStep(instance, step),
+    };
+    instance.app = createApp(instance.deps);
+    return instance;
+  }
+
+  // --- the store's side (KvWorld) ---
+
+  schedule(job: unknown, delay: number): void {
+    this.queue.push({
+      id: this.#nextJob++,
+      job,
+      dueAt: this.clock.now() + Math.max(0, delay),
+      attempts: 0,
+    });
+  }
+
+  logStock(versionstamp: string, writes: [StockKey, StockRecord][]): void {
+    for (const [key, record] of writes) {
+      this.stockLog.push({ epoch: this.epoch, versionstamp, step: this.step, key, record });
+    }
+  }
+
+  // --- requests and jobs ---
+
+  /** The instance a command names (its number modulo how many run). */
+  instance(n: number): Instance {
+    return this.instances[n % this.instances.length];
+  }
+
+  /** Sends a request to an instance, with that instance's own lock turns. */
+  async request(n: number, path: string, init: TestRequest = {}): Promise<Answer> {
+    const instance = this.instance(n);
+    return await sendTo(
+      instance.app,
+      path,
+      init,
+      (call) => withLocksOf(instance.kv, call),
+    );
+  }
+
+  /** Runs `fn` as the work of instance `n` (a call into the shop's modules, as its queue would). */
+  async within<T>(n: number, fn: (deps: AppDeps) => Promise<T>): Promise<T> {
+    const instance = this.instance(n);
+    return await withLocksOf(instance.kv, () => fn(instance.deps));
+  }
+
+  /** Starts a new process in place of instance `n`, with the start-up sweep every process runs. */
+  async restart(n: number): Promise<void> {
+    const index = n % this.instances.length;
+    const fresh = this.newInstance(index);
+    this.instances[index] = fresh;
+    await withLocksOf(fresh.kv, () => sweepAtStart(fresh.deps));
+  }
+
+  /** Restarts every instance whose process died. */
+  async restartDead(): Promise<void> {
+    for (const instance of this.instances) {
+      if (instance.kv.dead) await this.restart(instance.index);
+    }
+  }
+
+  /**
+   * Delivers every queue message due now, oldest first, each on the next instance in turn (or on
+   * two at once, for `twice`: a message delivered twice). A handler that throws or whose process
+   * dies is delivered again later, as Deno KV does, until its retries run out.
+   */
+  async deliverDue(options: { twice?: boolean; start?: number } = {}): Promise<number> {
+    let turn = options.start ?? 0;
+    let delivered = 0;
+    for (let round = 0; round < 500; round++) {
+      const now = this.clock.now();
+      const due = this.queue.filter((q) => q.dueAt <= now)
+        .sort((a, b) => a.dueAt - b.dueAt || a.id - b.id)[0];
+      if (!due) return delivered;
+      this.queue.splice(this.queue.indexOf(due), 1);
+      const targets = options.twice && this.instances.length > 1
+        ? [this.instance(turn), this.instance(turn + 1)]
+        : [this.instance(turn)];
+      turn++;
+      const results = await Promise.allSettled(
+        targets.map((t) => withLocksOf(t.kv, () => runJob(t.deps, due.job))),
+      );
+      delivered++;
+      const failed = results.find((r) => r.status === "rejected");
+      if (failed) {
+        await this.restartDead();
+        if (due.attempts < REDELIVERY_MS.length) {
+          this.queue.push({
+            ...due,
+            dueAt: now + REDELIVERY_MS[due.attempts],
+            attempts: due.attempts + 1,
+          });
+        } else {
+          this.faultsSeen.add("queue message dropped after its retries");
+        }
+      }
+    }
+    throw new Violation("the queue keeps producing messages due now (500 in one delivery)");
+  }
+
+  /**
+   * Delivers the queue until it is empty, moving the clock to each next message: what happens
+   * when the world is left alone long enough.
+   */
+  async settle(): Promise<void> {
+    const start = this.clock.now();
+    for (let round = 0; round < 2_000; round++) {
+      await this.deliverDue();
+      if (this.queue.length === 0) return;
+      const next = Math.min(...this.queue.map((q) => q.dueAt));
+      if (next - start > SETTLE_HORIZON_MS) {
+        const jobs = this.queue.map((q) => JSON.stringify(q.job)).slice(0, 5).join(", ");
+        throw new Violation(`the queue never settles; still waiting: ${jobs}`);
+      }
+      this.clock.set(Math.max(this.clock.now(), next));
+    }
+    throw new Violation("the queue did not settle in 2,000 rounds");
+  }
+
+  /** Everything broken mends: the mail server, the provider and dead processes. */
+  async mend(): Promise<void> {
+    this.mailer.down = false;
+    this.faults.create = this.faults.stop = this.faults.refund = false;
+    await this.restartDead();
+  }
+
+  // --- faults at step boundaries ---
+
+  /** The next time instance `instance` reports `step`, its process dies there. */
+  crashAt(instance: number, step: string): void {
+    this.#crash = { instance: instance % this.instances.length, step };
+  }
+
+  /** Whether the armed crash happened (and disarms it). */
+  crashed(): boolean {
+    const armed = this.#crash !== null;
+    this.#crash = null;
+    return !armed;
+  }
+
+  /**
+   * The next time instance `instance` reports `step`, it waits until `release` is called;
+   * `reached` settles when it does.
+   */
+  pauseAt(instance: number, step: string): { reached: Promise<void>; release(): void } {
+    let reached!: () => void;
+    let release!: () => void;
+    const reachedPromise = new Promise<void>((resolve) => (reached = resolve));
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    this.#pause = { instance: instance % this.instances.length, step, reached, gate };
+    return {
+      reached: reachedPromise,
+      release: () => {
+        this.#pause = null;
+        release();
+      },
+    };
+  }
+
+  async #onStep(instance: Instance, step: string): Promise<void> {
+    this.stepsSeen.add(step);
+    if (instance.kv.dead) throw new SimCrash(`process ${instance.index} is dead`);
+    const crash = this.#crash;
+    if (crash && crash.step === step && crash.instance === instance.index) {
+      this.#crash = null;
+      instance.kv.dead = true;
+      this.faultsSeen.add(`process died after "${step}"`);
+      throw new SimCrash(`process ${instance.index} died after "${step}"`);
+    }
+    const pause = this.#pause;
+    if (pause && pause.step === step && pause.instance === instance.index) {
+      this.#pause = null;
+      pause.reached();
+      await pause.gate;
+    }
+  }
+
+  // --- backups ---
+
+  /**
+   * Backs the store up and restores it into an empty store, which must hold the same entries,
+   * value for value; the shop then runs on the restored store (whose queue is empty, as a new
+   * store's is), every process starting again.
+   */
+  async backupAndRestore(): Promise<void> {
+    const lines: string[] = [];
+    try {
+      for await (const line of backupLines(this.store)) lines.push(line);
+    } catch (err) {
+      throw new Violation(`the backup failed: ${(err as Error).message}`);
+    }
+    const restored = await Deno.openKv(":memory:");
+    await restoreLines(restored, lines);
+    const before = await everyEntry(this.store);
+    const after = await everyEntry(restored);
+    for (const [key, value] of before) {
+      if (after.get(key) !== value) {
+        restored.close();
+        throw new Violation(
+          `the restored store differs at ${key}: ${value} before, ${after.get(key)} after`,
+        );
+      }
+    }
+    for (const key of after.keys()) {
+      if (!before.has(key)) throw new Violation(`the restored store has an extra entry ${key}`);
+    }
+    const old = this.store;
+    this.store = restored;
+    this.epoch++;
+    this.queue.length = 0;
+    old.close();
+    for (let i = 0; i < this.instances.length; i++) await this.restart(i);
+  }
+
+  close(): void {
+    this.store.close();
+  }
+}
+
+/** Every entry of a store as key JSON to value JSON (KV's own number kinds spelled out). */
+async function everyEntry(kv: Deno.Kv): Promise<Map<string, string>> {
+  const all = new Map<string, string>();
+  for await (const e of kv.list({ prefix: [] })) {
+    all.set(JSON.stringify(e.key), JSON.stringify(e.value, kvJson));
+  }
+  return all;
+}
+
+function kvJson(_key: string, value: unknown): unknown {
+  if (typeof value === "bigint") return `${value}n`;
+  if (value instanceof Deno.KvU64) return `${value.value}u64`;
+  if (value instanceof Uint8Array) return { bytes: [...value] };
+  return value;
+}
