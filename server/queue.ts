@@ -47,7 +47,7 @@ export async function runJob(deps: AppDeps, raw: unknown): Promise<void> {
       return await handleRecordedEvent(deps, job.eventId)
         .catch((err) => retryLater(EVENT_RETRY_MS, err));
     case "low-stock":
-      return await sendLowStockJob(deps, job.key, job.at);
+      return await sendLowStockJob(deps, job);
     case "stock-alerts":
       await sendStockAlerts(deps);
       return;

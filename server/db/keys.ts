@@ -18,8 +18,14 @@ export const keys = {
   /** Stock and used counts of one component. */
   stock: (key: StockKey) => ["stock", key] as const,
   stocks: () => ["stock"] as const,
-  /** Low-stock alerts written with the stock change that caused them, until emailed. */
-  lowStockAlert: (key: StockKey, at: number) => ["low_stock_alerts", key, at] as const,
+  /**
+   * Low-stock alerts written with the stock change that caused them, until emailed: by time, and
+   * a random id, since two falls of one component can happen in one millisecond.
+   */
+  lowStockAlert: (key: StockKey, at: number, id?: string) =>
+    id === undefined
+      ? ["low_stock_alerts", key, at] as const
+      : ["low_stock_alerts", key, at, id] as const,
   lowStockAlerts: () => ["low_stock_alerts"] as const,
   /** Bumped on every stock change, so list endpoints can answer 304 cheaply. */
   stockVersion: () => ["meta", "stock_version"] as const,

@@ -6,6 +6,7 @@ import { CONFLICT, getManyBatched, LIST_BATCH, setMissing, withRetries } from ".
 import { commitStockChange, type PerStockVersion, perStockVersion } from "./stock_version.ts";
 import { NotFound } from "../errors.ts";
 import type { Clock } from "../deps.ts";
+import { randomId } from "../crypto.ts";
 
 /**
  * Stock of one component (the words are defined in `server/orders/stock_moves.ts`): units on the
@@ -37,6 +38,8 @@ export interface LowStockJob {
   type: "low-stock";
   key: StockKey;
   at: number;
+  /** Absent on jobs queued before alerts had ids. */
+  id?: string;
 }
 
 /** Message put on the KV queue to compare back-in-stock sign-ups with the stock. */
@@ -71,8 +74,9 @@ function withLowStockFlag(
   if (low === Boolean(record.lowAlerted)) return record;
   if (low) {
     const alert: LowStockAlert = { key, available, lowStockAt: level, at: now };
-    op.set(keys.lowStockAlert(key, now), alert)
-      .enqueue({ type: "low-stock", key, at: now } satisfies LowStockJob);
+    const id = randomId(6);
+    op.set(keys.lowStockAlert(key, now, id), alert)
+      .enqueue({ type: "low-stock", key, at: now, id } satisfies LowStockJob);
   }
   return { ...record, lowAlerted: low };
 }

@@ -6,8 +6,7 @@
  */
 import type { AppDeps } from "../deps.ts";
 import { keys } from "../db/keys.ts";
-import type { StockKey } from "../../shared/bom.ts";
-import type { LowStockAlert } from "../db/stock.ts";
+import type { LowStockAlert, LowStockJob } from "../db/stock.ts";
 import { stockKeyNames } from "../db/stock_names.ts";
 import { queueEmailInto } from "../email/outbox.ts";
 import { lowStockEmail } from "../email/templates.ts";
@@ -33,8 +32,8 @@ export async function sendLowStockAlert(
 }
 
 /** Emails the alert a queue job names. */
-export async function sendLowStockJob(deps: Deps, key: StockKey, at: number): Promise<void> {
-  const entry = await deps.kv.get<LowStockAlert>(keys.lowStockAlert(key, at));
+export async function sendLowStockJob(deps: Deps, job: LowStockJob): Promise<void> {
+  const entry = await deps.kv.get<LowStockAlert>(keys.lowStockAlert(job.key, job.at, job.id));
   if (entry.value) await sendLowStockAlert(deps, entry as Deno.KvEntry<LowStockAlert>);
 }
 

@@ -162,3 +162,20 @@ Deno.test("a sale keeps the owner's low-stock level, and the fall it causes is e
   );
   assert.deepEqual(mails.map((m) => m.subject), [`Low stock: ${row.name} (12 left)`]);
 });
+
+Deno.test("two falls in one millisecond are two alerts, each emailed", async () => {
+  // Found by the simulation: alerts were keyed by component and time, so a second fall in the
+  // same millisecond overwrote the first one's alert before it was emailed.
+  await using t = await createTestApp();
+  const cookie = await adminCookie(t);
+  assert.equal((await putSwitch(t, cookie, { stock: 1, lowStockAt: 19 })).status, 200);
+  assert.equal((await putSwitch(t, cookie, { stock: 20 })).status, 200);
+  assert.equal(await checkoutFrom(t, 2), 200);
+  const name = (await inventoryOf(t, cookie)).switches.find((s: { id: number }) => s.id === SWITCH)
+    .name;
+  const mails = (await lowStockMails(t)).filter((e) => e.subject.startsWith(`Low stock: ${name} `));
+  assert.deepEqual(mails.map((m) => m.subject).sort(), [
+    `Low stock: ${name} (1 left)`,
+    `Low stock: ${name} (19 left)`,
+  ]);
+});

@@ -157,7 +157,7 @@ const setShelf = fc.record({
   level: fc.option(fc.integer({ min: 0, max: 20 }), { freq: 2 }),
   at,
 }).map((p) => new SetShelf(p));
-const editPromo = fc.record({ perPerson: fc.boolean(), limit: fc.integer({ min: 0, max: 4 }), at })
+const editPromo = fc.record({ perPerson: fc.boolean(), limit: fc.integer({ min: 1, max: 4 }), at })
   .map((p) => new EditPromo(p));
 const deliver = fc.record({ twice: mostlyFalse, at }).map((p) => new Deliver(p));
 const redeliver = fc.record({ which: fc.nat({ max: 10 }), at }).map((p) => new Redeliver(p));

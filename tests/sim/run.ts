@@ -4,6 +4,7 @@
  * its seed, the shrunk history as steps a person can read, and the command that replays it.
  */
 import { type Played, runHistories, type RunReport } from "./history.ts";
+import { PLAY_KEYS } from "./play.ts";
 
 /** The budget CI plays: at least 300 histories of 40 steps or more. */
 export const CI_BUDGET = { runs: 300, length: { min: 40, max: 56 } };
@@ -47,6 +48,11 @@ export function describeFailure(report: RunReport): string[] {
     `FAILED after ${report.histories} passing histories: ${report.error}`,
     "",
     `Setting: ${s.instances} instance(s), ${s.mode} payments, random seed ${s.random}, ${`limit ${s.limit}`}`,
+    `Opening counts (level): ${
+      PLAY_KEYS.map((k, i) =>
+        `${k}=${s.shelves[i]}${s.levels[i] === null ? "" : `(${s.levels[i]})`}`
+      ).join(" ")
+    }`,
     "Shrunk history:",
     ...report.history!.map((step, i) => `  ${i + 1}. ${step}`),
     "  then: the world heals and every invariant is checked",
