@@ -27,7 +27,7 @@ const EVENT_RETRY_MS = 5_000;
  * retries, so it is tried until it succeeds.
  */
 export async function runJob(deps: AppDeps, raw: unknown): Promise<void> {
-  const { kv, mailer, clock, logger } = deps;
+  const { kv, logger } = deps;
   const job = raw as QueueJob;
   const retryLater = async (delay: number, err: unknown) => {
     logger({ msg: "queue job failed; retrying later", level: "warn", job, error: String(err) });
@@ -35,7 +35,8 @@ export async function runJob(deps: AppDeps, raw: unknown): Promise<void> {
   };
   switch (job?.type) {
     case "email":
-      return await deliverEmail(kv, mailer, clock, logger, job.id);
+      await deliverEmail(deps, job.id);
+      return;
     case "refund":
       return await settleRefund(deps, job.orderNumber)
         .catch((err) => retryLater(REFUND_RETRY_MS, err));
@@ -72,10 +73,10 @@ export async function startQueueWorker(deps: AppDeps): Promise<void> {
  * outage or a restore left (alerts, emails, payment events, holds, refunds). Idempotent.
  */
 export async function sweepAtStart(deps: AppDeps): Promise<void> {
-  const { kv, mailer, clock, logger } = deps;
+  const { logger } = deps;
   await sendLowStockAlerts(deps);
   await sendStockAlerts(deps);
-  await deliverPending(kv, mailer, clock, logger);
+  await deliverPending(deps);
   const recovered = await recoverOrders(deps);
   logger({ msg: "recovered at start", ...recovered });
 }

@@ -406,6 +406,16 @@ export interface AdminEmailView {
   sentAt: string | null;
 }
 
+/** `GET /api/admin/emails/health`: whether mail goes out, and what waits or gave up. */
+export interface MailHealthView {
+  /** The last delivery failed (null since: the last one went out). */
+  failingSince: string | null;
+  lastError: string | null;
+  /** Emails not sent yet that are still being tried, and those that gave up. */
+  waiting: number;
+  failed: number;
+}
+
 /** `GET /api/admin/sales`: sales of a range of UTC days, money in dollars. */
 export interface SalesView {
   days: { date: string; orders: number; revenue: number }[];

@@ -75,6 +75,8 @@ export const keys = {
   outbox: (id: string) => ["outbox", id] as const,
   outboxAll: () => ["outbox"] as const,
   emailSent: (dedupeKey: string) => ["email_sent", dedupeKey] as const,
+  /** Whether deliveries have been failing, since when, and whether the owner was told. */
+  mailHealth: () => ["mail", "health"] as const,
   /** Contact messages. */
   contactMessage: (id: string) => ["contact_messages", id] as const,
   contactMessages: () => ["contact_messages"] as const,

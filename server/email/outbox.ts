@@ -1,24 +1,38 @@
-import type { Clock, Logger } from "../deps.ts";
+import type { AppDeps, Clock } from "../deps.ts";
 import { keys } from "../db/keys.ts";
 import { randomId } from "../crypto.ts";
 import { listValues } from "../db/kv_util.ts";
 import { NotFound } from "../errors.ts";
-import type { Email, Mailer } from "./mailer.ts";
+import type { Email } from "./mailer.ts";
+import {
+  GIVE_UP_AFTER_MS,
+  nextAttemptAt,
+  ownerToBeTold,
+  RETRY_AT_START_MS,
+} from "./delivery_schedule.ts";
+import { mailFailingEmail } from "./owner_alerts.ts";
 
 /** An email waiting in, or delivered from, the outbox. */
 export interface OutboxEntry {
   id: string;
   email: Email;
-  /** "sending": one delivery has claimed it until `leaseUntil`. */
+  /**
+   * "pending": waiting for its next try; "sending": one delivery has claimed it until
+   * `leaseUntil`; "failed": it gave up (server/email/delivery_schedule.ts).
+   */
   status: "pending" | "sending" | "sent" | "failed";
   attempts: number;
   /** Until when the claiming delivery may send it; after that another may (it died mid-send). */
   leaseUntil?: number | null;
+  /** When a failed try is tried again (its queue job is due then). */
+  nextAttemptAt?: number | null;
   createdAt: number;
   sentAt: number | null;
   lastError: string | null;
   /** At most one email per dedupe key, ever (e.g. one confirmation per order). */
   dedupeKey: string | null;
+  /** A failed email the owner resent: the copy's id (the original is not tried again). */
+  resentAs?: string;
 }
 
 /** Message put on the KV queue to deliver one outbox entry. */
@@ -27,10 +41,23 @@ export interface EmailJob {
   id: string;
 }
 
-const MAX_ATTEMPTS = 6;
+/** Whether the mail server has been failing, as the deliveries found it. */
+export interface MailHealth {
+  /** When deliveries began failing (null: the last one went out). */
+  failingSince: number | null;
+  lastError: string | null;
+  /** The owner was told of this outage. */
+  told: boolean;
+}
+
+/** What a delivery needs: the store, the mail server, and the shop's own address. */
+export type MailDeps = Pick<AppDeps, "kv" | "mailer" | "clock" | "logger" | "config">;
 
 /** How long a claimed delivery may take before another may try: far above an SMTP send. */
 export const SEND_LEASE_MS = 60_000;
+
+/** Commits a delivery's outcome may lose to other deliveries' health writes before giving up. */
+const HEALTH_TRIES = 10;
 
 /**
  * Adds an email to the outbox in an atomic operation that can join a larger one (so an order and
@@ -73,78 +100,166 @@ export async function queueEmail(
   return (await op.commit()).ok;
 }
 
+/** How a delivery of one entry ended. */
+export type Delivery = "sent" | "retrying" | "failed" | "skipped";
+
 /**
  * Delivers one outbox entry. Queue delivery is at least once and every isolate sweeps the outbox
  * when it starts, so deliveries of one entry overlap: each first claims the entry (a
  * version-checked write to "sending" with a lease), and only the one that claimed it sends. A
- * sent entry is not sent again. A failure is recorded and thrown so the queue retries it; a
- * delivery that died mid-send is taken over once its lease has run out.
+ * sent entry is not sent again; a delivery that died mid-send is taken over once its lease ran
+ * out. A failed try is recorded with its next try, queued in the same write, on the schedule of
+ * server/email/delivery_schedule.ts; past it, the entry is marked failed. Every outcome also
+ * keeps the mail's health: when it has been failing for a while, the owner is emailed once.
+ * `now` (the start-up sweep) tries an entry waiting for a later try at once, and a failed one.
  */
 export async function deliverEmail(
-  kv: Deno.Kv,
-  mailer: Mailer,
-  clock: Clock,
-  logger: Logger,
+  deps: MailDeps,
   id: string,
-): Promise<void> {
+  options: { now?: boolean } = {},
+): Promise<Delivery> {
+  const { kv, mailer, clock, logger } = deps;
   const entry = await kv.get<OutboxEntry>(keys.outbox(id));
-  if (!entry.value) return;
+  if (!entry.value) return "skipped";
   const now = clock.now();
-  const { status, leaseUntil } = entry.value;
-  if (status === "sent" || status === "failed") return;
+  const { status, leaseUntil, nextAttemptAt: next } = entry.value;
+  if (status === "sent" || (status === "failed" && !options.now)) return "skipped";
   if (status === "sending" && (leaseUntil ?? 0) > now) {
     // Another delivery holds it: look again when its lease ends, in case that one died.
     await kv.enqueue({ type: "email", id } satisfies EmailJob, { delay: leaseUntil! - now });
-    return;
+    return "skipped";
   }
-  const attempts = entry.value.attempts + 1;
+  // An earlier job of a retried entry: the job of its next try is queued.
+  if (status === "pending" && (next ?? 0) > now && !options.now) return "skipped";
   const claimed: OutboxEntry = {
     ...entry.value,
     status: "sending",
-    attempts,
+    attempts: entry.value.attempts + 1,
     leaseUntil: now + SEND_LEASE_MS,
+    nextAttemptAt: null,
   };
   const claim = await kv.atomic().check(entry).set(keys.outbox(id), claimed).commit();
   // Lost the claim: another delivery changed the entry first and sends (or sent) it.
-  if (!claim.ok) return;
+  if (!claim.ok) return "skipped";
   try {
     await mailer.send(entry.value.email);
-    await kv.set(keys.outbox(id), {
-      ...claimed,
-      status: "sent",
-      leaseUntil: null,
-      sentAt: clock.now(),
-      lastError: null,
-    });
   } catch (err) {
-    const failed = attempts >= MAX_ATTEMPTS;
-    await kv.set(keys.outbox(id), {
-      ...claimed,
-      status: failed ? "failed" : "pending",
-      leaseUntil: null,
-      lastError: String((err as Error)?.message ?? err),
-    });
-    logger({ msg: "email delivery failed", level: "warn", id, attempts, error: String(err) });
-    if (!failed) throw err;
+    const error = String((err as Error)?.message ?? err);
+    logger({ msg: "email delivery failed", level: "warn", id, attempts: claimed.attempts, error });
+    return await recordFailure(deps, claimed, error);
   }
+  await recordSent(deps, claimed);
+  return "sent";
 }
 
-/** Delivers every pending email now (tests, and a start-up sweep after a crash). */
-export async function deliverPending(
-  kv: Deno.Kv,
-  mailer: Mailer,
-  clock: Clock,
-  logger: Logger,
-): Promise<number> {
+/** The entry sent, and the mail healthy again if it was failing. */
+async function recordSent(deps: MailDeps, claimed: OutboxEntry): Promise<void> {
+  const { kv, clock } = deps;
+  const sent: OutboxEntry = {
+    ...claimed,
+    status: "sent",
+    leaseUntil: null,
+    sentAt: clock.now(),
+    lastError: null,
+  };
+  for (let i = 0; i < HEALTH_TRIES; i++) {
+    const health = await kv.get<MailHealth>(keys.mailHealth());
+    const op = kv.atomic().set(keys.outbox(claimed.id), sent);
+    const failing = health.value?.failingSince != null;
+    if (failing) {
+      op.check(health).set(
+        keys.mailHealth(),
+        { failingSince: null, lastError: null, told: false } satisfies MailHealth,
+      );
+    }
+    if ((await op.commit()).ok || !failing) return;
+  }
+  await kv.set(keys.outbox(claimed.id), sent);
+}
+
+/**
+ * The failed try recorded: its next try queued, or the entry failed past the schedule; the mail's
+ * health noted, and the owner emailed once when it has been failing for a while.
+ */
+async function recordFailure(
+  deps: MailDeps,
+  claimed: OutboxEntry,
+  error: string,
+): Promise<Delivery> {
+  const { kv, clock, config } = deps;
+  const now = clock.now();
+  const next = nextAttemptAt(claimed.createdAt, claimed.attempts, now);
+  const after: OutboxEntry = {
+    ...claimed,
+    status: next === null ? "failed" : "pending",
+    leaseUntil: null,
+    nextAttemptAt: next,
+    lastError: error,
+  };
+  for (let i = 0; i < HEALTH_TRIES; i++) {
+    const health = await kv.get<MailHealth>(keys.mailHealth());
+    const since = health.value?.failingSince ?? now;
+    const tell = ownerToBeTold(since, health.value?.told ?? false, now);
+    const op = kv.atomic().set(keys.outbox(claimed.id), after)
+      .check(health)
+      .set(
+        keys.mailHealth(),
+        {
+          failingSince: since,
+          lastError: error,
+          told: (health.value?.told ?? false) || tell,
+        } satisfies MailHealth,
+      );
+    if (next !== null) {
+      op.enqueue({ type: "email", id: claimed.id } satisfies EmailJob, { delay: next - now });
+    }
+    if (tell) {
+      const waiting = (await listOutbox(kv)).filter((e) =>
+        e.status !== "sent" && e.status !== "failed"
+      )
+        .length;
+      queueEmailInto(
+        op,
+        mailFailingEmail(
+          { since, lastError: error, waiting, giveUpHours: GIVE_UP_AFTER_MS / 3_600_000 },
+          config.publicUrl ?? "",
+          config.shopEmail,
+        ),
+        now,
+        `mail-failing:${since}`,
+      );
+    }
+    if ((await op.commit()).ok) return after.status === "failed" ? "failed" : "retrying";
+  }
+  // The health kept changing under us: the entry's own outcome must still be kept.
+  const op = kv.atomic().set(keys.outbox(claimed.id), after);
+  if (next !== null) {
+    op.enqueue({ type: "email", id: claimed.id } satisfies EmailJob, { delay: next - now });
+  }
+  await op.commit();
+  return after.status === "failed" ? "failed" : "retrying";
+}
+
+/**
+ * The start-up sweep (and tests): tries every email not sent yet now, failed ones of the last
+ * week included, whatever their schedule. Answers how many went out.
+ */
+export async function deliverPending(deps: MailDeps): Promise<number> {
+  const now = deps.clock.now();
   let delivered = 0;
-  for await (const entry of kv.list<OutboxEntry>({ prefix: keys.outboxAll() })) {
-    if (entry.value.status === "sent" || entry.value.status === "failed") continue;
-    try {
-      await deliverEmail(kv, mailer, clock, logger, entry.value.id);
-      delivered++;
-    } catch { /* recorded on the entry; the queue or the next sweep retries */ }
+  for await (const entry of deps.kv.list<OutboxEntry>({ prefix: keys.outboxAll() })) {
+    const { status, createdAt, id, resentAs } = entry.value;
+    if (status === "sent") continue;
+    if (status === "failed" && (now - createdAt > RETRY_AT_START_MS || resentAs)) continue;
+    if ((await deliverEmail(deps, id, { now: true })) === "sent") delivered++;
   }
   return delivered;
+}
+
+/** The mail's health as the deliveries last found it. */
+export async function mailHealth(kv: Deno.Kv): Promise<MailHealth> {
+  return (await kv.get<MailHealth>(keys.mailHealth())).value ??
+    { failingSince: null, lastError: null, told: false };
 }
 
 /**
@@ -167,12 +282,17 @@ export async function listRecentOutbox(
 
 /** Queues a fresh copy of an entry's email (no dedupe key: the owner asked for it again). */
 export async function resendEmail(kv: Deno.Kv, clock: Clock, id: string): Promise<OutboxEntry> {
-  const original = await kv.get<OutboxEntry>(keys.outbox(id));
-  if (!original.value) throw new NotFound(`No email with id ${id}`);
-  const op = kv.atomic();
-  const copy = queueEmailInto(op, original.value.email, clock.now());
-  await op.commit();
-  return copy;
+  for (;;) {
+    const original = await kv.get<OutboxEntry>(keys.outbox(id));
+    if (!original.value) throw new NotFound(`No email with id ${id}`);
+    const op = kv.atomic();
+    const copy = queueEmailInto(op, original.value.email, clock.now());
+    // A failed original the copy replaces is not tried again at the next start.
+    if (original.value.status === "failed") {
+      op.check(original).set(original.key, { ...original.value, resentAs: copy.id });
+    }
+    if ((await op.commit()).ok) return copy;
+  }
 }
 
 /** Every outbox entry, oldest first. */

@@ -1,9 +1,15 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import type { AdminEmailView } from "../../shared/api_types.ts";
+import type { AdminEmailView, MailHealthView } from "../../shared/api_types.ts";
 import { adminEmailsQuerySchema } from "../../shared/schemas.ts";
 import type { AppDeps } from "../deps.ts";
-import { listRecentOutbox, type OutboxEntry, resendEmail } from "../email/outbox.ts";
+import {
+  listOutbox,
+  listRecentOutbox,
+  mailHealth,
+  type OutboxEntry,
+  resendEmail,
+} from "../email/outbox.ts";
 import { requireAdmin } from "../middleware/admin_auth.ts";
 import { validateParams, validateQuery } from "../middleware/validate.ts";
 
@@ -22,7 +28,10 @@ function emailView(entry: OutboxEntry): AdminEmailView {
   };
 }
 
-/** What the shop told whom (the Emails tab): every email of the outbox, newest first, and resend. */
+/**
+ * What the shop told whom (the Emails tab): every email of the outbox, newest first, whether mail
+ * goes out, and resend.
+ */
 export function adminEmailRoutes(deps: AppDeps): Hono {
   const { kv, clock } = deps;
   const app = new Hono();
@@ -32,6 +41,19 @@ export function adminEmailRoutes(deps: AppDeps): Hono {
     const { to, limit } = c.req.valid("query");
     const entries = await listRecentOutbox(kv, { to: to || undefined, limit });
     return c.json(entries.map(emailView));
+  });
+
+  app.get("/health", async (c) => {
+    const [health, outbox] = await Promise.all([mailHealth(kv), listOutbox(kv)]);
+    const iso = (ms: number | null) => ms === null ? null : new Date(ms).toISOString();
+    return c.json(
+      {
+        failingSince: iso(health.failingSince),
+        lastError: health.lastError,
+        waiting: outbox.filter((e) => e.status === "pending" || e.status === "sending").length,
+        failed: outbox.filter((e) => e.status === "failed" && !e.resentAs).length,
+      } satisfies MailHealthView,
+    );
   });
 
   app.post(

@@ -419,13 +419,15 @@ Deno.test("after a restore, a hold that had not lapsed is released when it lapse
   await restoreLines(store, await Array.fromAsync(backupLines(t.kv)));
   // The restored shop's queue, as the store would deliver it: jobs and their delays.
   const queued: { job: unknown; delay: number }[] = [];
-  const kv = new SimKv({ store, schedule: (job, delay) => queued.push({ job, delay }), logStock() {} });
+  const kv = new SimKv({
+    store,
+    schedule: (job, delay) => queued.push({ job, delay }),
+    logStock() {},
+  });
   await using r = await createTestApp({ kv, seed: false });
   r.clock.set(t.clock.now());
   await sweepAtStart(r);
-  const expiry = queued.find((q) =>
-    (q.job as { type: string }).type === "reservation-expiry"
-  );
+  const expiry = queued.find((q) => (q.job as { type: string }).type === "reservation-expiry");
   assert.deepEqual(expiry, {
     job: { type: "reservation-expiry", orderNumber: started.json.orderNumber },
     delay: 20 * 60_000,

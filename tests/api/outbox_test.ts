@@ -42,7 +42,136 @@ Deno.test("two deliveries of one email at once send it once", async () => {
   await using t = await createTestApp();
   await queueEmail(t.kv, t.clock, HELLO);
   const { value } = await onlyEntry(t.kv);
-  const deliver = () => deliverEmail(t.kv, t.mailer, t.clock, t.logger, value.id);
+  const deliver = () => deliverEmail(t, value.id);
   await Promise.all([deliver(), deliver(), deliver()]);
   assert.equal(t.mailer.sent.length, 1);
+});
+
+/** The outbox entry of the test's email (the owner's note that mail fails may be there too). */
+async function hello(kv: Deno.Kv): Promise<OutboxEntry> {
+  const entries = await Array.fromAsync(kv.list<OutboxEntry>({ prefix: keys.outboxAll() }));
+  return entries.map((e) => e.value).find((e) => e.email.subject === "Hello")!;
+}
+
+/**
+ * A shop whose queue is kept here (as the simulation keeps it): jobs run when the test's clock
+ * reaches them, so retries on the shop's schedule can be followed in minutes of fake time.
+ */
+async function shopWithQueue() {
+  const { SimKv } = await import("../sim/sim_kv.ts");
+  const { runJob } = await import("../../server/queue.ts");
+  const store = await Deno.openKv(":memory:");
+  const jobs: { job: unknown; at: number }[] = [];
+  let clock: { now(): number } = { now: () => 0 };
+  const kv = new SimKv({
+    store,
+    schedule: (job, delay) => jobs.push({ job, at: clock.now() + delay }),
+    logStock() {},
+  });
+  const t = await createTestApp({ kv });
+  clock = t.clock;
+  /** Runs every job due by now, in time order, as the queue would. */
+  async function runDue() {
+    for (;;) {
+      const due = jobs.filter((j) => j.at <= t.clock.now()).sort((a, b) => a.at - b.at)[0];
+      if (!due) return;
+      jobs.splice(jobs.indexOf(due), 1);
+      await runJob(t, due.job);
+    }
+  }
+  return Object.assign(t, {
+    jobs,
+    runDue,
+    [Symbol.asyncDispose]: () => Promise.resolve(store.close()),
+  });
+}
+
+Deno.test("a mail server down for two hours loses nothing: retried on a schedule, sent once back", async () => {
+  // Found by the simulation: six quick retries, then `failed` for good; a 95-second outage lost
+  // emails, and a restart with a working server sent nothing.
+  await using t = await shopWithQueue();
+  await queueEmail(t.kv, t.clock, HELLO);
+  t.mailer.failNext = 1_000;
+  const tries: number[] = [];
+  for (let minute = 0; minute <= 120; minute++) {
+    const before = (await hello(t.kv)).attempts;
+    await t.runDue();
+    if ((await hello(t.kv)).attempts > before) tries.push(minute);
+    t.clock.advance(60_000);
+  }
+  // Quick tries first, then every hour: the schedule of server/email/delivery_schedule.ts.
+  assert.deepEqual(tries, [0, 1, 3, 8, 18, 48, 108]);
+  const waiting = await hello(t.kv);
+  assert.equal(waiting.status, "pending");
+  assert.match(waiting.lastError!, /Simulated mail server failure/);
+  t.mailer.failNext = 0;
+  t.clock.advance(60 * 60_000);
+  await t.runDue();
+  assert.equal((await hello(t.kv)).status, "sent");
+  // The email once, and the owner's note that mail was failing (two hours is worth one).
+  assert.deepEqual(t.mailer.sent.map((m) => m.subject).sort(), [
+    "Emails are not going out",
+    "Hello",
+  ]);
+  assert.equal(t.jobs.length, 0, "nothing left to try");
+});
+
+Deno.test("after a day of failures an email gives up; a process start with mail back sends it", async () => {
+  await using t = await shopWithQueue();
+  await queueEmail(t.kv, t.clock, HELLO);
+  t.mailer.failNext = 1_000;
+  for (let hour = 0; hour <= 25; hour++) {
+    await t.runDue();
+    t.clock.advance(60 * 60_000);
+  }
+  const gaveUp = { value: await hello(t.kv) };
+  assert.equal(gaveUp.value.status, "failed");
+  assert.ok(gaveUp.value.attempts > 20, `tried ${gaveUp.value.attempts} times in a day`);
+  assert.equal(t.jobs.filter((j) => (j.job as { type: string }).type === "email").length, 0);
+  // The owner was told once, half an hour in; that note waits too (apart from this email).
+  const { sweepAtStart } = await import("../../server/queue.ts");
+  t.mailer.failNext = 0;
+  await sweepAtStart(t);
+  assert.deepEqual(t.mailer.sent.map((m) => m.subject).sort(), [
+    "Emails are not going out",
+    "Hello",
+  ]);
+  assert.equal((await hello(t.kv)).status, "sent");
+});
+
+Deno.test("the owner hears once per outage when mail has failed for half an hour", async () => {
+  await using t = await shopWithQueue();
+  const notes = () => t.mailer.sent.filter((m) => m.subject === "Emails are not going out");
+  await queueEmail(t.kv, t.clock, HELLO);
+  t.mailer.failNext = 1_000;
+  for (let minute = 0; minute <= 90; minute++) {
+    await t.runDue();
+    t.clock.advance(60_000);
+  }
+  t.mailer.failNext = 0;
+  t.clock.advance(60 * 60_000);
+  await t.runDue();
+  assert.equal(notes().length, 1);
+  assert.match(notes()[0].text, /failing since 2026-11-21 12:00 UTC/);
+  assert.equal(notes()[0].to, t.config.shopEmail);
+  // Mail works again; a second outage of half an hour is told again, a short one is not.
+  await queueEmail(t.kv, t.clock, { ...HELLO, subject: "Second" });
+  t.mailer.failNext = 2;
+  for (let minute = 0; minute <= 10; minute++) {
+    await t.runDue();
+    t.clock.advance(60_000);
+  }
+  assert.equal(notes().length, 1, "a ten-minute outage is not worth an email");
+  await queueEmail(t.kv, t.clock, { ...HELLO, subject: "Third" });
+  t.mailer.failNext = 1_000;
+  for (let minute = 0; minute <= 60; minute++) {
+    await t.runDue();
+    t.clock.advance(60_000);
+  }
+  t.mailer.failNext = 0;
+  t.clock.advance(60 * 60_000);
+  await t.runDue();
+  assert.equal(notes().length, 2);
+  const health = await (await import("../../server/email/outbox.ts")).mailHealth(t.kv);
+  assert.deepEqual(health, { failingSince: null, lastError: null, told: false });
 });

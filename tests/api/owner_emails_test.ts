@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import { adminCookie, createTestApp, type TestApp } from "../helpers/test_app.ts";
 import { paidOrder, shopperMails, US_ADDRESS } from "../helpers/shop_fixtures.ts";
 import { listOutbox } from "../../server/email/outbox.ts";
+import { GIVE_UP_AFTER_MS } from "../../server/email/delivery_schedule.ts";
 
 async function admin(t: TestApp, cookie: string, path: string, body?: unknown) {
   return await t.request(`/api/admin${path}`, {
@@ -80,16 +81,29 @@ Deno.test("a cancellation tells the shopper the refund and the owner who cancell
 
 Deno.test("the Emails list: newest first, by recipient, with status and error, and resend", async () => {
   await using t = await createTestApp();
-  const cookie = await adminCookie(t);
+  let cookie = await adminCookie(t);
   await paidOrder(t, { email: "ann@example.com" });
   t.clock.advance(1000);
   await paidOrder(t, { email: "ben@example.com" });
+  // The mail server refuses everything for a day: each email gives up.
   t.mailer.failNext = 100;
-  for (let i = 0; i < 6; i++) await t.deliverEmails();
+  await t.deliverEmails();
+  t.clock.advance(GIVE_UP_AFTER_MS);
+  await t.deliverEmails();
   t.mailer.failNext = 0;
+  cookie = await adminCookie(t);
 
-  const all = await admin(t, cookie, "/emails");
-  assert.equal(all.status, 200);
+  const every = await admin(t, cookie, "/emails");
+  assert.equal(every.status, 200);
+  // The owner's note that mail is failing waits to go out, apart from the four.
+  assert.deepEqual(
+    every.json.filter((e: { subject: string }) => e.subject === "Emails are not going out")
+      .map((e: { status: string }) => e.status),
+    ["pending"],
+  );
+  const all = {
+    json: every.json.filter((e: { subject: string }) => !e.subject.startsWith("Emails")),
+  };
   assert.equal(all.json.length, 4, "two confirmations and two owner notes");
   const times = all.json.map((e: { createdAt: string }) => Date.parse(e.createdAt));
   assert.deepEqual(times, [...times].sort((a, b) => b - a), "newest first");
@@ -114,4 +128,39 @@ Deno.test("the Emails list: newest first, by recipient, with status and error, a
 
   assert.equal((await admin(t, cookie, "/emails/nope/resend", {})).status, 404);
   assert.equal((await t.request("/api/admin/emails")).status, 401, "owner only");
+});
+
+Deno.test("the Emails tab says when mail is failing, how many wait and how many gave up", async () => {
+  await using t = await createTestApp();
+  const healthOf = async () => {
+    const res = await admin(t, await adminCookie(t), "/emails/health");
+    assert.equal(res.status, 200, res.text);
+    return res.json;
+  };
+  assert.deepEqual(await healthOf(), {
+    failingSince: null,
+    lastError: null,
+    waiting: 0,
+    failed: 0,
+  });
+  await paidOrder(t, { email: "ann@example.com" });
+  t.mailer.failNext = 100;
+  await t.deliverEmails();
+  const failing = await healthOf();
+  assert.equal(failing.failingSince, new Date(t.clock.now()).toISOString());
+  assert.match(failing.lastError, /Simulated mail server failure/);
+  assert.deepEqual([failing.waiting, failing.failed], [2, 0]);
+  t.clock.advance(GIVE_UP_AFTER_MS);
+  await t.deliverEmails();
+  // The two gave up; the owner's note that mail fails waits.
+  assert.deepEqual([(await healthOf()).waiting, (await healthOf()).failed], [1, 2]);
+  t.mailer.failNext = 0;
+  await t.deliverEmails();
+  assert.deepEqual(await healthOf(), {
+    failingSince: null,
+    lastError: null,
+    waiting: 0,
+    failed: 0,
+  });
+  assert.equal((await t.request("/api/admin/emails/health")).status, 401, "owner only");
 });

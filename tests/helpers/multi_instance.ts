@@ -170,7 +170,7 @@ function newInstance(
     mailer,
     payments,
     deps,
-    deliverEmails: () => here(() => deliverPending(kv, mailer, clock, logger)),
+    deliverEmails: () => here(() => deliverPending({ kv, mailer, clock, logger, config })),
     request,
     writeStock,
     runJob: (job) => here(() => runJob(deps, job)),

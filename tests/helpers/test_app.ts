@@ -121,7 +121,7 @@ export async function createTestApp(options: TestAppOptions = {}) {
   const deliverEmails = async () => {
     await sendLowStockAlerts({ kv, clock, config });
     await sendStockAlerts({ kv, clock, config });
-    return await deliverPending(kv, mailer, clock, logger);
+    return await deliverPending({ kv, mailer, clock, logger, config });
   };
 
   /** Sends a request to the app; `body` objects are sent as JSON. */

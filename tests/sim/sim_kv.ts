@@ -90,15 +90,15 @@ export class SimKv implements Deno.Kv {
   ): Deno.KvListIterator<T> {
     this.alive();
     const inner = this.#world.store.list<T>(selector, options);
-    const kv = this;
+    const alive = () => this.alive();
     return {
       get cursor() {
         return inner.cursor;
       },
       async next() {
-        kv.alive();
+        alive();
         const result = await inner.next();
-        kv.alive();
+        alive();
         return result;
       },
       [Symbol.asyncIterator]() {

@@ -8,6 +8,7 @@ import type {
   AdminEmailView,
   AdminOrderView,
   InventoryView,
+  MailHealthView,
   PickListView,
   SalesView,
   ShipChosenView,
@@ -150,6 +151,11 @@ export function fetchPickList(): Promise<PickListView> {
 /** The newest emails, optionally to one address. */
 export function fetchEmails(to = "", limit = 100): Promise<AdminEmailView[]> {
   return adminApi<AdminEmailView[]>("/api/admin/emails", { query: { to: to || null, limit } });
+}
+
+/** Whether mail goes out, and how many emails wait or gave up. */
+export function fetchMailHealth(): Promise<MailHealthView> {
+  return adminApi<MailHealthView>("/api/admin/emails/health");
 }
 
 /** Queues a fresh copy of an email; answers the new one. */

@@ -1,7 +1,7 @@
 import { type FormEvent, useCallback, useState } from "react";
 import { toast } from "react-hot-toast";
-import type { AdminEmailView } from "../../../shared/api_types.ts";
-import { adminErrorMessage, fetchEmails, resendEmail } from "./admin_api.ts";
+import type { AdminEmailView, MailHealthView } from "../../../shared/api_types.ts";
+import { adminErrorMessage, fetchEmails, fetchMailHealth, resendEmail } from "./admin_api.ts";
 import { SectionStatus, useSectionData } from "./use_section.tsx";
 
 const STATUS_TEXT: Record<AdminEmailView["status"], string> = {
@@ -22,7 +22,10 @@ export function EmailsTab() {
   const [to, setTo] = useState("");
   const [draft, setDraft] = useState("");
   // The answer keeps the address it is for, so the list never says "to this address" early.
-  const load = useCallback(async () => ({ to, emails: await fetchEmails(to) }), [to]);
+  const load = useCallback(async () => {
+    const [emails, health] = await Promise.all([fetchEmails(to), fetchMailHealth()]);
+    return { to, emails, health };
+  }, [to]);
   const section = useSectionData(load, "The emails could not be loaded");
 
   function search(event: FormEvent) {
@@ -50,6 +53,7 @@ export function EmailsTab() {
         </label>
         <button type="submit" className="button secondary">Show</button>
       </form>
+      {section.data && <MailTrouble health={section.data.health} />}
       {section.data === null
         ? <SectionStatus section={section} loading="Loading emails..." />
         : (
@@ -60,6 +64,29 @@ export function EmailsTab() {
           />
         )}
     </section>
+  );
+}
+
+/** Says when mail is failing, or when emails gave up and wait for a resend; nothing otherwise. */
+function MailTrouble({ health }: { health: MailHealthView }) {
+  if (!health.failingSince && health.failed === 0) return null;
+  return (
+    <div className="admin-conflict" role="alert">
+      {health.failingSince && (
+        <p>
+          Emails are not going out: they have been failing since {when(health.failingSince)}
+          {health.lastError ? ` (the mail server said: ${health.lastError})` : ""}.{" "}
+          {health.waiting === 1 ? "1 email waits" : `${health.waiting} emails wait`}; each is tried
+          again for a day after it was written.
+        </p>
+      )}
+      {health.failed > 0 && (
+        <p>
+          {health.failed === 1 ? "1 email" : `${health.failed} emails`}{" "}
+          gave up after a day of failures; find them below (Failed) and resend them once mail works.
+        </p>
+      )}
+    </div>
   );
 }
 

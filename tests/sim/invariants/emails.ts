@@ -36,6 +36,7 @@ const KINDS: [RegExp, (m: RegExpMatchArray, e: Email) => string][] = [
   [new RegExp(`^${SHOP}: reset your password$`), (_m, e) => `reset:${e.to}`],
   [new RegExp(`^${SHOP}: (.+) is back in stock$`), (m, e) => `back:${e.to}:${m[1]}`],
   [/^Contact: /, () => "contact"],
+  [/^Emails are not going out$/, () => "mail-failing"],
 ];
 
 /** The owed-list key of a sent email, or null for an email the simulation cannot name. */
@@ -82,6 +83,30 @@ export function owedEmails(model: Model, view: View, world: World, names: StockN
   for (const [to, n] of model.resetsOwed) owe(`reset:${to}`, to, n);
   if (model.contactsOwed > 0) owe("contact", SHOP_EMAIL, model.contactsOwed);
   for (const [key, range] of backInStock(model, view, world)) owed.set(key, range);
+  const outages = longOutages(world);
+  if (outages > 0) owe("mail-failing", SHOP_EMAIL, outages);
+  return owed;
+}
+
+/**
+ * Outages of the mail server the owner must hear of: from the server's own log of attempts, an
+ * outage runs from a failed attempt to the next accepted one, and is owed one email when an
+ * attempt still fails half an hour after it began.
+ */
+function longOutages(world: World): number {
+  let since: number | null = null;
+  let told = false;
+  let owed = 0;
+  for (const attempt of world.mailer.attempts) {
+    if (attempt.ok) {
+      since = null;
+      told = false;
+    } else if (since === null) since = attempt.at;
+    else if (!told && attempt.at - since >= 30 * 60_000) {
+      told = true;
+      owed++;
+    }
+  }
   return owed;
 }
 

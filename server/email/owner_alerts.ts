@@ -1,0 +1,62 @@
+/** Emails that tell the owner something in the shop's machinery needs them. */
+import { escapeHtml } from "../../shared/html.ts";
+import { formatCents } from "../../shared/pricing.ts";
+import type { Email } from "./mailer.ts";
+
+function page(lines: string[], origin: string, link: string): string {
+  return [
+    ...lines.map((l) => `<p>${escapeHtml(l)}</p>`),
+    `<p><a href="${escapeHtml(`${origin}/admin`)}">${escapeHtml(link)}</a></p>`,
+  ].join("\n");
+}
+
+/**
+ * Mail has been failing for a while: the owner learns it once per outage (this email waits in the
+ * outbox with the others, so it arrives as soon as mail works again; the dashboard says it
+ * meanwhile).
+ */
+export function mailFailingEmail(
+  failure: { since: number; lastError: string; waiting: number; giveUpHours: number },
+  origin: string,
+  shopEmail: string,
+): Email {
+  const since = new Date(failure.since).toISOString().replace("T", " ").slice(0, 16);
+  const lines = [
+    `Emails from the shop have been failing since ${since} UTC.`,
+    `The mail server answered: ${failure.lastError}`,
+    `${failure.waiting} ${
+      failure.waiting === 1 ? "email waits" : "emails wait"
+    } in the outbox. Each is tried again on a schedule for ${failure.giveUpHours} hours after it was written; one that still fails then is marked failed, and you can resend it from the Emails tab.`,
+    "Check SMTP_URL, the mail provider's status and its sending limits.",
+  ];
+  return {
+    to: shopEmail,
+    subject: "Emails are not going out",
+    text: [...lines, "", `The Emails tab: ${origin}/admin`].join("\n"),
+    html: page(lines, origin, "Open the Emails tab"),
+  };
+}
+
+/**
+ * A refund the payment provider keeps refusing, or one it accepted and then failed: the money has
+ * not gone back, and the owner must see to it.
+ */
+export function refundTroubleEmail(
+  trouble: { orderNumber: string; amountCents: number; customer: string; problem: string },
+  origin: string,
+  shopEmail: string,
+): Email {
+  const lines = [
+    `The refund of ${
+      formatCents(trouble.amountCents)
+    } for order ${trouble.orderNumber} (${trouble.customer}) has not gone through.`,
+    trouble.problem,
+    "Look the payment up in your payment provider's dashboard; the order's page in the dashboard shows the refund's state.",
+  ];
+  return {
+    to: shopEmail,
+    subject: `Refund for order ${trouble.orderNumber} needs you`,
+    text: [...lines, "", `Open the dashboard: ${origin}/admin`].join("\n"),
+    html: page(lines, origin, "Open the dashboard"),
+  };
+}
