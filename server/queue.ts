@@ -7,12 +7,14 @@ import { recoverOrders } from "./orders/recovery.ts";
 import type { LowStockJob, StockAlertsJob } from "./db/stock.ts";
 import { sendStockAlerts } from "./stock_alerts/alerts.ts";
 import { sendLowStockAlerts, sendLowStockJob } from "./stock/low_stock.ts";
-import { REFUND_RETRY_MS, type RefundJob, settleRefund } from "./orders/refunds.ts";
+import { type RefundJob, settleRefund } from "./orders/refunds.ts";
+import { type StopJob, stopPayment } from "./orders/stops.ts";
 
 /** Jobs put on the KV queue. Handlers are idempotent: delivery is at least once. */
 export type QueueJob =
   | EmailJob
   | RefundJob
+  | StopJob
   | ExpiryJob
   | PaymentEventJob
   | LowStockJob
@@ -38,8 +40,10 @@ export async function runJob(deps: AppDeps, raw: unknown): Promise<void> {
       await deliverEmail(deps, job.id);
       return;
     case "refund":
-      return await settleRefund(deps, job.orderNumber)
-        .catch((err) => retryLater(REFUND_RETRY_MS, err));
+      // A refusal is recorded with its next try queued; what throws here is the store's own.
+      return await settleRefund(deps, job.orderNumber, { queued: true });
+    case "stop-payment":
+      return await stopPayment(deps, job);
     case "reservation-expiry":
       await expireIfLapsed(deps, job.orderNumber)
         .catch((err) => retryLater(EXPIRY_RETRY_MS, err));

@@ -163,8 +163,12 @@ export interface AdminOrderView {
   tax: number;
   total: number;
   cancelReason: string | null;
-  /** A refund owed (pending) or paid back (refunded), else null. */
-  refund: "pending" | "refunded" | null;
+  /**
+   * A refund owed and not yet accepted by the provider (pending), accepted and not final
+   * (requested), on its way back (refunded), or failed at the provider (the owner was told);
+   * else null.
+   */
+  refund: "pending" | "requested" | "refunded" | "failed" | null;
   createdAt: string;
   updatedAt: string;
 }

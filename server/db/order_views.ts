@@ -63,6 +63,7 @@ export function publicOrderView(order: Order, imageBase: string, now: number): P
     holdSecondsLeft: isHolding(order, now)
       ? Math.floor((order.reservation.expiresAt - now) / 1000)
       : null,
-    refund: order.refund?.state ?? null,
+    // The shopper sees money owed until it is on its way back (whatever the provider's steps).
+    refund: !order.refund ? null : order.refund.state === "refunded" ? "refunded" : "pending",
   };
 }

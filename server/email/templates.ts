@@ -216,6 +216,7 @@ export function orderCancelledEmail(order: Order, origin: string): Email {
   const lines = [
     greetingOf(order),
     `Order ${order.orderNumber} has been cancelled.`,
+    ...(order.cancelReason ? [order.cancelReason] : []),
     refund > 0
       ? `We are refunding ${
         formatCents(refund)

@@ -54,7 +54,7 @@ import {
   withStatus,
 } from "./order.ts";
 import { releaseOrder } from "./release.ts";
-import { receivePaymentEvent } from "./payment.ts";
+import { stopJob, stopSoon } from "./stops.ts";
 import { type JobPlan, type Prepared, runStockJob, type StockJob } from "../db/stock_batch.ts";
 import { applyMove, availableOf } from "./stock_moves.ts";
 import { type OrderDeps, step } from "./steps.ts";
@@ -88,8 +88,10 @@ export async function startCheckout(
   input: CheckoutInput,
 ): Promise<{ order: Order; payment: PaymentRef }> {
   const { order, replaced } = await reserveCart(deps, input);
-  if (replaced?.payment && !deps.payments.inline) {
-    await stopReplaced(deps, replaced.orderNumber, replaced.payment);
+  const elsewhere = replaced?.payment && !deps.payments.inline ? replaced.payment : null;
+  if (elsewhere) {
+    // Its job was queued with the reservation; stopping it now keeps the old page from paying.
+    await stopSoon(deps, stopJob(replaced!.orderNumber, elsewhere, deps.clock.now()));
   }
   if (order.payment) return { order, payment: order.payment };
 
@@ -109,7 +111,9 @@ export async function startCheckout(
   );
   if (attached.payment?.id !== payment.id) {
     // Replaced, cancelled or expired while the provider made the payment: it must not be payable.
-    await stopReplaced(deps, order.orderNumber, payment);
+    const job = stopJob(order.orderNumber, payment, deps.clock.now());
+    await deps.kv.enqueue(job);
+    await stopSoon(deps, job);
     throw new Conflict(
       "This checkout was replaced or cancelled before its payment could start. Return to your cart to check out again.",
     );
@@ -373,7 +377,7 @@ function reservationJob(
       return {
         stock: new Map([...(released?.ok ? released.next : []), ...reservation.next]),
         checks: 7 + promoSize.checks,
-        mutations: 13 + promoSize.mutations,
+        mutations: 14 + promoSize.mutations,
         result: { order, replaced },
         write(op) {
           // Checked: a cart changed since it was read makes the batch read it again.
@@ -393,6 +397,11 @@ function reservationJob(
           if (replaced && replacing) {
             writeOrderTo(op, replaced, replacing.entry.versionstamp);
             stopPrior?.(op);
+            // A payment kept elsewhere is stopped by a job queued with the write that replaces it.
+            const elsewhere = replacing.entry.value.payment;
+            if (elsewhere && !payments.inline) {
+              op.enqueue(stopJob(replaced.orderNumber, elsewhere, now));
+            }
             if (replacing.holds) {
               freeHoldInto(op, replaced.holdClient, replacing.holds, replaced.orderNumber, now);
             }
@@ -530,22 +539,5 @@ async function createPayment(
     throw new Unavailable(
       "The payment service is not answering right now. Nothing was charged; please try again.",
     );
-  }
-}
-
-/**
- * Stops a replaced checkout's payment at the provider. Best effort: a payment that was taken
- * meanwhile is recorded, finds its order cancelled, and is refunded.
- */
-async function stopReplaced(
-  deps: CheckoutDeps,
-  orderNumber: string,
-  payment: PaymentRef,
-): Promise<void> {
-  try {
-    const taken = await deps.payments.stop(payment, orderNumber);
-    if (taken) await receivePaymentEvent(deps, taken);
-  } catch (err) {
-    deps.logger({ msg: "could not stop a replaced payment", level: "warn", error: String(err) });
   }
 }

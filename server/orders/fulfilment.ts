@@ -4,25 +4,34 @@
  * shelf and its refund is owed in the same write).
  */
 import { isCancellable, isNewForAdmin } from "../../shared/status.ts";
-import { Conflict, NotFound } from "../errors.ts";
+import { Conflict, DomainError, NotFound } from "../errors.ts";
 import type { Email } from "../email/mailer.ts";
 import { queueEmailInto } from "../email/outbox.ts";
 import {
-  orderCancelledEmail,
   orderDeliveredEmail,
   orderPrintingEmail,
   orderShippedEmail,
-  ownerCancelledEmail,
 } from "../email/templates.ts";
 import { findOrderEntry, getOrder, updateOrder, writeOrderTo } from "../db/orders.ts";
 import { listAllOrders } from "../db/order_list.ts";
 import { type Order, withStatus } from "./order.ts";
-import { owingRefund, queueRefundInto, refundSoon } from "./refunds.ts";
-import { originFor, receivePaymentEvent } from "./payment.ts";
+import {
+  CANCEL_WITH_REFUND_MUTATIONS,
+  cancelWithRefundInto,
+  owingRefund,
+  refundSoon,
+} from "./refunds.ts";
+import { receivePaymentEvent } from "./payment.ts";
+import { originFor } from "./origin.ts";
 import { releaseOrder } from "./release.ts";
 import { type JobPlan, runStockJob } from "../db/stock_batch.ts";
 import { applyMove } from "./stock_moves.ts";
 import { type OrderDeps, step } from "./steps.ts";
+
+/** Whether an error is the provider's (refused or unreachable), not the shop's own. */
+function isProviderTrouble(err: unknown): boolean {
+  return !(err instanceof DomainError) && !(err instanceof TypeError);
+}
 
 /** Sets or corrects an order's tracking number; PAYMENT_RECEIVED moves to PROCESSING. */
 export async function addTrackingNumber(
@@ -131,11 +140,16 @@ export async function cancelOrder(
   if (order.status === "STARTED") {
     if (order.payment) {
       const payment = order.payment;
-      const taken = await step(
-        deps,
-        "stop payment",
-        () => deps.payments.stop(payment, orderNumber),
-      );
+      let taken;
+      try {
+        taken = await step(deps, "stop payment", () => deps.payments.stop(payment, orderNumber));
+      } catch (err) {
+        if (!isProviderTrouble(err)) throw err;
+        // The provider cannot be asked now: the checkout ends anyway, and a job stops its
+        // payment (a payment taken meanwhile is then recorded and refunded).
+        deps.logger({ msg: "cancel: payment stop queued", level: "warn", error: String(err) });
+        return await releaseOrder(deps, orderNumber, "CANCELLED", reason, payment);
+      }
       if (taken) {
         // It was paid meanwhile: record it, then cancel it as a paid order.
         await receivePaymentEvent(deps, taken);
@@ -176,22 +190,15 @@ function cancelPaid(deps: OrderDeps, orderNumber: string, reason: string): Promi
         cancelReason: reason,
         reservation: { ...current.reservation, state: "released" },
       }, reason);
-      const origin = originFor(deps, next);
       return {
         // Putting units back always fits the shelf.
         stock: restocked.ok ? restocked.next : new Map(),
         checks: 3,
-        mutations: 11,
+        mutations: 3 + CANCEL_WITH_REFUND_MUTATIONS,
         result: next,
         write(op) {
           writeOrderTo(op, next, entry.versionstamp);
-          queueRefundInto(op, orderNumber);
-          if (next.email) {
-            const email = orderCancelledEmail(next, origin);
-            queueEmailInto(op, email, now, `order-cancelled:${orderNumber}`);
-          }
-          const owner = ownerCancelledEmail(next, origin, deps.config.shopEmail);
-          queueEmailInto(op, owner, now, `owner-cancelled:${orderNumber}`);
+          cancelWithRefundInto(deps, op, next, now);
         },
       };
     },

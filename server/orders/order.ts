@@ -35,11 +35,28 @@ export interface Reservation {
   state: "held" | "committed" | "released";
 }
 
-/** Money that must go back to the customer: queued with the change that owes it. */
+/**
+ * Money that must go back to the customer: queued with the change that owes it, then asked of the
+ * provider until it gives a final answer (server/orders/refunds.ts).
+ */
 export interface RefundState {
-  state: "pending" | "refunded";
+  /**
+   * pending: owed, not yet accepted by the provider; requested: accepted, not yet final;
+   * refunded: on its way back; failed: the provider gave up on it, and the owner was told.
+   */
+  state: "pending" | "requested" | "refunded" | "failed";
   amountCents: number;
   reason: string;
+  /** The provider's refund, once it accepted one. */
+  providerId?: string | null;
+  /** Tries the provider refused (or that could not reach it), since when, and its last answer. */
+  failures?: number;
+  failingSince?: number | null;
+  lastError?: string | null;
+  /** The next try (a queued job is due then); earlier jobs of the refund do nothing. */
+  nextTryAt?: number | null;
+  /** The owner was told the refund needs them. */
+  ownerTold?: boolean;
 }
 
 /** An order. */

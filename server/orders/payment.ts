@@ -36,8 +36,15 @@ import {
 } from "../db/payment_inbox.ts";
 import type { PaidDetails, PaymentEvent } from "../payments/provider.ts";
 import { appendStatus, type Order, orderClaims, wasPaid } from "./order.ts";
-import { owingRefund, queueRefundInto, refundSoon } from "./refunds.ts";
+import {
+  CANCEL_WITH_REFUND_MUTATIONS,
+  cancelWithRefundInto,
+  owingRefund,
+  recordRefundOutcome,
+  refundSoon,
+} from "./refunds.ts";
 import { releaseOrder } from "./release.ts";
+import { originFor } from "./origin.ts";
 import { type JobPlan, runStockJob, type StockJob } from "../db/stock_batch.ts";
 import { applyMove } from "./stock_moves.ts";
 import { type OrderDeps, step } from "./steps.ts";
@@ -82,6 +89,14 @@ export async function handlePaymentEvent(
   orderRead?: Promise<Deno.KvEntry<Order> | null>,
 ): Promise<Order | null> {
   const { kv, clock, logger } = deps;
+  if (event.type === "refund") {
+    // About a refund the shop asked for (found by its order number): its final state.
+    const order = event.refund && await findOrderEntry(kv, event.orderNumber)
+      ? await recordRefundOutcome(deps, event.orderNumber, event.refund)
+      : null;
+    await finishEvent(kv, event.id, clock.now());
+    return order;
+  }
   const read = await orderRead?.catch(() => null);
   const entry = read?.value.orderNumber === event.orderNumber
     ? read
@@ -228,7 +243,7 @@ function paidJob(
       ): JobPlan<Order> => ({
         stock: moved,
         checks: 9 + promoSize.checks,
-        mutations: 16 + promoSize.mutations,
+        mutations: 16 + CANCEL_WITH_REFUND_MUTATIONS + promoSize.mutations,
         result: next,
         write(op) {
           if (handled.versionstamp) {
@@ -251,13 +266,15 @@ function paidJob(
         // in time): this money has no order to pay for and goes back.
         if (order.status === "CANCELLED" && !wasPaid(order) && !order.refund) {
           giveBack();
-          const owed = owingRefund(
-            withPayment(order, event, now, deps.payments.name),
-            "cancelled before payment",
-          );
+          const owed = owingRefund({
+            ...withPayment(order, event, now, deps.payments.name),
+            cancelReason: `${
+              order.cancelReason ?? "Cancelled"
+            }. A payment for it arrived afterwards and is refunded in full.`,
+          }, "cancelled before payment");
           return done(owed, (op) => {
             writeOrderTo(op, owed, entry.versionstamp);
-            queueRefundInto(op, owed.orderNumber);
+            cancelWithRefundInto(deps, op, owed, now);
           });
         }
         // Paid before (another event, redirect or poll won): only the event is marked.
@@ -288,7 +305,7 @@ function paidJob(
         }, usedUp ? "promo code used up" : "could not be filled");
         return done(cancelled, (op) => {
           writeOrderTo(op, cancelled, entry.versionstamp);
-          queueRefundInto(op, cancelled.orderNumber);
+          cancelWithRefundInto(deps, op, cancelled, now);
           freeHoldInto(op, order.holdClient, holds, order.orderNumber, now);
         }, released?.ok ? released.next : new Map());
       }
@@ -336,11 +353,6 @@ function promoOf(order: Order, event: PaymentEvent): UsageWant | null {
   const code = order.promoCode ?? event.details?.promoCode;
   if (!code) return null;
   return usageWant(normalizePromoCode(code), order.email ?? event.details?.email);
-}
-
-/** The shop's address for links in an order's emails. */
-export function originFor(deps: OrderDeps, order: Order): string {
-  return deps.config.publicUrl ?? order.origin ?? "";
 }
 
 function confirmationOf(deps: OrderDeps, order: Order): Email {

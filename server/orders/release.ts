@@ -18,6 +18,8 @@ import { type Order, orderClaims, withStatus } from "./order.ts";
 import { type JobPlan, runStockJob } from "../db/stock_batch.ts";
 import { applyMove } from "./stock_moves.ts";
 import type { OrderDeps } from "./steps.ts";
+import type { PaymentRef } from "../payments/provider.ts";
+import { stopJob } from "./stops.ts";
 
 /**
  * Gives an unpaid order's held stock back and moves it to EXPIRED or CANCELLED. Idempotent: an
@@ -28,6 +30,8 @@ export async function releaseOrder(
   orderNumber: string,
   to: "EXPIRED" | "CANCELLED",
   reason: string,
+  /** Its payment, when the provider could not be asked to stop it: a job stops it later. */
+  stopLater?: PaymentRef,
 ): Promise<Order> {
   const { kv } = deps;
   let entry: Deno.KvEntry<Order>;
@@ -70,13 +74,14 @@ export async function releaseOrder(
       return {
         stock: released.ok ? released.next : new Map(),
         checks: 4 + promoSize.checks,
-        mutations: 7 + promoSize.mutations,
+        mutations: 8 + promoSize.mutations,
         result: next,
         write(op) {
           writeOrderTo(op, next, entry.versionstamp);
           if (ledger) writeLedgerInto(op, ledger);
           freeHoldInto(op, order.holdClient, holds, order.orderNumber, now);
           if (pending.value === order.orderNumber) op.check(pending).delete(pending.key);
+          if (stopLater) op.enqueue(stopJob(order.orderNumber, stopLater, now));
         },
       };
     },

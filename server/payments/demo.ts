@@ -71,6 +71,11 @@ export async function getDemoPayment(kv: Deno.Kv, id: string): Promise<DemoPayme
   return k ? (await kv.get<DemoPayment>(k)).value : null;
 }
 
+/** The id of a demo payment's refund. */
+function demoRefundId(paymentId: string): string {
+  return `re_${paymentId}`;
+}
+
 /** The id of the event a demo payment's success produces; the same however often it is seen. */
 export function demoEventId(paymentId: string): string {
   return `evt_${paymentId}_succeeded`;
@@ -186,14 +191,18 @@ export function demoPayments(kv: Deno.Kv): PaymentProvider {
       for (;;) {
         const entry = await kv.get<DemoPayment>(key(ref));
         const payment = entry.value;
-        if (payment?.status !== "succeeded") return;
+        // Refunded before (the same refund asked again), or never taken: nothing more goes back.
+        if (payment?.status === "refunded") return { id: demoRefundId(ref.id), status: "succeeded" };
+        if (payment?.status !== "succeeded") return { id: null, status: "succeeded" };
         const ok = await kv.atomic().check(entry)
           .set(key(ref), { ...payment, status: "refunded", refundedCents: amountCents }, {
             expireIn: KEEP_MS,
           }).commit();
-        if (ok.ok) return;
+        if (ok.ok) return { id: demoRefundId(ref.id), status: "succeeded" };
       }
     },
+    // Demo refunds are final at once.
+    refundStatus: (refundId) => Promise.resolve({ id: refundId, status: "succeeded" }),
     async poll(ref): Promise<PaymentEvent | null> {
       const payment = (await kv.get<DemoPayment>(key(ref))).value;
       return payment?.status === "succeeded" || payment?.status === "refunded"

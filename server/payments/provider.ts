@@ -67,16 +67,31 @@ export interface PaidDetails {
   promoCode?: string | null;
 }
 
+/** What a provider says of a refund it was asked for. */
+export interface RefundOutcome {
+  /** The provider's refund (null when nothing was charged, so nothing goes back). */
+  id: string | null;
+  /**
+   * succeeded: the money is on its way back; pending: not final yet (its event or a later
+   * question tells); failed: it will not go back (a closed card, say), and the owner must act.
+   */
+  status: "succeeded" | "pending" | "failed";
+  /** Why a refund failed, as the provider says it. */
+  failureReason?: string | null;
+}
+
 /** A provider event, normalised: the one input of the payment event handler. */
 export interface PaymentEvent {
   /** Unique per event; an event id is processed once. */
   id: string;
-  type: "paid" | "failed" | "expired";
+  /** refund: a refund of the order's payment changed state (`refund` says how). */
+  type: "paid" | "failed" | "expired" | "refund";
   orderNumber: string;
   paymentId: string;
   paymentKind: PaymentRef["kind"];
   details?: PaidDetails;
   failureMessage?: string;
+  refund?: RefundOutcome;
 }
 
 /**
@@ -109,8 +124,19 @@ export interface PaymentProvider {
    * the caller must not treat the payment as stopped.
    */
   stop(ref: PaymentRef, orderNumber: string): Promise<PaymentEvent | null>;
-  /** Refunds a taken payment in full; the same key never refunds twice. */
-  refund(ref: PaymentRef, amountCents: number, idempotencyKey: string): Promise<void>;
+  /**
+   * Refunds a taken payment in full; the same key never refunds twice. Answers the refund as the
+   * provider has it now (a refund the provider accepted may still fail later). Throws when the
+   * provider refuses or cannot be reached: the caller tries again later.
+   */
+  refund(
+    ref: PaymentRef,
+    amountCents: number,
+    idempotencyKey: string,
+    orderNumber: string,
+  ): Promise<RefundOutcome>;
+  /** A refund's state now, by the provider's id of it. Throws when the provider is unreachable. */
+  refundStatus(refundId: string): Promise<RefundOutcome>;
   /** Asks the provider whether a payment completed (for redirects that beat the webhook). */
   poll(ref: PaymentRef, orderNumber: string): Promise<PaymentEvent | null>;
   /**

@@ -8,6 +8,7 @@ import type {
   PaymentIntentInput,
   PaymentProvider,
   PaymentRef,
+  RefundOutcome,
 } from "./provider.ts";
 
 /** Stripe settings. */
@@ -138,22 +139,33 @@ export function stripePayments(settings: StripeSettings): PaymentProvider {
       }
     },
 
-    async refund(ref: PaymentRef, _amountCents: number, idempotencyKey: string): Promise<void> {
+    async refund(ref, _amountCents, idempotencyKey, orderNumber): Promise<RefundOutcome> {
       // No amount: a full refund of what Stripe charged, which a promotion code may have lowered.
       const paymentIntent = ref.kind === "payment_intent"
         ? ref.id
         : idOf((await stripe.checkout.sessions.retrieve(ref.id)).payment_intent);
       // A session a promotion code made free charged nothing, so there is nothing to give back.
-      if (!paymentIntent) return;
+      if (!paymentIntent) return { id: null, status: "succeeded" };
       try {
-        await stripe.refunds.create({ payment_intent: paymentIntent }, {
-          idempotencyKey,
-        });
+        // The order number rides on the refund, so its later events find the order.
+        const refund = await stripe.refunds.create({
+          payment_intent: paymentIntent,
+          metadata: { orderNumber },
+        }, { idempotencyKey });
+        return refundOutcome(refund);
       } catch (err) {
         if (!(err instanceof Stripe.errors.StripeError && err.code === "charge_already_refunded")) {
           throw err;
         }
+        // Refunded another way (in Stripe's dashboard): that refund is this one.
+        const [latest] = (await stripe.refunds.list({ payment_intent: paymentIntent, limit: 1 }))
+          .data;
+        return latest ? refundOutcome(latest) : { id: null, status: "succeeded" };
       }
+    },
+
+    async refundStatus(refundId: string): Promise<RefundOutcome> {
+      return refundOutcome(await stripe.refunds.retrieve(refundId));
     },
 
     async poll(ref: PaymentRef, orderNumber: string): Promise<PaymentEvent | null> {
@@ -243,6 +255,23 @@ function isInvalidState(err: unknown): boolean {
 
 function idOf(value: string | { id: string } | null): string | null {
   return typeof value === "string" ? value : value?.id ?? null;
+}
+
+/** A Stripe refund as the shop's outcome: requires_action and pending are not final yet. */
+export function refundOutcome(refund: Stripe.Refund): RefundOutcome {
+  switch (refund.status) {
+    case "succeeded":
+      return { id: refund.id, status: "succeeded" };
+    case "failed":
+    case "canceled":
+      return {
+        id: refund.id,
+        status: "failed",
+        failureReason: refund.failure_reason ?? `the refund was ${refund.status}`,
+      };
+    default:
+      return { id: refund.id, status: "pending" };
+  }
 }
 
 /** A completed session's money is in: paid, or nothing to pay (a 100% promotion code). */
@@ -364,6 +393,21 @@ export function stripeEventToPaymentEvent(event: Stripe.Event): PaymentEvent | n
         paymentId: intent.id,
         paymentKind: "payment_intent",
         failureMessage: intent.last_payment_error?.message ?? "The payment failed",
+      };
+    }
+    case "refund.created":
+    case "refund.updated":
+    case "refund.failed":
+    case "charge.refund.updated": {
+      const refund = event.data.object as Stripe.Refund;
+      return {
+        id: event.id,
+        type: "refund",
+        // Set by the shop's own refunds; one made in Stripe's dashboard has none and is ignored.
+        orderNumber: refund.metadata?.orderNumber ?? "",
+        paymentId: idOf(refund.payment_intent) ?? "",
+        paymentKind: "payment_intent",
+        refund: refundOutcome(refund),
       };
     }
     default:

@@ -1139,6 +1139,12 @@ const GROUPS: Group[] = [
         accepts: searchAccepts("to"),
       },
       {
+        method: "GET",
+        path: "/api/admin/emails/health",
+        base: (ctx) => ({ headers: withCookie(ctx) }),
+        body: NO_BODY,
+      },
+      {
         method: "POST",
         path: "/api/admin/emails/:id/resend",
         base: async (ctx) => {

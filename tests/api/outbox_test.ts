@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
 import { createTestApp } from "../helpers/test_app.ts";
+import { keptQueue } from "../helpers/kept_queue.ts";
+import type { Clock } from "../../server/deps.ts";
 import { keys } from "../../server/db/keys.ts";
 import {
   deliverEmail,
@@ -53,35 +55,16 @@ async function hello(kv: Deno.Kv): Promise<OutboxEntry> {
   return entries.map((e) => e.value).find((e) => e.email.subject === "Hello")!;
 }
 
-/**
- * A shop whose queue is kept here (as the simulation keeps it): jobs run when the test's clock
- * reaches them, so retries on the shop's schedule can be followed in minutes of fake time.
- */
+/** A test shop whose queue the test keeps (see tests/helpers/kept_queue.ts). */
 async function shopWithQueue() {
-  const { SimKv } = await import("../sim/sim_kv.ts");
-  const { runJob } = await import("../../server/queue.ts");
   const store = await Deno.openKv(":memory:");
-  const jobs: { job: unknown; at: number }[] = [];
-  let clock: { now(): number } = { now: () => 0 };
-  const kv = new SimKv({
-    store,
-    schedule: (job, delay) => jobs.push({ job, at: clock.now() + delay }),
-    logStock() {},
-  });
-  const t = await createTestApp({ kv });
+  let clock: Clock = { now: () => 0 };
+  const queue = keptQueue(store, () => clock);
+  const t = await createTestApp({ kv: queue.kv });
   clock = t.clock;
-  /** Runs every job due by now, in time order, as the queue would. */
-  async function runDue() {
-    for (;;) {
-      const due = jobs.filter((j) => j.at <= t.clock.now()).sort((a, b) => a.at - b.at)[0];
-      if (!due) return;
-      jobs.splice(jobs.indexOf(due), 1);
-      await runJob(t, due.job);
-    }
-  }
   return Object.assign(t, {
-    jobs,
-    runDue,
+    jobs: queue.jobs,
+    runDue: () => queue.runDue(t),
     [Symbol.asyncDispose]: () => Promise.resolve(store.close()),
   });
 }

@@ -164,3 +164,39 @@ Deno.test("the Emails tab says when mail is failing, how many wait and how many 
   });
   assert.equal((await t.request("/api/admin/emails/health")).status, 401, "owner only");
 });
+
+Deno.test("a refund the shop makes by itself is told to the shopper and the owner, once", async () => {
+  // Found by the simulation: a payment the shelf could no longer fill (or whose promo code ran
+  // out, or whose checkout was replaced) was refunded and nobody was told.
+  await using t = await createTestApp();
+  const { startHostedCheckout, payDemo, STARTER } = await import("../helpers/shop_fixtures.ts");
+  const cookie = await adminCookie(t);
+  const checkout = await startHostedCheckout(t);
+  // The owner counts the shelf and finds none of one switch the checkout holds.
+  const res = await t.request(`/api/admin/inventory/switches/${STARTER.switchIds[0]}`, {
+    method: "PUT",
+    body: { stock: 0 },
+    headers: { Cookie: cookie },
+  });
+  assert.equal(res.status, 200, res.text);
+  const paid = await payDemo(t, checkout.sessionId, {
+    cardNumber: "4242424242424242",
+    email: "ann@example.com",
+    address: US_ADDRESS,
+  });
+  assert.equal(paid.status, 200, paid.text);
+  assert.equal(paid.json.status, "CANCELLED");
+  assert.deepEqual(await subjects(t, "ann@example.com"), ["Switch Tester Shop: order N cancelled"]);
+  assert.deepEqual(await subjects(t, t.config.shopEmail), ["Order N cancelled: $18.98 refunded"]);
+  await t.deliverEmails();
+  const [told] = shopperMails(t);
+  assert.match(told.text, /We could not fill this order from our shelf after all/);
+  assert.match(told.text, /We are refunding \$18\.98 in full/);
+  const owner = t.mailer.sent.find((e) => e.subject.endsWith("$18.98 refunded"))!;
+  assert.match(owner.text, /Reason: We could not fill this order/);
+  // The same payment reported again tells nobody twice.
+  const before = (await listOutbox(t.kv)).length;
+  const again = await payDemo(t, checkout.sessionId, { cardNumber: "4242424242424242" });
+  assert.equal(again.status, 200);
+  assert.equal((await listOutbox(t.kv)).length, before);
+});

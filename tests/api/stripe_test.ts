@@ -11,6 +11,8 @@ import { listOutbox } from "../../server/email/outbox.ts";
 import { INTERNATIONAL_COUNTRIES, stripePayments } from "../../server/payments/stripe.ts";
 import { FAKE_WEBHOOK_SECRET, type FakeStripe, startFakeStripe } from "../helpers/fake_stripe.ts";
 import { changedKeys, createTestApp, snapshot, type TestApp } from "../helpers/test_app.ts";
+import { keptQueue } from "../helpers/kept_queue.ts";
+import type { Clock } from "../../server/deps.ts";
 
 // deno-lint-ignore no-explicit-any
 type Json = any;
@@ -29,10 +31,17 @@ const US_ADDRESS = {
   zipCode: "62701",
 };
 
-/** A Stripe-mode test app whose provider talks to a fresh fake Stripe on loopback. */
+/**
+ * A Stripe-mode test app whose provider talks to a fresh fake Stripe on loopback; its queue is
+ * kept by the test (`runDue` runs the jobs the clock has reached).
+ */
 async function stripeShop(onStep?: (step: string) => void | Promise<void>) {
   const fake = await startFakeStripe();
+  const store = await Deno.openKv(":memory:");
+  let clock: Clock = { now: () => 0 };
+  const queue = keptQueue(store, () => clock);
   const t = await createTestApp({
+    kv: queue.kv,
     env: STRIPE_ENV,
     onStep,
     payments: (_kv, clock) =>
@@ -44,13 +53,17 @@ async function stripeShop(onStep?: (step: string) => void | Promise<void>) {
         clock,
       }),
   });
+  clock = t.clock;
   // Stripe's expires_at window is judged against the shop's (test) clock.
   fake.now = () => t.clock.now();
   return {
     t,
     fake,
+    queue,
+    runDue: () => queue.runDue(t),
     async [Symbol.asyncDispose]() {
       await t[Symbol.asyncDispose]();
+      store.close();
       await fake[Symbol.asyncDispose]();
     },
   };
@@ -532,6 +545,18 @@ Deno.test("a payment for a checkout replaced meanwhile is refunded, not kept", a
   assert.equal(fake.refunds.length, 1, "refunded once");
   assert.equal(fake.refunds[0].payment_intent, session.payment_intent);
   assert.equal((await order(t, again.json.orderNumber)).status, "STARTED");
+  // The shopper who paid the old tab and the owner are both told, once.
+  const told = (await listOutbox(t.kv)).map((e) => [e.email.to, e.email.subject]).sort();
+  assert.deepEqual(told, [
+    ["buyer@example.com", `Switch Tester Shop: order ${first.orderNumber} cancelled`],
+    [
+      t.config.shopEmail,
+      `Order ${first.orderNumber} cancelled: $${(session.amount_total / 100).toFixed(2)} refunded`,
+    ],
+  ]);
+  const shopperText = (await listOutbox(t.kv)).find((e) => e.email.to === "buyer@example.com")!
+    .email.text;
+  assert.match(shopperText, /Replaced by a new checkout\. A payment for it arrived afterwards/);
 });
 
 Deno.test("a promotion code applied on Stripe's page is recorded with the order's total", async () => {
@@ -616,4 +641,142 @@ Deno.test("a session made for an order expired meanwhile is expired at Stripe an
   assert.equal(session.status, "expired", "nobody can pay it");
   const [order] = await listOrders(t.kv);
   assert.equal(order.payment, null, "the expired order keeps no payable session");
+});
+
+// ---------------------------------------------------------------------------------------------
+// Refunds and stops followed to their end (found by the simulation: a refund was taken as done
+// when Stripe accepted it, a refused one was retried every minute forever with a log line, and a
+// replaced session was stopped once, with no retry)
+
+/** A paid hosted order (paid by its webhook), answered with its session. */
+async function paidHosted(t: TestApp, fake: FakeStripe) {
+  const { order: o, sessionId } = await hostedCheckout(t);
+  const session = fake.markSessionPaid(sessionId, { email: "ann@example.com" });
+  await deliver(t, fake, "checkout.session.completed", session);
+  assert.equal((await order(t, o.orderNumber)).status, "PAYMENT_RECEIVED");
+  return { orderNumber: o.orderNumber, session };
+}
+
+function adminCancel(t: TestApp, orderNumber: string) {
+  return t.request(`/api/admin/orders/${orderNumber}/cancel`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${t.config.adminPassword}` },
+  });
+}
+
+/** The owner's emails about a refund that needs them. */
+async function refundNotes(t: TestApp, orderNumber: string) {
+  return (await listOutbox(t.kv)).filter((e) =>
+    e.email.subject === `Refund for order ${orderNumber} needs you`
+  );
+}
+
+Deno.test("a refund Stripe accepts as pending is followed: its webhook says it went through", async () => {
+  await using s = await stripeShop();
+  const { t, fake } = s;
+  const { orderNumber } = await paidHosted(t, fake);
+  fake.refundStatus = "pending";
+  const cancelled = await adminCancel(t, orderNumber);
+  assert.equal(cancelled.status, 200, cancelled.text);
+  assert.equal(cancelled.json.refund, "requested", "accepted, not final");
+  const requested = (await order(t, orderNumber)).refund!;
+  assert.equal(requested.providerId, fake.refunds[0].id);
+  assert.equal(fake.refunds[0].metadata.orderNumber, orderNumber, "its events find the order");
+  await deliver(t, fake, "refund.updated", fake.settleRefund(fake.refunds[0].id, "succeeded"));
+  assert.equal((await order(t, orderNumber)).refund?.state, "refunded");
+  // The check queued for later finds it done and asks Stripe nothing more.
+  const before = fake.requests.length;
+  t.clock.advance(60 * 60_000);
+  await s.runDue();
+  assert.equal(fake.requestsTo("GET", "/v1/refunds").length, 0);
+  assert.equal(fake.requests.length, before);
+});
+
+Deno.test("a refund Stripe fails after accepting it reaches the owner; the shopper still sees it owed", async () => {
+  await using s = await stripeShop();
+  const { t, fake } = s;
+  const { orderNumber } = await paidHosted(t, fake);
+  fake.refundStatus = "pending";
+  assert.equal((await adminCancel(t, orderNumber)).status, 200);
+  const failed = fake.settleRefund(fake.refunds[0].id, "failed", "expired_or_canceled_card");
+  await deliver(t, fake, "refund.failed", failed);
+  const o = await order(t, orderNumber);
+  assert.equal(o.refund?.state, "failed");
+  assert.equal(o.refund?.lastError, "expired_or_canceled_card");
+  const notes = await refundNotes(t, orderNumber);
+  assert.equal(notes.length, 1);
+  assert.match(notes[0].email.text, /accepted it, then failed it: expired_or_canceled_card/);
+  assert.equal(notes[0].email.to, t.config.shopEmail);
+  assert.equal((await t.request(`/api/orders/${orderNumber}`)).json.refund, "pending");
+  // The same event again changes nothing and emails nobody.
+  await deliver(t, fake, "refund.failed", failed);
+  assert.equal((await refundNotes(t, orderNumber)).length, 1);
+});
+
+Deno.test("without its webhook, a pending refund's end is read from Stripe", async () => {
+  await using s = await stripeShop();
+  const { t, fake } = s;
+  const { orderNumber } = await paidHosted(t, fake);
+  fake.refundStatus = "pending";
+  assert.equal((await adminCancel(t, orderNumber)).status, 200);
+  await s.runDue();
+  assert.equal((await order(t, orderNumber)).refund?.state, "requested", "not final yet");
+  fake.settleRefund(fake.refunds[0].id, "succeeded");
+  t.clock.advance(15 * 60_000);
+  await s.runDue();
+  assert.equal(fake.requestsTo("GET", `/v1/refunds/${fake.refunds[0].id}`).length, 1);
+  assert.equal((await order(t, orderNumber)).refund?.state, "refunded");
+  assert.equal(fake.refunds.length, 1, "refunded once");
+});
+
+Deno.test("a refund Stripe keeps refusing is tried on a widening schedule; the owner hears once", async () => {
+  await using s = await stripeShop();
+  const { t, fake } = s;
+  const { orderNumber } = await paidHosted(t, fake);
+  fake.failNext = 1_000;
+  assert.equal((await adminCancel(t, orderNumber)).status, 200, "the cancellation stands");
+  const start = t.clock.now();
+  const failures = async () => (await order(t, orderNumber)).refund!.failures ?? 0;
+  assert.equal(await failures(), 1);
+  const tries: number[] = [];
+  for (let minute = 0; minute <= 240; minute++) {
+    const before = await failures();
+    await s.runDue();
+    if (await failures() > before) tries.push(minute);
+    t.clock.advance(60_000);
+  }
+  // Once at the cancel, then 1, 5, 15 and 60 minutes apart, then every 3 hours.
+  assert.deepEqual(tries, [1, 6, 21, 81]);
+  const owed = (await order(t, orderNumber)).refund!;
+  assert.deepEqual([owed.state, owed.failures, owed.failingSince], ["pending", 5, start]);
+  const notes = await refundNotes(t, orderNumber);
+  assert.equal(notes.length, 1, "told once, after an hour of refusals");
+  assert.match(
+    notes[0].email.text,
+    /refused it since .* \(5 tries; the last answer: .*Fake outage/,
+  );
+  fake.failNext = 0;
+  t.clock.advance(3 * 60 * 60_000);
+  await s.runDue();
+  assert.equal((await order(t, orderNumber)).refund?.state, "refunded");
+  assert.equal(fake.refunds.length, 1);
+  assert.equal(s.queue.ofType("refund").length, 0, "nothing more to try");
+});
+
+Deno.test("a replaced checkout's session Stripe cannot expire now is expired by its queued job", async () => {
+  await using s = await stripeShop();
+  const { t, fake } = s;
+  const { cart, sessionId } = await hostedCheckout(t);
+  fake.failNext = 1;
+  const again = await t.request(`/api/cart/${cart.id}/checkout/us`, { method: "POST" });
+  assert.equal(again.status, 200, again.text);
+  assert.equal(fake.sessions.get(sessionId)!.status, "open", "Stripe refused the stop");
+  // The job queued with the replacing write keeps at it until Stripe answers.
+  fake.failNext = 1;
+  await s.runDue();
+  assert.equal(fake.sessions.get(sessionId)!.status, "open");
+  t.clock.advance(30_000);
+  await s.runDue();
+  assert.equal(fake.sessions.get(sessionId)!.status, "expired");
+  assert.equal(s.queue.ofType("stop-payment").length, 0);
 });

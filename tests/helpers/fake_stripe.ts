@@ -60,6 +60,10 @@ export interface FakeStripe {
   now: () => number;
   /** Answers the next n API requests with a 500 api_error (not retried: Stripe-Should-Retry). */
   failNext: number;
+  /** The status new refunds start in ("pending" for one that settles later). */
+  refundStatus: "succeeded" | "pending";
+  /** Settles a pending refund, as Stripe does later; answers it for a webhook event. */
+  settleRefund(id: string, status: "succeeded" | "failed", failureReason?: string): StripeObject;
   /** Requests with this method whose path starts with `prefix`. */
   requestsTo(method: string, prefix: string): RecordedRequest[];
   /** Completes a session as the hosted page would: paid, with a succeeded PaymentIntent. */
@@ -312,10 +316,24 @@ export function startFakeStripe(
         amount,
         currency: i.currency,
         payment_intent: i.id,
-        status: "succeeded",
+        status: fake.refundStatus,
+        failure_reason: null,
+        metadata: params.metadata ?? {},
         created: Math.floor(fake.now() / 1000),
       };
       refunds.push(refund);
+      return refund;
+    }
+    if (method === "GET" && path === "/v1/refunds") {
+      const data = refunds.filter((r) =>
+        !params.payment_intent || r.payment_intent === params.payment_intent
+      )
+        .reverse().slice(0, Number(params.limit ?? 10));
+      return { object: "list", data, has_more: false, url: "/v1/refunds" };
+    }
+    if (method === "GET" && (m = path.match(/^\/v1\/refunds\/([^/]+)$/))) {
+      const refund = refunds.find((r) => r.id === m![1]);
+      if (!refund) throw missing("refund", m[1]);
       return refund;
     }
     throw new StripeApiError(404, {
@@ -387,6 +405,13 @@ export function startFakeStripe(
     refunds,
     now: options.now ?? (() => Date.now()),
     failNext: 0,
+    refundStatus: "succeeded",
+    settleRefund(id, status, failureReason) {
+      const refund = refunds.find((r) => r.id === id);
+      if (!refund) throw new Error(`no refund ${id}`);
+      Object.assign(refund, { status, failure_reason: failureReason ?? null });
+      return { ...refund };
+    },
     requestsTo: (method, prefix) =>
       requests.filter((r) => r.method === method && r.path.startsWith(prefix)),
     markSessionPaid(id, details = {}) {

@@ -69,7 +69,7 @@ export function simPayments(
       if (!ok) throw new Refused("stop a payment");
       return await demo.stop(ref, orderNumber);
     },
-    async refund(ref, amountCents, idempotencyKey) {
+    async refund(ref, amountCents, idempotencyKey, orderNumber) {
       const ok = !faults.refund;
       log.attempts.push({
         at: clock.now(),
@@ -79,8 +79,9 @@ export function simPayments(
         ok,
       });
       if (!ok) throw new Refused("refund");
-      return await demo.refund(ref, amountCents, idempotencyKey);
+      return await demo.refund(ref, amountCents, idempotencyKey, orderNumber);
     },
+    refundStatus: (refundId) => demo.refundStatus(refundId),
     poll: (ref, orderNumber) => demo.poll(ref, orderNumber),
     parseWebhook: (body, headers) => demo.parseWebhook(body, headers),
   };
