@@ -7,11 +7,7 @@ import { isCancellable, isNewForAdmin } from "../../shared/status.ts";
 import { Conflict, DomainError, NotFound } from "../errors.ts";
 import type { Email } from "../email/mailer.ts";
 import { queueEmailInto } from "../email/outbox.ts";
-import {
-  orderDeliveredEmail,
-  orderPrintingEmail,
-  orderShippedEmail,
-} from "../email/templates.ts";
+import { orderDeliveredEmail, orderPrintingEmail, orderShippedEmail } from "../email/templates.ts";
 import { findOrderEntry, getOrder, updateOrder, writeOrderTo } from "../db/orders.ts";
 import { listAllOrders } from "../db/order_list.ts";
 import { type Order, withStatus } from "./order.ts";

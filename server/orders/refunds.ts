@@ -27,7 +27,14 @@ export interface RefundJob {
 }
 
 /** Waits after the 1st, 2nd, ... refused try; every later try waits the last of them. */
-const RETRY_DELAYS_MS = [60_000, 5 * 60_000, 15 * 60_000, 60 * 60_000, 3 * 3_600_000, 6 * 3_600_000];
+const RETRY_DELAYS_MS = [
+  60_000,
+  5 * 60_000,
+  15 * 60_000,
+  60 * 60_000,
+  3 * 3_600_000,
+  6 * 3_600_000,
+];
 
 /** A refund accepted but not final is asked about again after this long. */
 export const REFUND_CHECK_MS = 15 * 60_000;
@@ -68,7 +75,12 @@ export function cancelWithRefundInto(
   queueRefundInto(op, order.orderNumber);
   const origin = originFor(deps, order);
   if (order.email) {
-    queueEmailInto(op, orderCancelledEmail(order, origin), now, `order-cancelled:${order.orderNumber}`);
+    queueEmailInto(
+      op,
+      orderCancelledEmail(order, origin),
+      now,
+      `order-cancelled:${order.orderNumber}`,
+    );
   }
   queueEmailInto(
     op,
@@ -132,7 +144,11 @@ export async function recordRefundOutcome(
     if (!refund || refund.state === "refunded" || refund.state === "failed") return order;
     // An event about another refund of this payment (made in the provider's dashboard) is not ours.
     if (refund.providerId && outcome.id && outcome.id !== refund.providerId) return order;
-    const base = { ...refund, providerId: outcome.id ?? refund.providerId ?? null, lastError: null };
+    const base = {
+      ...refund,
+      providerId: outcome.id ?? refund.providerId ?? null,
+      lastError: null,
+    };
     if (outcome.status === "succeeded") {
       return { ...order, refund: { ...base, state: "refunded", nextTryAt: null }, updatedAt: now };
     }
@@ -179,7 +195,12 @@ async function recordRefundTrouble(
   error: string,
 ): Promise<void> {
   const now = deps.clock.now();
-  deps.logger({ msg: "refund refused; tried again later", level: "warn", order: orderNumber, error });
+  deps.logger({
+    msg: "refund refused; tried again later",
+    level: "warn",
+    order: orderNumber,
+    error,
+  });
   await updateOrder(deps.kv, orderNumber, (order, op) => {
     const refund = order.refund;
     if (!refund || refund.state === "refunded" || refund.state === "failed") return order;

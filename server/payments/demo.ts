@@ -192,7 +192,9 @@ export function demoPayments(kv: Deno.Kv): PaymentProvider {
         const entry = await kv.get<DemoPayment>(key(ref));
         const payment = entry.value;
         // Refunded before (the same refund asked again), or never taken: nothing more goes back.
-        if (payment?.status === "refunded") return { id: demoRefundId(ref.id), status: "succeeded" };
+        if (payment?.status === "refunded") {
+          return { id: demoRefundId(ref.id), status: "succeeded" };
+        }
         if (payment?.status !== "succeeded") return { id: null, status: "succeeded" };
         const ok = await kv.atomic().check(entry)
           .set(key(ref), { ...payment, status: "refunded", refundedCents: amountCents }, {
