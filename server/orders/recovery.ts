@@ -1,7 +1,8 @@
 /**
  * What a crash, an outage or a restore may have left unfinished, finished at start: recorded
  * payment events not yet handled, holds that lapsed while no process ran their expiry (and the
- * expiry of the others, queued again), refunds owed and not yet paid back. Every step is
+ * expiry of the others, queued again), refunds owed and not yet paid back (their next try
+ * queued again). Every step is
  * idempotent, so running it while the queue also works is harmless.
  */
 import { listInbox } from "../db/payment_inbox.ts";
@@ -27,10 +28,14 @@ export async function recoverOrders(
   }
   const holds = await sweepHolds(deps);
   let refunds = 0;
+  const now = deps.clock.now();
   for (const order of await listOrders(deps.kv)) {
-    if (order.refund?.state !== "pending") continue;
+    const refund = order.refund;
+    if (refund?.state !== "pending" && refund?.state !== "requested") continue;
+    // Its next try, when one is set (a job queued before it does nothing, and a restored store's
+    // queue lost the one that was).
     const op = deps.kv.atomic();
-    queueRefundInto(op, order.orderNumber);
+    queueRefundInto(op, order.orderNumber, Math.max(0, (refund.nextTryAt ?? now) - now));
     await op.commit();
     refunds++;
   }

@@ -255,3 +255,42 @@ Deno.test("a refund the provider cannot make now is queued and retried, not lost
   await settleRefund(t, orderNumber);
   assert.equal(refunded.length, 1, "a settled refund is never paid twice");
 });
+
+Deno.test("after a restore, a refund waiting for its next try is tried then", async () => {
+  // Found by the simulation: the start sweep queued the refund's job at once, which saw a next
+  // try still to come and did nothing; the job of that try was lost with the old store's queue.
+  const { backupLines } = await import("../../server/ops/backup.ts");
+  const { restoreLines } = await import("../../server/ops/restore.ts");
+  const { keptQueue } = await import("../helpers/kept_queue.ts");
+  const { sweepAtStart } = await import("../../server/queue.ts");
+  let refuse = true;
+  const refusing = (kv: Deno.Kv) => {
+    const demo = demoPayments(kv);
+    return {
+      ...demo,
+      refund: (...args: Parameters<typeof demo.refund>) =>
+        refuse ? Promise.reject(new Error("provider down")) : demo.refund(...args),
+    };
+  };
+  await using t = await createTestApp({ payments: refusing });
+  const orderNumber = await elmStOrder(t);
+  const cancelled = await t.request(`/api/admin/orders/${orderNumber}/cancel`, {
+    method: "POST",
+    headers: { Cookie: await adminCookie(t) },
+  });
+  assert.equal(cancelled.json.refund, "pending");
+  const nextTryAt = (await getOrder(t.kv, orderNumber)).refund!.nextTryAt!;
+  assert.equal(nextTryAt, t.clock.now() + 60_000);
+
+  await using store = await Deno.openKv(":memory:");
+  await restoreLines(store, await Array.fromAsync(backupLines(t.kv)));
+  const queue = keptQueue(store, () => r.clock);
+  await using r = await createTestApp({ kv: queue.kv, seed: false, payments: refusing });
+  r.clock.set(t.clock.now());
+  refuse = false;
+  await sweepAtStart(r);
+  assert.deepEqual(queue.ofType("refund").map((j) => j.at), [nextTryAt]);
+  r.clock.set(nextTryAt);
+  await queue.runDue(r);
+  assert.equal((await getOrder(store, orderNumber)).refund?.state, "refunded");
+});

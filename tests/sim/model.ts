@@ -28,6 +28,18 @@ export interface CartModel {
   put: Map<string, number>;
   /** Units of each line that orders of this cart were paid for. */
   bought: Map<string, number>;
+  /** Every state the lines were in, oldest first (a checkout holds one of those of its time). */
+  states: string[];
+}
+
+/** A cart's lines as one comparable text. */
+export function linesText(lines: Map<string, number> | [string, number][]): string {
+  return JSON.stringify([...lines].sort());
+}
+
+/** Records the cart's lines as they are now (after every change). */
+export function noteState(cart: CartModel): void {
+  cart.states.push(linesText(cart.lines));
 }
 
 /** A checkout the shop accepted. */
@@ -39,8 +51,6 @@ export interface CheckoutModel {
   region: "us" | "international";
   /** The demo session or intent id. */
   paymentId: string;
-  /** What the checkout's order must hold: the cart's lines when it answered. */
-  lines: Map<string, number>;
 }
 
 /** A promo code as the owner last set it. */

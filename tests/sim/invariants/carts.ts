@@ -7,7 +7,7 @@
  *   of a cart's lines), and no order that can still be paid holds lines already bought;
  * - a cart has at most one checkout holding stock.
  */
-import { addTo, type Model } from "../model.ts";
+import { addTo, type Model, noteState } from "../model.ts";
 import type { View } from "../view.ts";
 import { Violation } from "../world.ts";
 import { wasPaid } from "./money.ts";
@@ -24,6 +24,7 @@ export function observePayments(model: Model, view: View): void {
       const left = (cart.lines.get(item.lineId) ?? 0) - item.quantity;
       if (left > 0) cart.lines.set(item.lineId, left);
       else cart.lines.delete(item.lineId);
+      noteState(cart);
       if ((cart.bought.get(item.lineId) ?? 0) > (cart.put.get(item.lineId) ?? 0)) {
         throw new Violation(
           `cart ${cart.id}: paid orders bought ${

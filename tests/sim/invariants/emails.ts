@@ -37,6 +37,7 @@ const KINDS: [RegExp, (m: RegExpMatchArray, e: Email) => string][] = [
   [new RegExp(`^${SHOP}: (.+) is back in stock$`), (m, e) => `back:${e.to}:${m[1]}`],
   [/^Contact: /, () => "contact"],
   [/^Emails are not going out$/, () => "mail-failing"],
+  [/^Refund for order (ST\w+) needs you$/, (m) => `refund-refused:${m[1]}`],
 ];
 
 /** The owed-list key of a sent email, or null for an email the simulation cannot name. */
@@ -85,7 +86,32 @@ export function owedEmails(model: Model, view: View, world: World, names: StockN
   for (const [key, range] of backInStock(model, view, world)) owed.set(key, range);
   const outages = longOutages(world);
   if (outages > 0) owe("mail-failing", SHOP_EMAIL, outages);
+  for (const orderNumber of longRefusals(world)) owe(`refund-refused:${orderNumber}`, SHOP_EMAIL);
   return owed;
+}
+
+/**
+ * Refunds the provider kept refusing: from its own log of refund calls, a refund is owed one
+ * email to the owner when a call still fails an hour after its first refused one (before any
+ * accepted call).
+ */
+function longRefusals(world: World): string[] {
+  const first = new Map<string, number>();
+  const done = new Set<string>();
+  const owed = new Set<string>();
+  for (const attempt of world.providerLog.attempts) {
+    if (attempt.call !== "refund" || !attempt.key) continue;
+    const orderNumber = attempt.key.replace(/^refund-/, "");
+    if (done.has(orderNumber)) continue;
+    if (attempt.ok) {
+      done.add(orderNumber);
+      continue;
+    }
+    const since = first.get(orderNumber) ?? attempt.at;
+    first.set(orderNumber, since);
+    if (attempt.at - since >= 60 * 60_000) owed.add(orderNumber);
+  }
+  return [...owed];
 }
 
 /**
