@@ -9,7 +9,7 @@ import { orderListing } from "./orders.ts";
 import { keys } from "./keys.ts";
 import type { StockRecord } from "./stock.ts";
 import { commitStockChange } from "./stock_version.ts";
-import { type PromoRecord, promoRecord } from "./promo.ts";
+import { mailboxOf, type PromoRecord, promoRecord } from "./promo.ts";
 import { PACKS } from "../../shared/catalog/packs.ts";
 import { PRODUCTS } from "../../shared/catalog/products.ts";
 import type { PackRecord, ProductRecord, SwitchRecord } from "./catalog.ts";
@@ -118,6 +118,25 @@ const MIGRATIONS: Migration[] = [
       for await (const entry of kv.list<Order>({ prefix: keys.orders() })) {
         const indexKey = keys.orderByTime(entry.value.createdAt, entry.value.orderNumber);
         await kv.atomic().check(entry).set(indexKey, orderListing(entry.value)).commit();
+      }
+    },
+  },
+  {
+    id: 5,
+    name: "promo-mailboxes",
+    // Per-email promo uses were counted per address as typed (lower case); now per mailbox
+    // (mailboxOf: +tags and Gmail's dots ignored). Uses counted under other spellings of one
+    // mailbox are added to its count. Holds last minutes and stay under the spelling their
+    // orders give back.
+    async run(kv) {
+      for await (const entry of kv.list<Deno.KvU64>({ prefix: ["promo_email_uses"] })) {
+        const [, code, email] = entry.key as [string, string, string];
+        const mailbox = mailboxOf(email);
+        if (mailbox === email) continue;
+        const n = entry.value instanceof Deno.KvU64 ? entry.value.value : 0n;
+        // Checked: a use counted meanwhile under the old spelling moves with a later run.
+        await kv.atomic().check(entry).delete(entry.key)
+          .sum(keys.promoEmailUses(code, mailbox), n).commit();
       }
     },
   },

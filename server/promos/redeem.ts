@@ -12,7 +12,7 @@ import { InvalidInput, Unavailable } from "../errors.ts";
 import {
   type CodeUsage,
   type EmailUsage,
-  normalizeEmail,
+  mailboxOf,
   type PromoRecord,
   USAGE_WRITE_CHECKS,
   USAGE_WRITE_MUTATIONS,
@@ -52,9 +52,12 @@ export function isLimited(promo: PromoRecord | null): boolean {
   return promo !== null && (promo.maxUses !== null || promo.maxUsesPerEmail !== null);
 }
 
-/** The code and email a write's usage is read for (email lower case, or null when unknown). */
+/**
+ * The code and mailbox a write's usage is read for (one person however they spell their email,
+ * or null when unknown).
+ */
 export function usageWant(code: string, email: string | null | undefined): UsageWant {
-  return { code, email: email ? normalizeEmail(email) : null };
+  return { code, email: email ? mailboxOf(email) : null };
 }
 
 /** A day (and its time when not midnight) as messages say it, in UTC like the API's dates. */
@@ -244,9 +247,14 @@ export function countUse(ledger: PromoLedger, want: UsageWant, orderNumber: stri
   const promo = code.usage.promo.value;
   // A code the shop does not know (a provider's own promotion code) has nothing to count.
   if (!promo) return true;
-  const fits = (line: CodeLine | EmailLine, max: number | null) =>
-    max === null || line.holds.includes(orderNumber) ||
-    usesOf(line.usage.uses) + line.holds.length < max;
+  // A use this order held fits while the paid uses are under the limit (a limit the owner
+  // lowered below what was held lets only as many holders pay as it allows); one it did not hold
+  // must also leave room for the checkouts that hold one.
+  const fits = (line: CodeLine | EmailLine, max: number | null) => {
+    if (max === null) return true;
+    const used = usesOf(line.usage.uses);
+    return line.holds.includes(orderNumber) ? used < max : used + line.holds.length < max;
+  };
   code.checked = true;
   if (!fits(code, promo.maxUses)) return false;
   if (email && !fits(email, promo.maxUsesPerEmail)) return false;

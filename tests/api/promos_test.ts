@@ -759,3 +759,65 @@ Deno.test("a backup after a promo order holds its use counts, and the restored s
   await paidWith(r, "LATEDELIVERY", "bo@example.com");
   assert.equal((await promoOf(r, "LATEDELIVERY")).uses, 2);
 });
+
+Deno.test("a per-email limit counts one mailbox however it is spelled: +tags, Gmail's dots, case", async () => {
+  // Found by the simulation: eve+1@ and e.ve@ were new people to a once-per-email code.
+  await using t = await createTestApp();
+  await createPromo(t, { code: "ONCE", percentOff: 10, maxUsesPerEmail: 1 });
+  await paidWith(t, "ONCE", "eve@gmail.com");
+  for (
+    const email of ["eve+1@gmail.com", "e.ve@gmail.com", "E.V.E@googlemail.com", "EVE@GMAIL.COM"]
+  ) {
+    const res = await embedded(t, { promoCode: "ONCE", email }, "127.0.0.3");
+    assert.equal(res.status, 400, email);
+    assert.match(res.json.error, /once per email address, and eve@gmail\.com has used it already/);
+  }
+  // Dots count elsewhere (another provider's e.ve is another mailbox); +tags do not.
+  await paidWith(t, "ONCE", "e.ve@example.com");
+  assert.equal(
+    (await embedded(t, { promoCode: "ONCE", email: "e.ve+x@example.com" }, "127.0.0.4")).status,
+    400,
+  );
+  assert.equal((await promoOf(t, "ONCE")).uses, 2);
+});
+
+Deno.test("a limit lowered below the uses held lets no more be paid than the new limit", async () => {
+  // Found by the simulation: every checkout holding a use could pay with the code.
+  await using t = await createTestApp();
+  await createPromo(t, { code: "FEW", percentOff: 10, maxUses: 5 });
+  const held = [];
+  for (const [i, email] of ["a@example.com", "b@example.com", "c@example.com"].entries()) {
+    const res = await embedded(t, { promoCode: "FEW", email }, `127.0.0.${10 + i}`);
+    assert.equal(res.status, 200, res.text);
+    held.push(res.json.paymentIntentId);
+  }
+  const lowered = await admin(t, "/api/admin/promos/FEW", {
+    method: "PATCH",
+    body: { maxUses: 2 },
+  });
+  assert.equal(lowered.status, 200, lowered.text);
+  const statuses = [];
+  for (const intent of held) {
+    const paid = await confirm(t, intent);
+    assert.equal(paid.status, 200, paid.text);
+    statuses.push(paid.json.status);
+  }
+  assert.deepEqual(statuses, ["PAYMENT_RECEIVED", "PAYMENT_RECEIVED", "CANCELLED"]);
+  assert.equal((await promoOf(t, "FEW")).uses, 2);
+  const refunded = (await listOrders(t.kv)).find((o) => o.status === "CANCELLED")!;
+  assert.equal(refunded.refund?.state, "refunded");
+  assert.match(refunded.cancelReason!, /FEW had no use left for this order/);
+});
+
+Deno.test("migration 5 adds uses counted under other spellings of a mailbox to its count", async () => {
+  await using t = await createTestApp({ seed: false });
+  await t.kv.set(["promo_email_uses", "ONCE", "e.ve+shop@gmail.com"], new Deno.KvU64(1n));
+  await t.kv.set(["promo_email_uses", "ONCE", "eve@gmail.com"], new Deno.KvU64(2n));
+  await t.kv.set(["promo_email_uses", "ONCE", "bo@example.com"], new Deno.KvU64(1n));
+  await migrate(t.kv, t.clock);
+  const uses = await Array.fromAsync(t.kv.list<Deno.KvU64>({ prefix: ["promo_email_uses"] }));
+  assert.deepEqual(uses.map((e) => [e.key[2], e.value.value]), [
+    ["bo@example.com", 1n],
+    ["eve@gmail.com", 3n],
+  ]);
+});
