@@ -93,6 +93,8 @@ export interface Model {
   levels: Map<StockKey, LevelSet[]>;
   /** Prices in cents of the products in play, as the owner last set them. */
   prices: Map<number, number>;
+  /** Every price each product had, from when (the seed's from the start). */
+  priceLog: Map<number, { from: number; cents: number }[]>;
   promos: Map<string, PromoModel>;
   /** Password reset emails owed, per mailbox, and requests counted per mailbox and hour. */
   resetsOwed: Map<string, number>;
@@ -127,6 +129,7 @@ export function newModel(shoppers: number, stock: Map<StockKey, number>): Model 
     counted: new Map(stock),
     levels: new Map(),
     prices: new Map(PRODUCTS.map((p) => [p.id, p.priceCents])),
+    priceLog: new Map(PRODUCTS.map((p) => [p.id, [{ from: -Infinity, cents: p.priceCents }]])),
     promos: new Map([[OPEN_CODE, {
       code: OPEN_CODE,
       percentOff: 16,
@@ -141,6 +144,27 @@ export function newModel(shoppers: number, stock: Map<StockKey, number>): Model 
     alerts: [],
     paid: new Set(),
   };
+}
+
+/**
+ * How long a process may answer from what it read of the catalogue: another process's edit shows
+ * within this (the shop's stated staleness of its per-version views, 250 ms).
+ */
+export const CATALOGUE_STALENESS_MS = 250;
+
+/** Sets a product's price from `at` on. */
+export function setPrice(model: Model, id: number, cents: number, at: number): void {
+  model.prices.set(id, cents);
+  model.priceLog.get(id)!.push({ from: at, cents });
+}
+
+/** The prices a product may be sold at `now`: in force then, or less than 250 ms before. */
+export function pricesAt(model: Model, id: number, now: number): number[] {
+  const log = model.priceLog.get(id) ?? [];
+  return log.filter((p, i) => {
+    const until = log[i + 1]?.from ?? Infinity;
+    return p.from <= now && until > now - CATALOGUE_STALENESS_MS;
+  }).map((p) => p.cents);
 }
 
 /** The owner's level of `key` in force at `step`. */

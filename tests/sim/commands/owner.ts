@@ -5,7 +5,7 @@
  */
 import { type StockKey, switchIdOf, switchKey } from "../../../shared/bom.ts";
 import { toDollars } from "../../../shared/pricing.ts";
-import { LIMITED_CODE, type Model, PER_PERSON_CODE } from "../model.ts";
+import { LIMITED_CODE, type Model, PER_PERSON_CODE, setPrice } from "../model.ts";
 import { ADMIN, LOOSE_SWITCHES, PLAY_KEYS, POPULAR, STARTER } from "../play.ts";
 import { Violation, type World } from "../world.ts";
 import { checkOwnerViews } from "../invariants/owner_views.ts";
@@ -90,10 +90,11 @@ export class SetPrice extends Step {
       this.toString(),
     );
     if (answer.status !== 200) return;
+    const now = world.clock.now();
     if (pack) {
-      model.prices.set(pack.id, this.p.cents);
-      model.prices.set(pack.idWithKeycaps, this.p.cents + 200);
-    } else model.prices.set(1, this.p.cents);
+      setPrice(model, pack.id, this.p.cents, now);
+      setPrice(model, pack.idWithKeycaps, this.p.cents + 200, now);
+    } else setPrice(model, 1, this.p.cents, now);
   }
   toString() {
     const pack = nth(PRICED, this.p.product);

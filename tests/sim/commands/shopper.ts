@@ -18,6 +18,7 @@ import {
   noteState,
   OPEN_CODE,
   PER_PERSON_CODE,
+  pricesAt,
   type ShopperModel,
   spellings,
 } from "../model.ts";
@@ -174,11 +175,13 @@ export class SetQuantity extends Step {
   }
 }
 
-/** The unit price of a line as the owner last priced it. */
-function unitCents(model: Model, lineId: string, order: Order): number {
-  const item = order.items.find((i) => i.lineId === lineId)!;
-  if (item.kind !== "custom") return model.prices.get(item.productId!)!;
-  return customTesterCents(10, "none", item.switches.map((s) => switchData(s.id).extraPriceCents));
+/**
+ * The unit prices a line may be charged at now: the owner's (or one they replaced less than
+ * 250 ms ago, which another process may still answer from).
+ */
+function unitPrices(model: Model, item: Order["items"][number], now: number): number[] {
+  if (item.kind !== "custom") return pricesAt(model, item.productId!, now);
+  return [customTesterCents(10, "none", item.switches.map((s) => switchData(s.id).extraPriceCents))];
 }
 
 /** A shopper checks out: hosted (US or abroad) or on the /checkout page, maybe with a code. */
@@ -246,15 +249,22 @@ export class Checkout extends Step {
         : String(answer.json.url).replace("/demo-checkout/", ""),
     };
     model.checkouts.push(checkout);
-    const subtotal = order.items.reduce(
-      (sum, i) => sum + unitCents(model, i.lineId, order) * i.quantity,
-      0,
-    );
+    for (const item of order.items) {
+      const allowed = unitPrices(model, item, world.clock.now());
+      if (!allowed.includes(item.priceCents)) {
+        throw new Violation(
+          `checkout ${orderNumber} prices ${item.name} at ${item.priceCents} cents; the owner's price is ${
+            allowed.join(" or ")
+          }`,
+        );
+      }
+    }
+    const subtotal = order.items.reduce((sum, i) => sum + i.priceCents * i.quantity, 0);
     const promo = code ? model.promos.get(code) : null;
     const totals = computeTotals(subtotal, checkout.region, promo?.percentOff ?? 0);
     if (order.subtotalCents !== subtotal || order.totalCents !== totals.totalCents) {
       throw new Violation(
-        `checkout ${orderNumber} charges ${order.subtotalCents}/${order.totalCents} cents; at the owner's prices it is ${subtotal}/${totals.totalCents}`,
+        `checkout ${orderNumber} charges ${order.subtotalCents}/${order.totalCents} cents; its lines and code make ${subtotal}/${totals.totalCents}`,
       );
     }
   }
