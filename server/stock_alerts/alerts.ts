@@ -5,13 +5,14 @@
  * something out queue a check (server/db/stock.ts); the check compares every sign-up with the
  * stock and emails in the same atomic write that marks the sign-up told.
  */
-import { bomOf, switchKey, unitsAvailable } from "../../shared/bom.ts";
+import { bomOf, type StockKey, switchKey, unitsAvailable } from "../../shared/bom.ts";
 import type { AppDeps } from "../deps.ts";
 import { InvalidInput, NotFound } from "../errors.ts";
 import { randomId } from "../crypto.ts";
 import { keys } from "../db/keys.ts";
 import { productSnapshot, switchSnapshot } from "../db/catalog.ts";
-import { stockSnapshot } from "../db/stock.ts";
+import { listStock, stockSnapshot } from "../db/stock.ts";
+import { availableOf } from "../orders/stock_moves.ts";
 import { addStockAlert, type StockAlert } from "../db/stock_alerts.ts";
 import { queueEmailInto } from "../email/outbox.ts";
 import { backInStockEmail } from "../email/account_templates.ts";
@@ -35,15 +36,18 @@ interface Described {
   gone: boolean;
 }
 
-/** What a subject is and whether it can be bought now, from the stock version's snapshots. */
-async function describe(kv: Deno.Kv, subject: string): Promise<Described | null> {
+/**
+ * What a subject is and whether it can be bought now, given the free units of every component
+ * (`stock`): the stock version's snapshot for a sign-up, a fresh read for the emails.
+ */
+async function describe(
+  kv: Deno.Kv,
+  subject: string,
+  stock: ReadonlyMap<StockKey, number>,
+): Promise<Described | null> {
   const [kind, raw] = subject.split(":");
   const id = Number(raw);
-  const [stock, switches, products] = await Promise.all([
-    stockSnapshot(kv),
-    switchSnapshot(kv),
-    productSnapshot(kv),
-  ]);
+  const [switches, products] = await Promise.all([switchSnapshot(kv), productSnapshot(kv)]);
   if (kind === "switch") {
     const s = switches.get(id);
     if (!s) return null;
@@ -74,7 +78,7 @@ export async function signUp(
   const subject = "switchId" in target
     ? `switch:${target.switchId}`
     : `product:${target.productId}`;
-  const described = await describe(deps.kv, subject);
+  const described = await describe(deps.kv, subject, await stockSnapshot(deps.kv));
   if (!described) {
     throw new NotFound("switchId" in target ? "No such switch" : "No such product");
   }
@@ -100,11 +104,16 @@ export async function signUp(
 export async function sendStockAlerts(deps: Deps): Promise<number> {
   const { kv, clock } = deps;
   const described = new Map<string, Described | null>();
+  // Read fresh, not from this process's view of the stock version: a view another process's
+  // sale has not reached yet would say "back" and "sold out" in turns with that process, and
+  // each "back" is an email.
+  let stock: Map<StockKey, number> | null = null;
   let sent = 0;
   for await (const entry of kv.list<StockAlert>({ prefix: keys.stockAlerts() })) {
     const alert = entry.value;
     if (!described.has(alert.subject)) {
-      described.set(alert.subject, await describe(kv, alert.subject));
+      stock ??= new Map([...await listStock(kv)].map(([k, r]) => [k, availableOf(r)]));
+      described.set(alert.subject, await describe(kv, alert.subject, stock));
     }
     const item = described.get(alert.subject);
     if (!item || item.gone) continue;

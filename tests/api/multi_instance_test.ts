@@ -365,3 +365,32 @@ Deno.test({
     assert.equal(sends, 1, `the confirmation was sent ${sends} times`);
   },
 });
+
+Deno.test("instances whose views of the stock differ tell a waiting shopper once per return", async () => {
+  // Found by the simulation: each instance judged "back in stock" from its own view of the stock
+  // version, so within its trust window an instance that had not seen a sell-out yet said "back"
+  // after another said "sold out", and each "back" was an email.
+  await using h = await createInstances({ instances: 2 });
+  const { sendStockAlerts } = await import("../../server/stock_alerts/alerts.ts");
+  await setShelf(h, 0, 1);
+  const held = await startHostedCheckout(h.instances[0]);
+  const signUp = await h.request(0, "/api/stock-alerts", {
+    method: "POST",
+    body: { email: "wait@example.com", switchId: SWITCH_ID },
+  });
+  assert.equal(signUp.status, 200, signUp.text);
+  // The hold is given up: one unit is back. Instance 1 reads the stock now, then keeps that view.
+  const cookie = await adminCookie(h.instances[0]);
+  const cancelled = await h.request(0, `/api/admin/orders/${held.orderNumber}/cancel`, {
+    method: "POST",
+    headers: { Cookie: cookie },
+  });
+  assert.equal(cancelled.status, 200, cancelled.text);
+  assert.equal((await h.request(1, "/api/build-stock")).status, 200);
+  await sendStockAlerts(h.instances[0].deps);
+  // Sold out again on instance 0, within instance 1's trust window.
+  await startHostedCheckout(h.instances[0]);
+  for (let i = 0; i < 4; i++) await sendStockAlerts(h.instances[i % 2].deps);
+  const told = (await listOutbox(h.kv)).filter((e) => e.email.to === "wait@example.com");
+  assert.equal(told.length, 1, told.map((e) => e.email.subject).join(", "));
+});
