@@ -13,6 +13,8 @@ export interface StockAlert {
   createdAt: number;
   /** Emailed since it last became available: no second email until it sells out and returns. */
   notified: boolean;
+  /** Emails sent to it so far (absent: none, or sent before this was counted). */
+  emails?: number;
 }
 
 /** Stores a sign-up unless the same email already waits for the same thing; answers the stored one. */

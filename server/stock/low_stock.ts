@@ -26,7 +26,9 @@ export async function sendLowStockAlert(
     op,
     lowStockEmail(name, alert.value, origin, deps.config.shopEmail),
     deps.clock.now(),
-    `low-stock:${key}:${alert.versionstamp}`,
+    // Named by the alert's own key (component, time, id): unique for good, a backup and restore
+    // included, where versionstamps start again and would meet those of alerts sent before.
+    `low-stock:${alert.key.slice(1).join(":")}`,
   );
   await op.commit();
 }

@@ -118,7 +118,12 @@ export async function sendStockAlerts(deps: Deps): Promise<number> {
     const item = described.get(alert.subject);
     if (!item || item.gone) continue;
     if (item.available === alert.notified) continue;
-    const op = kv.atomic().check(entry).set(entry.key, { ...alert, notified: item.available });
+    const emails = (alert.emails ?? 0) + (item.available ? 1 : 0);
+    const op = kv.atomic().check(entry).set(entry.key, {
+      ...alert,
+      notified: item.available,
+      emails,
+    });
     if (item.available) {
       const email = backInStockEmail(
         alert.email,
@@ -126,7 +131,9 @@ export async function sendStockAlerts(deps: Deps): Promise<number> {
         `${alert.origin}${item.path}`,
         unsubscribeUrl(alert.origin, alert.token),
       );
-      queueEmailInto(op, email, clock.now(), `back-in-stock:${alert.token}:${entry.versionstamp}`);
+      // Named by the sign-up and how many emails it had: unique for good, a backup and restore
+      // included (versionstamps start again in a restored store).
+      queueEmailInto(op, email, clock.now(), `back-in-stock:${alert.token}:${emails}`);
     }
     if ((await op.commit()).ok && item.available) sent++;
   }

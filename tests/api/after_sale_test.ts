@@ -178,3 +178,35 @@ Deno.test("bad sign-ups are refused", async () => {
   assert.equal((await signUp(t, { email: "x@example.com", switchId: 999999 })).status, 404);
   assert.equal((await signUp(t, { email: "x@example.com", productId: 999999 })).status, 404);
 });
+
+Deno.test("after a restore, a waiting shopper still hears of every return to stock", async () => {
+  // Found by the simulation: back-in-stock emails were deduplicated by the sign-up entry's
+  // versionstamp, which a restored store counts from the start again.
+  const { backupLines } = await import("../../server/ops/backup.ts");
+  const { restoreLines } = await import("../../server/ops/restore.ts");
+  const { setShelfCount } = await import("../../server/db/stock.ts");
+  const { sendStockAlerts } = await import("../../server/stock_alerts/alerts.ts");
+  const id = STARTER.switchIds[0];
+  await using t = await createTestApp();
+  await setShelfCount(t.kv, switchKey(id), { stock: 0 }, t.clock.now());
+  const res = await t.request("/api/stock-alerts", {
+    method: "POST",
+    body: { email: "wait@example.com", switchId: id },
+  });
+  assert.equal(res.status, 200, res.text);
+  const returns = async (app: TestApp, n: number) => {
+    for (let i = 0; i < n; i++) {
+      await setShelfCount(app.kv, switchKey(id), { stock: 5 }, app.clock.now());
+      await sendStockAlerts(app);
+      await setShelfCount(app.kv, switchKey(id), { stock: 0 }, app.clock.now());
+      await sendStockAlerts(app);
+    }
+  };
+  await returns(t, 40);
+  await using store = await Deno.openKv(":memory:");
+  await restoreLines(store, await Array.fromAsync(backupLines(t.kv)));
+  await using r = await createTestApp({ kv: store, seed: false });
+  await returns(r, 40);
+  const told = (await listOutbox(store)).filter((e) => e.email.to === "wait@example.com");
+  assert.equal(told.length, 80);
+});

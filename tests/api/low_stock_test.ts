@@ -179,3 +179,31 @@ Deno.test("two falls in one millisecond are two alerts, each emailed", async () 
     `Low stock: ${name} (19 left)`,
   ]);
 });
+
+Deno.test("after a restore, every fall is emailed: alert emails are not named by versionstamps", async () => {
+  // Found by the simulation: an alert's email was deduplicated by the alert entry's versionstamp;
+  // a restored store counts versionstamps from the start again, so a later alert could meet the
+  // restored mark of an email sent before the backup, and its email was never sent.
+  const { backupLines } = await import("../../server/ops/backup.ts");
+  const { restoreLines } = await import("../../server/ops/restore.ts");
+  const { setShelfCount } = await import("../../server/db/stock.ts");
+  const { switchKey } = await import("../../shared/bom.ts");
+  const key = switchKey(SWITCH);
+  await using t = await createTestApp();
+  // Many falls before the backup: their email marks cover a wide range of versionstamps.
+  for (let i = 0; i < 60; i++) {
+    await setShelfCount(t.kv, key, { stock: 50 }, t.clock.now());
+    await setShelfCount(t.kv, key, { stock: 1 }, t.clock.now());
+    await t.deliverEmails();
+  }
+  await using store = await Deno.openKv(":memory:");
+  await restoreLines(store, await Array.fromAsync(backupLines(t.kv)));
+  await using r = await createTestApp({ kv: store, seed: false });
+  for (let i = 0; i < 60; i++) {
+    await setShelfCount(store, key, { stock: 50 }, r.clock.now());
+    await setShelfCount(store, key, { stock: 1 }, r.clock.now());
+    await r.deliverEmails();
+  }
+  assert.equal(t.mailer.sent.filter((m) => m.subject.includes("(1 left)")).length, 60);
+  assert.equal(r.mailer.sent.filter((m) => m.subject.includes("(1 left)")).length, 60);
+});

@@ -18,7 +18,7 @@ export async function checkStep(model: Model, world: World): Promise<View> {
   checkCarts(model, view);
   checkPromos(model, view);
   checkSettings(model, view);
-  checkEmailsSoFar(model, view, world, await stockNames(world.store));
+  checkEmailsSoFar(model, view, world, await stockNames(model, world));
   return view;
 }
 
@@ -26,7 +26,7 @@ export async function checkStep(model: Model, world: World): Promise<View> {
 export async function checkSettled(model: Model, world: World): Promise<View> {
   const view = await checkStep(model, world);
   checkMoneySettled(view, world.clock.now());
-  checkEmailsSettled(model, view, world, await stockNames(world.store));
+  checkEmailsSettled(model, view, world, await stockNames(model, world));
   for (const entry of view.outbox) {
     if (entry.status !== "sent") {
       throw new Violation(

@@ -5,6 +5,7 @@
  */
 import { type Played, runHistories, type RunReport } from "./history.ts";
 import { PLAY_KEYS } from "./play.ts";
+import { trace } from "./commands/base.ts";
 
 /** The budget CI plays: at least 300 histories of 40 steps or more. */
 export const CI_BUDGET = { runs: 300, length: { min: 40, max: 56 } };
@@ -21,6 +22,7 @@ export function parseArgs(args: string[]) {
     seed: Number(value("--seed") ?? Date.now() % 2 ** 31),
     path: value("--path"),
     length: steps ? { min: steps[0], max: steps[1] ?? steps[0] } : CI_BUDGET.length,
+    trace: args.includes("--trace"),
   };
 }
 
@@ -66,6 +68,7 @@ export function describeFailure(report: RunReport): string[] {
 
 async function main(): Promise<void> {
   const options = parseArgs(Deno.args);
+  trace.on = options.trace;
   const counted = tally();
   const started = performance.now();
   const report = await runHistories({ ...options, onPlayed: counted.add });

@@ -9,6 +9,9 @@ import type { Model } from "../model.ts";
 import { checkStep } from "../check.ts";
 import { type Answer, Violation, type World } from "../world.ts";
 
+/** Set by `deno task sim --trace`: each step is printed as it runs (for replaying a failure). */
+export const trace = { on: false };
+
 export abstract class Step implements AsyncCommand<Model, World, false> {
   check(_model: Readonly<Model>): boolean {
     return true;
@@ -16,6 +19,7 @@ export abstract class Step implements AsyncCommand<Model, World, false> {
 
   async run(model: Model, world: World): Promise<void> {
     world.step++;
+    if (trace.on && !this.quiet) console.log(`  step ${world.step}: ${this}`);
     await this.act(model, world);
     await checkStep(model, world);
   }

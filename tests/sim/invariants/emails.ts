@@ -78,12 +78,13 @@ export function owedEmails(model: Model, view: View, world: World, names: StockN
       if (to) owe(`cancelled:${n}`, to);
     }
   }
-  for (const [key, falls] of lowStockFalls(model, world)) {
+  const replay = replayOf(model, world);
+  for (const [key, falls] of replay.falls) {
     owe(`low:${names.get(key) ?? key}`, SHOP_EMAIL, falls);
   }
   for (const [to, n] of model.resetsOwed) owe(`reset:${to}`, to, n);
   if (model.contactsOwed > 0) owe("contact", SHOP_EMAIL, model.contactsOwed);
-  for (const [key, range] of backInStock(model, view, world)) owed.set(key, range);
+  for (const [key, range] of backInStock(model, view, replay)) owed.set(key, range);
   const outages = longOutages(world);
   if (outages > 0) owe("mail-failing", SHOP_EMAIL, outages);
   for (const orderNumber of longRefusals(world)) owe(`refund-refused:${orderNumber}`, SHOP_EMAIL);
@@ -137,32 +138,51 @@ function longOutages(world: World): number {
 }
 
 /**
- * Falls of each component to the owner's level: the stock log replayed in commit order, each
- * write compared with the level in force at its step. The owner is owed one email each time
- * available units are at or below the level and were above it (or never told) before.
+ * The stock log replayed write by write in commit order, once per write (each check takes the
+ * writes since the last one): falls of each component to the owner's level, and each
+ * component's available units after every write.
  */
-function lowStockFalls(model: Model, world: World): Map<StockKey, number> {
-  const log = [...world.stockLog].sort((a, b) =>
-    a.epoch - b.epoch || (a.versionstamp < b.versionstamp ? -1 : 1)
-  );
-  const told = new Set<StockKey>();
-  const falls = new Map<StockKey, number>();
-  for (const write of log) {
-    const available = Math.max(0, write.record.stock - write.record.reserved);
-    const low = available <= levelAt(model, write.key, write.step);
-    if (low && !told.has(write.key)) {
-      told.add(write.key);
-      addTo(falls, write.key, 1);
-    } else if (!low) told.delete(write.key);
+class StockReplay {
+  #seen = 0;
+  readonly #told = new Set<StockKey>();
+  /** One email owed per fall: available at or below the level, after being above (or untold). */
+  readonly falls = new Map<StockKey, number>();
+  /** Available units after each write, with the step of the write. */
+  readonly byKey = new Map<StockKey, { step: number; available: number }[]>();
+
+  update(model: Model, world: World): this {
+    const fresh = world.stockLog.slice(this.#seen)
+      .sort((a, b) => a.epoch - b.epoch || (a.versionstamp < b.versionstamp ? -1 : 1));
+    this.#seen = world.stockLog.length;
+    for (const write of fresh) {
+      const available = Math.max(0, write.record.stock - write.record.reserved);
+      const history = this.byKey.get(write.key) ?? [];
+      history.push({ step: write.step, available });
+      this.byKey.set(write.key, history);
+      const low = available <= levelAt(model, write.key, write.step);
+      if (low && !this.#told.has(write.key)) {
+        this.#told.add(write.key);
+        addTo(this.falls, write.key, 1);
+      } else if (!low) this.#told.delete(write.key);
+    }
+    return this;
   }
-  return falls;
+}
+
+const replays = new WeakMap<World, StockReplay>();
+
+/** The world's stock log replayed up to now. */
+function replayOf(model: Model, world: World): StockReplay {
+  let replay = replays.get(world);
+  if (!replay) replays.set(world, replay = new StockReplay());
+  return replay.update(model, world);
 }
 
 /**
  * Back-in-stock emails: a shopper who signed up for a sold-out switch gets at most one email per
  * return to stock since, and at least one when it is back once the world has healed.
  */
-function backInStock(model: Model, view: View, world: World): Map<string, Owed> {
+function backInStock(model: Model, view: View, replay: StockReplay): Map<string, Owed> {
   const owed = new Map<string, Owed>();
   // Signing up again for the same switch is the same sign-up: the first one counts.
   const first = new Map<string, Model["alerts"][number]>();
@@ -172,14 +192,12 @@ function backInStock(model: Model, view: View, world: World): Map<string, Owed> 
   }
   for (const alert of first.values()) {
     const key: StockKey = `switch:${alert.switchId}`;
-    const writes = world.stockLog.filter((w) => w.key === key && w.step >= alert.step)
-      .sort((a, b) => a.epoch - b.epoch || (a.versionstamp < b.versionstamp ? -1 : 1));
     let returns = 0;
     let was = 0;
-    for (const w of writes) {
-      const available = Math.max(0, w.record.stock - w.record.reserved);
-      if (was === 0 && available > 0) returns++;
-      was = available;
+    for (const w of replay.byKey.get(key) ?? []) {
+      if (w.step < alert.step) continue;
+      if (was === 0 && w.available > 0) returns++;
+      was = w.available;
     }
     const record = view.stock.get(key);
     const availableNow = record ? Math.max(0, record.stock - record.reserved) : 0;
@@ -236,21 +254,31 @@ export function checkEmailsSettled(model: Model, view: View, world: World, names
   }
 }
 
-/** Names of the stock keys of the store's switches and components. */
-export async function stockNames(kv: Deno.Kv): Promise<StockNames> {
-  const names: StockNames = new Map([
-    ["SMALL_BOX", "Small tester box"],
-    ["LARGE_BOX", "Large tester box"],
-    ["TRANSPARENT_KEYCAP", "Transparent keycaps"],
-    ["RANDOM_KEYCAP", "Random keycaps"],
-    ["CUBE_BODY", "Fidget cube body"],
-  ]);
-  for await (
-    const e of kv.list<{ id: number; brand: string; name: string }>({
+const COMPONENT_NAMES: [StockKey, string][] = [
+  ["SMALL_BOX", "Small tester box"],
+  ["LARGE_BOX", "Large tester box"],
+  ["TRANSPARENT_KEYCAP", "Transparent keycaps"],
+  ["RANDOM_KEYCAP", "Random keycaps"],
+  ["CUBE_BODY", "Fidget cube body"],
+];
+
+const namesByWorld = new WeakMap<World, StockNames>();
+
+/**
+ * Names of the stock keys as low-stock emails spell them: read once per history, and again for a
+ * switch the owner added since.
+ */
+export async function stockNames(model: Model, world: World): Promise<StockNames> {
+  let names = namesByWorld.get(world);
+  const needed = replayOf(model, world).falls.keys();
+  if (!names || [...needed].some((k) => !names!.has(k))) {
+    names = new Map(COMPONENT_NAMES);
+    for await (const e of world.store.list<{ id: number; brand: string; name: string }>({
       prefix: ["catalog", "switch"],
-    })
-  ) {
-    names.set(`switch:${e.value.id}`, `${e.value.brand} ${e.value.name}`);
+    })) {
+      names.set(`switch:${e.value.id}`, `${e.value.brand} ${e.value.name}`);
+    }
+    namesByWorld.set(world, names);
   }
   return names;
 }
