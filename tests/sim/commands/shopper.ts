@@ -181,7 +181,9 @@ export class SetQuantity extends Step {
  */
 function unitPrices(model: Model, item: Order["items"][number], now: number): number[] {
   if (item.kind !== "custom") return pricesAt(model, item.productId!, now);
-  return [customTesterCents(10, "none", item.switches.map((s) => switchData(s.id).extraPriceCents))];
+  return [
+    customTesterCents(10, "none", item.switches.map((s) => switchData(s.id).extraPriceCents)),
+  ];
 }
 
 /** A shopper checks out: hosted (US or abroad) or on the /checkout page, maybe with a code. */

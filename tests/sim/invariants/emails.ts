@@ -273,9 +273,11 @@ export async function stockNames(model: Model, world: World): Promise<StockNames
   const needed = replayOf(model, world).falls.keys();
   if (!names || [...needed].some((k) => !names!.has(k))) {
     names = new Map(COMPONENT_NAMES);
-    for await (const e of world.store.list<{ id: number; brand: string; name: string }>({
-      prefix: ["catalog", "switch"],
-    })) {
+    for await (
+      const e of world.store.list<{ id: number; brand: string; name: string }>({
+        prefix: ["catalog", "switch"],
+      })
+    ) {
       names.set(`switch:${e.value.id}`, `${e.value.brand} ${e.value.name}`);
     }
     namesByWorld.set(world, names);
