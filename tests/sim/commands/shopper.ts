@@ -34,6 +34,8 @@ import {
   US,
 } from "../play.ts";
 import { Violation, type World } from "../world.ts";
+import { observePayments } from "../invariants/carts.ts";
+import { readView } from "../view.ts";
 import { expectAnswer, nth, Step } from "./base.ts";
 
 /** Codes a shopper may type: none, the open one, the limited one, the once-per-person one. */
@@ -233,6 +235,8 @@ export class Checkout extends Step {
     const order = (await world.store.get<Order>(keys.order(orderNumber))).value;
     if (!order) throw new Violation(`checkout answered ${orderNumber}, which is not stored`);
     const holds = linesText(order.items.map((i): [string, number] => [i.lineId, i.quantity]));
+    // A payment made while this checkout ran (another action of this step) took its lines out.
+    observePayments(model, await readView(world.store, model));
     if (!cart.states.slice(since).includes(holds)) {
       throw new Violation(
         `checkout ${orderNumber} holds ${holds}, but while it ran the cart held ${
