@@ -34,6 +34,7 @@ import {
 import {
   AddSwitch,
   BackupRestore,
+  CountShort,
   EditPromo,
   OwnerLooks,
   OwnerMove,
@@ -202,6 +203,22 @@ const interleave = shopper.chain((s) =>
     ),
   })
 ).map((p) => new Interleave(p));
+/**
+ * Two things at once on one cart, where features meet: a checkout or a payment waits after one
+ * of its steps while its shopper pays, checks out again or changes the cart.
+ */
+const sameCart = shopper.chain((n) => {
+  const s = fc.constant(n);
+  return fc.record({
+    // Mostly right after the first step (pricing the cart, taking the charge): the widest seams.
+    step: fc.oneof({ weight: 2, arbitrary: fc.constant(0) }, {
+      weight: 1,
+      arbitrary: fc.nat({ max: 3 }),
+    }),
+    first: fc.oneof(checkout(s), pay(s)),
+    second: fc.oneof(pay(s), checkout(s), addProduct(s), setQuantity(s)),
+  });
+}).map((p) => new Interleave(p));
 
 const stepArb: fc.Arbitrary<Step> = fc.oneof(
   { withCrossShrink: true },
@@ -225,6 +242,11 @@ const stepArb: fc.Arbitrary<Step> = fc.oneof(
   },
   { weight: 2, arbitrary: fc.record({ shopper, at }).map((p) => new Contact(p)) },
   { weight: 9, arbitrary: setShelf },
+  {
+    weight: 3,
+    arbitrary: fc.record({ which: fc.nat({ max: 5 }), short: fc.integer({ min: 1, max: 3 }), at })
+      .map((p) => new CountShort(p)),
+  },
   {
     weight: 3,
     arbitrary: fc.record({
@@ -272,7 +294,8 @@ const stepArb: fc.Arbitrary<Step> = fc.oneof(
   { weight: 3, arbitrary: redeliver },
   { weight: 2, arbitrary: fc.record({ at }).map((p) => new Restart(p)) },
   { weight: 10, arbitrary: crash },
-  { weight: 10, arbitrary: interleave },
+  { weight: 5, arbitrary: interleave },
+  { weight: 12, arbitrary: sameCart },
   { weight: 2, arbitrary: fc.constant(new Heal()) },
 );
 

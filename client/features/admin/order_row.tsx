@@ -298,10 +298,26 @@ function OrderDetails({ order }: { order: AdminOrderView }) {
             <dd>{order.cancelReason}</dd>
           </>
         )}
+        {order.refund && (
+          <>
+            <dt>Refund</dt>
+            <dd className={order.refund === "failed" ? "error-text" : undefined}>
+              {REFUND_TEXT[order.refund]}
+            </dd>
+          </>
+        )}
       </dl>
     </div>
   );
 }
+
+/** What each refund state means for the owner. */
+const REFUND_TEXT: Record<NonNullable<AdminOrderView["refund"]>, string> = {
+  pending: "Owed: the payment provider has not taken it yet (tried again until it does)",
+  requested: "Requested: the payment provider is processing it",
+  refunded: "Refunded in full",
+  failed: "Failed at the payment provider: refund the customer another way",
+};
 
 /** One item: cubes and custom testers list their options and switches. */
 function DetailItem({ item }: { item: AdminOrderItem }) {

@@ -4,6 +4,8 @@
  * dashboard, and back the shop up and restore it.
  */
 import { type StockKey, switchIdOf, switchKey } from "../../../shared/bom.ts";
+import { keys } from "../../../server/db/keys.ts";
+import type { StockRecord } from "../../../server/db/stock.ts";
 import { toDollars } from "../../../shared/pricing.ts";
 import { LIMITED_CODE, type Model, PER_PERSON_CODE, setPrice } from "../model.ts";
 import { ADMIN, LOOSE_SWITCHES, PLAY_KEYS, POPULAR, STARTER } from "../play.ts";
@@ -65,6 +67,33 @@ export class SetShelf extends Step {
       this.p.level !== null ? `sets the low-stock level to ${this.p.level}` : null,
     ].filter(Boolean);
     return `the owner ${parts.join(" and ") || "looks at"} ${this.key} (instance ${this.p.at})`;
+  }
+}
+
+/**
+ * The owner counts a shelf and finds fewer units than unpaid checkouts hold (breakage, a
+ * miscount): the n-th component that holds any is counted below what it holds.
+ */
+export class CountShort extends Step {
+  constructor(readonly p: { which: number; short: number; at: number }) {
+    super();
+  }
+  async act(model: Model, world: World) {
+    const held: [StockKey, StockRecord][] = [];
+    for await (const e of world.store.list<StockRecord>({ prefix: keys.stocks() })) {
+      if (e.value.reserved > 0 && PLAY_KEYS.includes(e.key[1] as StockKey)) {
+        held.push([e.key[1] as StockKey, e.value]);
+      }
+    }
+    const found = nth(held, this.p.which);
+    if (!found) return;
+    const [key, record] = found;
+    const stock = Math.max(0, record.reserved - this.p.short);
+    await new SetShelf({ key: PLAY_KEYS.indexOf(key), stock, level: null, at: this.p.at })
+      .act(model, world);
+  }
+  toString() {
+    return `the owner counts ${this.p.short} fewer units than are held on the ${this.p.which}th shelf holding any (instance ${this.p.at})`;
   }
 }
 
