@@ -11,6 +11,7 @@
 import type { Clock } from "../../server/deps.ts";
 import { demoPayments } from "../../server/payments/demo.ts";
 import type { PaymentProvider } from "../../server/payments/provider.ts";
+import type { SimKv } from "./sim_kv.ts";
 
 /** Which calls the provider refuses right now. */
 export interface ProviderFaults {
@@ -43,9 +44,9 @@ class Refused extends Error {
   }
 }
 
-/** The provider one instance uses (over its own KV wrapper). */
+/** The provider one instance uses (over its own KV wrapper; a dead process calls nothing). */
 export function simPayments(
-  kv: Deno.Kv,
+  kv: SimKv,
   clock: Clock,
   mode: ProviderMode,
   faults: ProviderFaults,
@@ -56,20 +57,24 @@ export function simPayments(
     name: demo.name,
     publishableKey: demo.publishableKey,
     createCheckoutSession(input) {
+      kv.alive();
       if (faults.create) return Promise.reject(new Refused("create a payment"));
       return demo.createCheckoutSession(input);
     },
     createPaymentIntent(input) {
+      kv.alive();
       if (faults.create) return Promise.reject(new Refused("create a payment"));
       return demo.createPaymentIntent(input);
     },
     async stop(ref, orderNumber) {
+      kv.alive();
       const ok = !faults.stop;
       log.attempts.push({ at: clock.now(), call: "stop", paymentId: ref.id, key: null, ok });
       if (!ok) throw new Refused("stop a payment");
       return await demo.stop(ref, orderNumber);
     },
     async refund(ref, amountCents, idempotencyKey, orderNumber) {
+      kv.alive();
       const ok = !faults.refund;
       log.attempts.push({
         at: clock.now(),
