@@ -126,17 +126,45 @@ const MIGRATIONS: Migration[] = [
     name: "promo-mailboxes",
     // Per-email promo uses were counted per address as typed (lower case); now per mailbox
     // (mailboxOf: +tags and Gmail's dots ignored). Uses counted under other spellings of one
-    // mailbox are added to its count. Holds last minutes and stay under the spelling their
-    // orders give back.
+    // mailbox are added to its count, and checkouts holding a use under one move to the mailbox's
+    // holds with their orders' record of it, so paying gives back or counts the right one. Each
+    // move is one checked write, read again when another writer got there first.
     async run(kv) {
-      for await (const entry of kv.list<Deno.KvU64>({ prefix: ["promo_email_uses"] })) {
-        const [, code, email] = entry.key as [string, string, string];
+      for await (const listed of kv.list<Deno.KvU64>({ prefix: ["promo_email_uses"] })) {
+        const [, code, email] = listed.key as [string, string, string];
         const mailbox = mailboxOf(email);
         if (mailbox === email) continue;
-        const n = entry.value instanceof Deno.KvU64 ? entry.value.value : 0n;
-        // Checked: a use counted meanwhile under the old spelling moves with a later run.
-        await kv.atomic().check(entry).delete(entry.key)
-          .sum(keys.promoEmailUses(code, mailbox), n).commit();
+        for (let entry: Deno.KvEntryMaybe<Deno.KvU64> = listed; entry.value;) {
+          const n = entry.value instanceof Deno.KvU64 ? entry.value.value : 0n;
+          const moved = await kv.atomic().check(entry).delete(entry.key)
+            .sum(keys.promoEmailUses(code, mailbox), n).commit();
+          if (moved.ok) break;
+          entry = await kv.get<Deno.KvU64>(entry.key);
+        }
+      }
+      for await (const listed of kv.list<string[]>({ prefix: ["promo_email_holds"] })) {
+        const [, code, email] = listed.key as [string, string, string];
+        const mailbox = mailboxOf(email);
+        if (mailbox === email) continue;
+        for (;;) {
+          const [entry, target] = await kv.getMany<[string[], string[]]>([
+            listed.key,
+            keys.promoEmailHolds(code, mailbox),
+          ]);
+          if (!entry.value) break;
+          const orders = await Promise.all(entry.value.map((n) => kv.get<Order>(keys.order(n))));
+          const op = kv.atomic().check(entry, target).delete(entry.key)
+            .set(target.key, [...new Set([...(target.value ?? []), ...entry.value])]);
+          for (const order of orders) {
+            const hold = order.value?.promoHold;
+            if (hold?.email !== email) continue;
+            op.check(order).set(order.key, {
+              ...order.value,
+              promoHold: { ...hold, email: mailbox },
+            });
+          }
+          if ((await op.commit()).ok) break;
+        }
       }
     },
   },

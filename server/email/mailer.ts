@@ -9,7 +9,18 @@ export interface Email {
   replyTo?: string;
 }
 
-/** Sends email; the outbox calls it and retries on failure. */
+/**
+ * A send the mail server refused for this email alone (an address it will never deliver to): the
+ * server works, and trying again changes nothing.
+ */
+export class PermanentMailError extends Error {
+  override name = "PermanentMailError";
+}
+
+/**
+ * Sends email; the outbox calls it and retries on failure. Throws PermanentMailError for an email
+ * the server will never accept, anything else for a server that fails.
+ */
 export interface Mailer {
   send(email: Email): Promise<void>;
 }

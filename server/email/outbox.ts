@@ -3,7 +3,7 @@ import { keys } from "../db/keys.ts";
 import { randomId } from "../crypto.ts";
 import { listValues } from "../db/kv_util.ts";
 import { NotFound } from "../errors.ts";
-import type { Email } from "./mailer.ts";
+import { type Email, PermanentMailError } from "./mailer.ts";
 import {
   GIVE_UP_AFTER_MS,
   nextAttemptAt,
@@ -33,6 +33,8 @@ export interface OutboxEntry {
   dedupeKey: string | null;
   /** A failed email the owner resent: the copy's id (the original is not tried again). */
   resentAs?: string;
+  /** The server refused this email for good (an address it will not deliver to). */
+  refused?: boolean;
 }
 
 /** Message put on the KV queue to deliver one outbox entry. */
@@ -53,8 +55,17 @@ export interface MailHealth {
 /** What a delivery needs: the store, the mail server, and the shop's own address. */
 export type MailDeps = Pick<AppDeps, "kv" | "mailer" | "clock" | "logger" | "config">;
 
-/** How long a claimed delivery may take before another may try: far above an SMTP send. */
-export const SEND_LEASE_MS = 60_000;
+/**
+ * How long a claimed delivery may take before another may try: far above an SMTP send, which the
+ * SMTP mailer's timeouts end well within.
+ */
+export const SEND_LEASE_MS = 5 * 60_000;
+
+/**
+ * A queue job may arrive this much before the time it was queued for (isolates' clocks differ):
+ * it still counts as due.
+ */
+const EARLY_MS = 10_000;
 
 /** Commits a delivery's outcome may lose to other deliveries' health writes before giving up. */
 const HEALTH_TRIES = 10;
@@ -130,7 +141,7 @@ export async function deliverEmail(
     return "skipped";
   }
   // An earlier job of a retried entry: the job of its next try is queued.
-  if (status === "pending" && (next ?? 0) > now && !options.now) return "skipped";
+  if (status === "pending" && (next ?? 0) > now + EARLY_MS && !options.now) return "skipped";
   const claimed: OutboxEntry = {
     ...entry.value,
     status: "sending",
@@ -141,83 +152,109 @@ export async function deliverEmail(
   const claim = await kv.atomic().check(entry).set(keys.outbox(id), claimed).commit();
   // Lost the claim: another delivery changed the entry first and sends (or sent) it.
   if (!claim.ok) return "skipped";
+  const held: Claim = { entry: claimed, versionstamp: claim.versionstamp };
   try {
     await mailer.send(entry.value.email);
   } catch (err) {
     const error = String((err as Error)?.message ?? err);
     logger({ msg: "email delivery failed", level: "warn", id, attempts: claimed.attempts, error });
-    return await recordFailure(deps, claimed, error);
+    return await recordFailure(deps, held, error, err instanceof PermanentMailError);
   }
-  await recordSent(deps, claimed);
+  await recordSent(deps, held);
   return "sent";
 }
 
-/** The entry sent, and the mail healthy again if it was failing. */
-async function recordSent(deps: MailDeps, claimed: OutboxEntry): Promise<void> {
-  const { kv, clock } = deps;
-  const sent: OutboxEntry = {
-    ...claimed,
-    status: "sent",
-    leaseUntil: null,
-    sentAt: clock.now(),
-    lastError: null,
-  };
+/** An entry this delivery claimed, and the versionstamp of its claim. */
+interface Claim {
+  entry: OutboxEntry;
+  versionstamp: string;
+}
+
+/**
+ * Commits a delivery's outcome with the mail's health, both checked: the entry still as this
+ * delivery claimed it (a delivery whose claim was taken over records nothing), the health as
+ * read. Answers false when the claim was lost.
+ */
+async function commitOutcome(
+  deps: MailDeps,
+  claim: Claim,
+  build: (op: Deno.AtomicOperation, health: Deno.KvEntryMaybe<MailHealth>) => void | Promise<void>,
+): Promise<boolean> {
+  const { kv } = deps;
+  const key = keys.outbox(claim.entry.id);
   for (let i = 0; i < HEALTH_TRIES; i++) {
     const health = await kv.get<MailHealth>(keys.mailHealth());
-    const op = kv.atomic().set(keys.outbox(claimed.id), sent);
-    const failing = health.value?.failingSince != null;
-    if (failing) {
+    const op = kv.atomic().check({ key, versionstamp: claim.versionstamp });
+    await build(op, health);
+    if ((await op.commit()).ok) return true;
+    if ((await kv.get(key)).versionstamp !== claim.versionstamp) return false;
+  }
+  // The health kept changing under us: the entry's own outcome must still be kept.
+  const op = kv.atomic().check({ key, versionstamp: claim.versionstamp });
+  await build(op, { key: keys.mailHealth(), value: null, versionstamp: null });
+  return (await op.commit()).ok;
+}
+
+/** The entry sent, and the mail healthy again if it was failing. */
+async function recordSent(deps: MailDeps, claim: Claim): Promise<void> {
+  const sent: OutboxEntry = {
+    ...claim.entry,
+    status: "sent",
+    leaseUntil: null,
+    sentAt: deps.clock.now(),
+    lastError: null,
+  };
+  await commitOutcome(deps, claim, (op, health) => {
+    op.set(keys.outbox(sent.id), sent);
+    if (health.value?.failingSince != null) {
       op.check(health).set(
         keys.mailHealth(),
         { failingSince: null, lastError: null, told: false } satisfies MailHealth,
       );
     }
-    if ((await op.commit()).ok || !failing) return;
-  }
-  await kv.set(keys.outbox(claimed.id), sent);
+  });
 }
 
 /**
- * The failed try recorded: its next try queued, or the entry failed past the schedule; the mail's
- * health noted, and the owner emailed once when it has been failing for a while.
+ * The failed try recorded: its next try queued, or the entry failed past the schedule (or at once,
+ * for an email the server will never take); the mail's health noted, and the owner emailed once
+ * when it has been failing for a while. A refusal of this one email says nothing of the server.
  */
 async function recordFailure(
   deps: MailDeps,
-  claimed: OutboxEntry,
+  claim: Claim,
   error: string,
+  permanent: boolean,
 ): Promise<Delivery> {
   const { kv, clock, config } = deps;
   const now = clock.now();
-  const next = nextAttemptAt(claimed.createdAt, claimed.attempts, now);
+  const next = permanent ? null : nextAttemptAt(claim.entry.createdAt, claim.entry.attempts, now);
   const after: OutboxEntry = {
-    ...claimed,
+    ...claim.entry,
     status: next === null ? "failed" : "pending",
     leaseUntil: null,
     nextAttemptAt: next,
     lastError: error,
+    ...(permanent ? { refused: true } : {}),
   };
-  for (let i = 0; i < HEALTH_TRIES; i++) {
-    const health = await kv.get<MailHealth>(keys.mailHealth());
+  await commitOutcome(deps, claim, async (op, health) => {
+    op.set(keys.outbox(after.id), after);
+    if (next !== null) {
+      op.enqueue({ type: "email", id: after.id } satisfies EmailJob, { delay: next - now });
+    }
+    if (permanent) return;
     const since = health.value?.failingSince ?? now;
     const tell = ownerToBeTold(since, health.value?.told ?? false, now);
-    const op = kv.atomic().set(keys.outbox(claimed.id), after)
-      .check(health)
-      .set(
-        keys.mailHealth(),
-        {
-          failingSince: since,
-          lastError: error,
-          told: (health.value?.told ?? false) || tell,
-        } satisfies MailHealth,
-      );
-    if (next !== null) {
-      op.enqueue({ type: "email", id: claimed.id } satisfies EmailJob, { delay: next - now });
-    }
+    op.check(health).set(
+      keys.mailHealth(),
+      {
+        failingSince: since,
+        lastError: error,
+        told: (health.value?.told ?? false) || tell,
+      } satisfies MailHealth,
+    );
     if (tell) {
-      const waiting = (await listOutbox(kv)).filter((e) =>
-        e.status !== "sent" && e.status !== "failed"
-      )
-        .length;
+      const { waiting } = await outboxCounts(kv, now);
       queueEmailInto(
         op,
         mailFailingEmail(
@@ -229,31 +266,56 @@ async function recordFailure(
         `mail-failing:${since}`,
       );
     }
-    if ((await op.commit()).ok) return after.status === "failed" ? "failed" : "retrying";
-  }
-  // The health kept changing under us: the entry's own outcome must still be kept.
-  const op = kv.atomic().set(keys.outbox(claimed.id), after);
-  if (next !== null) {
-    op.enqueue({ type: "email", id: claimed.id } satisfies EmailJob, { delay: next - now });
-  }
-  await op.commit();
+  });
   return after.status === "failed" ? "failed" : "retrying";
 }
 
 /**
- * The start-up sweep (and tests): tries every email not sent yet now, failed ones of the last
- * week included, whatever their schedule. Answers how many went out.
+ * The start-up sweep (and tests): tries every email not sent yet now, whatever its schedule, and
+ * the emails that gave up on this schedule in the last week (not one the server refused for good,
+ * nor one the owner resent). Answers how many went out.
  */
 export async function deliverPending(deps: MailDeps): Promise<number> {
   const now = deps.clock.now();
   let delivered = 0;
-  for await (const entry of deps.kv.list<OutboxEntry>({ prefix: keys.outboxAll() })) {
-    const { status, createdAt, id, resentAs } = entry.value;
-    if (status === "sent") continue;
-    if (status === "failed" && (now - createdAt > RETRY_AT_START_MS || resentAs)) continue;
+  for await (const entry of recentOutbox(deps.kv, now)) {
+    const { status, id } = entry.value;
+    if (status === "sent" || (status === "failed" && !retriedAtStart(entry.value, now))) continue;
     if ((await deliverEmail(deps, id, { now: true })) === "sent") delivered++;
   }
   return delivered;
+}
+
+/** Whether a failed email is tried again when a process starts. */
+function retriedAtStart(entry: OutboxEntry, now: number): boolean {
+  // Emails that failed before this schedule existed (no `nextAttemptAt` at all) were resent by
+  // hand or given up then: they are not sent again now.
+  return entry.nextAttemptAt !== undefined && !entry.refused && !entry.resentAs &&
+    now - entry.createdAt <= RETRY_AT_START_MS;
+}
+
+/**
+ * The outbox written since `RETRY_AT_START_MS` plus a day ago, in time order (entry ids start with
+ * their creation time in base 36): everything still waiting or worth trying at start, without
+ * reading years of sent mail.
+ */
+function recentOutbox(kv: Deno.Kv, now: number): Deno.KvListIterator<OutboxEntry> {
+  const since = Math.max(0, now - RETRY_AT_START_MS - GIVE_UP_AFTER_MS).toString(36);
+  return kv.list<OutboxEntry>({ start: keys.outbox(since), end: [...keys.outboxAll(), "\uffff"] });
+}
+
+/** Emails waiting for a try, and failed ones the owner may want to resend (recent ones). */
+export async function outboxCounts(
+  kv: Deno.Kv,
+  now: number,
+): Promise<{ waiting: number; failed: number }> {
+  let waiting = 0;
+  let failed = 0;
+  for await (const { value } of recentOutbox(kv, now)) {
+    if (value.status === "pending" || value.status === "sending") waiting++;
+    if (value.status === "failed" && !value.resentAs) failed++;
+  }
+  return { waiting, failed };
 }
 
 /** The mail's health as the deliveries last found it. */

@@ -26,8 +26,16 @@ export const EXPIRY_RETRY_MS = 60_000;
 export async function expireIfLapsed(deps: OrderDeps, orderNumber: string): Promise<Order | null> {
   const order = await findOrder(deps.kv, orderNumber);
   if (!order || order.status !== "STARTED" || order.reservation.state !== "held") return null;
-  // Queue delays are not exact, so the stored expiry decides.
-  if (order.reservation.expiresAt > deps.clock.now()) return null;
+  // Queue delays are not exact, so the stored expiry decides: a job that came early (isolates'
+  // clocks differ) looks again when the hold lapses, rather than leave it to the next start.
+  const left = order.reservation.expiresAt - deps.clock.now();
+  if (left > 0) {
+    await deps.kv.enqueue(
+      { type: "reservation-expiry", orderNumber } satisfies ExpiryJob,
+      { delay: left },
+    );
+    return null;
+  }
   if (order.payment) {
     const payment = order.payment;
     const taken = await step(

@@ -36,6 +36,9 @@ const RETRY_DELAYS_MS = [
   6 * 3_600_000,
 ];
 
+/** How much before its time a queued try still counts as due (isolates' clocks differ). */
+const EARLY_MS = 10_000;
+
 /** A refund accepted but not final is asked about again after this long. */
 export const REFUND_CHECK_MS = 15 * 60_000;
 
@@ -45,6 +48,15 @@ export const REFUND_TELL_OWNER_AFTER_MS = 60 * 60_000;
 /** The wait before the next try after `failures` refused ones. */
 export function refundRetryDelay(failures: number): number {
   return RETRY_DELAYS_MS[Math.min(failures, RETRY_DELAYS_MS.length) - 1];
+}
+
+/**
+ * The idempotency key of an order's refund at the provider: the same for every try, so a retry
+ * never pays back twice. (Not "refund-N": tries made before refunds carried the order number used
+ * that key with other parameters, which Stripe refuses to reuse for a day.)
+ */
+export function refundKey(orderNumber: string): string {
+  return `order-refund-${orderNumber}`;
 }
 
 /** The order owing its total back (write it with `queueRefundInto` in the same operation). */
@@ -104,7 +116,8 @@ export async function settleRefund(
   const order = await findOrder(deps.kv, orderNumber);
   const refund = order?.refund;
   if (!order || !refund || refund.state === "refunded" || refund.state === "failed") return;
-  if (options.queued && (refund.nextTryAt ?? 0) > deps.clock.now()) return;
+  // A job may arrive a little before its time (isolates' clocks differ): still due.
+  if (options.queued && (refund.nextTryAt ?? 0) > deps.clock.now() + EARLY_MS) return;
   let outcome: RefundOutcome;
   try {
     outcome = !order.payment
@@ -114,7 +127,7 @@ export async function settleRefund(
       : await deps.payments.refund(
         order.payment,
         refund.amountCents,
-        `refund-${orderNumber}`,
+        refundKey(orderNumber),
         orderNumber,
       );
   } catch (err) {
@@ -141,9 +154,12 @@ export async function recordRefundOutcome(
   const now = deps.clock.now();
   const order = await updateOrder(deps.kv, orderNumber, (order, op) => {
     const refund = order.refund;
-    if (!refund || refund.state === "refunded" || refund.state === "failed") return order;
+    if (!refund || refund.state === "failed") return order;
     // An event about another refund of this payment (made in the provider's dashboard) is not ours.
     if (refund.providerId && outcome.id && outcome.id !== refund.providerId) return order;
+    // A refund that went through stays so, unless the provider says it failed after all (rare:
+    // the card's bank returned it).
+    if (refund.state === "refunded" && outcome.status !== "failed") return order;
     const base = {
       ...refund,
       providerId: outcome.id ?? refund.providerId ?? null,

@@ -4,9 +4,9 @@ import type { AdminEmailView, MailHealthView } from "../../shared/api_types.ts";
 import { adminEmailsQuerySchema } from "../../shared/schemas.ts";
 import type { AppDeps } from "../deps.ts";
 import {
-  listOutbox,
   listRecentOutbox,
   mailHealth,
+  outboxCounts,
   type OutboxEntry,
   resendEmail,
 } from "../email/outbox.ts";
@@ -44,14 +44,13 @@ export function adminEmailRoutes(deps: AppDeps): Hono {
   });
 
   app.get("/health", async (c) => {
-    const [health, outbox] = await Promise.all([mailHealth(kv), listOutbox(kv)]);
+    const [health, counts] = await Promise.all([mailHealth(kv), outboxCounts(kv, clock.now())]);
     const iso = (ms: number | null) => ms === null ? null : new Date(ms).toISOString();
     return c.json(
       {
         failingSince: iso(health.failingSince),
         lastError: health.lastError,
-        waiting: outbox.filter((e) => e.status === "pending" || e.status === "sending").length,
-        failed: outbox.filter((e) => e.status === "failed" && !e.resentAs).length,
+        ...counts,
       } satisfies MailHealthView,
     );
   });

@@ -440,3 +440,24 @@ Deno.test("after a restore, a hold that had not lapsed is released when it lapse
     reserved: 0,
   });
 });
+
+Deno.test("an expiry job that arrives before the hold lapses looks again when it does", async () => {
+  // Found in review: an expiry job delivered early (isolates' clocks differ) did nothing, and the
+  // hold then waited for the next process start.
+  const { keptQueue } = await import("../helpers/kept_queue.ts");
+  await using store = await Deno.openKv(":memory:");
+  const queue = keptQueue(store, () => t.clock);
+  await using t = await createTestApp({ kv: queue.kv });
+  const started = await checkout(t, await newPackCart(t));
+  assert.equal(started.status, 200, started.text);
+  const [expiry] = queue.ofType("reservation-expiry");
+  t.clock.set(expiry.at - 3_000);
+  queue.jobs.splice(queue.jobs.indexOf(expiry), 1);
+  const { runJob } = await import("../../server/queue.ts");
+  await runJob(t, expiry.job);
+  assert.equal((await getOrder(t.kv, started.json.orderNumber)).status, "STARTED");
+  assert.deepEqual(queue.ofType("reservation-expiry").map((j) => j.at), [expiry.at]);
+  t.clock.set(expiry.at);
+  await queue.runDue(t);
+  assert.equal((await getOrder(t.kv, started.json.orderNumber)).status, "EXPIRED");
+});

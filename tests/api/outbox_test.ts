@@ -5,10 +5,13 @@ import type { Clock } from "../../server/deps.ts";
 import { keys } from "../../server/db/keys.ts";
 import {
   deliverEmail,
+  deliverPending,
+  mailHealth,
   type OutboxEntry,
   queueEmail,
   SEND_LEASE_MS,
 } from "../../server/email/outbox.ts";
+import { PermanentMailError } from "../../server/email/mailer.ts";
 
 const HELLO = { to: "ann@example.com", subject: "Hello", text: "Hi", html: "<p>Hi</p>" };
 
@@ -157,4 +160,68 @@ Deno.test("the owner hears once per outage when mail has failed for half an hour
   assert.equal(notes().length, 2);
   const health = await (await import("../../server/email/outbox.ts")).mailHealth(t.kv);
   assert.deepEqual(health, { failingSince: null, lastError: null, told: false });
+});
+
+Deno.test("a delivery whose send outlived its claim records nothing over the one that took over", async () => {
+  // Found in review: a send slower than the claim let another delivery take the email over and
+  // send it; the slow one's failure then set it back to pending, and it went out twice.
+  await using t = await createTestApp();
+  await queueEmail(t.kv, t.clock, HELLO);
+  const { value } = await onlyEntry(t.kv);
+  let release!: () => void;
+  const slow = new Promise<void>((resolve) => (release = resolve));
+  const sent: string[] = [];
+  let first = true;
+  const mailer = {
+    async send() {
+      if (first) {
+        first = false;
+        await slow;
+        throw new Error("timed out");
+      }
+      sent.push("taken over");
+    },
+  };
+  const deps = { ...t, mailer };
+  const hung = deliverEmail(deps, value.id);
+  await new Promise((resolve) => setTimeout(resolve, 10));
+  t.clock.advance(SEND_LEASE_MS + 1);
+  assert.equal(await deliverEmail(deps, value.id), "sent");
+  release();
+  await hung;
+  assert.equal((await onlyEntry(t.kv)).value.status, "sent");
+  await deliverPending(deps);
+  assert.deepEqual(sent, ["taken over"], "sent once");
+});
+
+Deno.test("an address the server refuses for good fails at once, and is no mail outage", async () => {
+  await using t = await createTestApp();
+  await queueEmail(t.kv, t.clock, HELLO);
+  const { value } = await onlyEntry(t.kv);
+  const mailer = {
+    send: () => Promise.reject(new PermanentMailError("550 5.1.1 no such user")),
+  };
+  assert.equal(await deliverEmail({ ...t, mailer }, value.id), "failed");
+  const failed = (await onlyEntry(t.kv)).value;
+  assert.deepEqual([failed.status, failed.refused, failed.lastError], [
+    "failed",
+    true,
+    "550 5.1.1 no such user",
+  ]);
+  assert.deepEqual(await mailHealth(t.kv), { failingSince: null, lastError: null, told: false });
+  // Not tried again at start: the server will not take it.
+  t.clock.advance(60 * 60_000);
+  await deliverPending({ ...t, mailer: t.mailer });
+  assert.equal(t.mailer.sent.length, 0);
+});
+
+Deno.test("an email that failed before the schedule existed is not sent again at start", async () => {
+  await using t = await createTestApp();
+  await queueEmail(t.kv, t.clock, HELLO);
+  const entry = await onlyEntry(t.kv);
+  // As the old outbox left it: failed after six quick tries, maybe resent by hand since.
+  const { nextAttemptAt: _, ...old } = { ...entry.value, status: "failed" as const, attempts: 6 };
+  await t.kv.set(entry.key, old);
+  await t.deliverEmails();
+  assert.equal(t.mailer.sent.length, 0);
 });

@@ -814,10 +814,30 @@ Deno.test("migration 5 adds uses counted under other spellings of a mailbox to i
   await t.kv.set(["promo_email_uses", "ONCE", "e.ve+shop@gmail.com"], new Deno.KvU64(1n));
   await t.kv.set(["promo_email_uses", "ONCE", "eve@gmail.com"], new Deno.KvU64(2n));
   await t.kv.set(["promo_email_uses", "ONCE", "bo@example.com"], new Deno.KvU64(1n));
+  // A checkout holding a use under another spelling moves with its order's record of it.
+  const hold = { code: "ONCE", email: "e.ve@gmail.com" };
+  await t.kv.set(keys.order("STHELD"), {
+    orderNumber: "STHELD",
+    status: "STARTED",
+    createdAt: 1,
+    email: null,
+    customerName: null,
+    promoHold: hold,
+  });
+  await t.kv.set(["promo_email_holds", "ONCE", "e.ve@gmail.com"], ["STHELD"]);
+  await t.kv.set(["promo_email_holds", "ONCE", "eve@gmail.com"], ["STOTHER"]);
   await migrate(t.kv, t.clock);
   const uses = await Array.fromAsync(t.kv.list<Deno.KvU64>({ prefix: ["promo_email_uses"] }));
   assert.deepEqual(uses.map((e) => [e.key[2], e.value.value]), [
     ["bo@example.com", 1n],
     ["eve@gmail.com", 3n],
   ]);
+  const holds = await Array.fromAsync(t.kv.list<string[]>({ prefix: ["promo_email_holds"] }));
+  assert.deepEqual(holds.map((e) => [e.key[2], e.value]), [["eve@gmail.com", [
+    "STOTHER",
+    "STHELD",
+  ]]]);
+  const order = (await t.kv.get<{ promoHold: object }>(keys.order("STHELD"))).value!;
+  assert.deepEqual(order.promoHold, { code: "ONCE", email: "eve@gmail.com" });
+  assert.deepEqual(await migrate(t.kv, t.clock), [], "once");
 });

@@ -521,7 +521,7 @@ Deno.test("a payment the shelf can no longer fill is refunded at Stripe", async 
   assert.equal(fake.refunds[0].payment_intent, session.payment_intent);
   assert.equal(fake.refunds[0].amount, session.amount_total);
   const [refundReq] = fake.requestsTo("POST", "/v1/refunds");
-  assert.equal(refundReq.idempotencyKey, `refund-${o.orderNumber}`);
+  assert.equal(refundReq.idempotencyKey, `order-refund-${o.orderNumber}`);
   const { lowAlerted: _, ...after } = (await t.kv.get<StockRecord>(keys.stock(key))).value!;
   assert.deepEqual(after, { ...held, stock: 0, reserved: held.reserved - n }, "never negative");
 });
@@ -779,4 +779,34 @@ Deno.test("a replaced checkout's session Stripe cannot expire now is expired by 
   await s.runDue();
   assert.equal(fake.sessions.get(sessionId)!.status, "expired");
   assert.equal(s.queue.ofType("stop-payment").length, 0);
+});
+
+Deno.test("a refund Stripe says failed after it went through is the owner's to see to", async () => {
+  await using s = await stripeShop();
+  const { t, fake } = s;
+  const { orderNumber } = await paidHosted(t, fake);
+  assert.equal((await adminCancel(t, orderNumber)).status, 200);
+  assert.equal((await order(t, orderNumber)).refund?.state, "refunded");
+  // Rare, but Stripe allows it: the card's bank sends the refund back.
+  const failed = fake.settleRefund(fake.refunds[0].id, "failed", "lost_or_stolen_card");
+  await deliver(t, fake, "refund.failed", failed);
+  assert.equal((await order(t, orderNumber)).refund?.state, "failed");
+  assert.equal((await refundNotes(t, orderNumber)).length, 1);
+  // An update that it succeeded, arriving late, changes nothing back.
+  await deliver(t, fake, "refund.updated", { ...failed, status: "succeeded" });
+  assert.equal((await order(t, orderNumber)).refund?.state, "failed");
+});
+
+Deno.test("a refund's queued try that arrives a few seconds early still runs", async () => {
+  await using s = await stripeShop();
+  const { t, fake } = s;
+  const { orderNumber } = await paidHosted(t, fake);
+  fake.failNext = 1;
+  assert.equal((await adminCancel(t, orderNumber)).status, 200);
+  const { nextTryAt } = (await order(t, orderNumber)).refund!;
+  // Another isolate's clock runs 5 seconds behind the one that queued the try.
+  t.clock.set(nextTryAt! - 5_000);
+  const { settleRefund } = await import("../../server/orders/refunds.ts");
+  await settleRefund(t, orderNumber, { queued: true });
+  assert.equal((await order(t, orderNumber)).refund?.state, "refunded");
 });

@@ -13,6 +13,7 @@ import { addTo, levelAt, type Model } from "../model.ts";
 import type { View } from "../view.ts";
 import { SHOP_EMAIL, Violation, type World } from "../world.ts";
 import type { Email } from "../../../server/email/mailer.ts";
+import { refundKey } from "../../../server/orders/refunds.ts";
 
 /** Owed emails: how many of each kind, to whom (a range for back-in-stock emails). */
 interface Owed {
@@ -102,7 +103,7 @@ function longRefusals(world: World): string[] {
   const owed = new Set<string>();
   for (const attempt of world.providerLog.attempts) {
     if (attempt.call !== "refund" || !attempt.key) continue;
-    const orderNumber = attempt.key.replace(/^refund-/, "");
+    const orderNumber = attempt.key.slice(refundKey("").length);
     if (done.has(orderNumber)) continue;
     if (attempt.ok) {
       done.add(orderNumber);
