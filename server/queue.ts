@@ -8,7 +8,8 @@ import type { LowStockJob, StockAlertsJob } from "./db/stock.ts";
 import { sendStockAlerts } from "./stock_alerts/alerts.ts";
 import { sendLowStockAlerts, sendLowStockJob } from "./stock/low_stock.ts";
 import { type RefundJob, settleRefund } from "./orders/refunds.ts";
-import { type StopJob, stopPayment } from "./orders/stops.ts";
+import type { StopJob } from "./orders/stop_job.ts";
+import { stopPayment } from "./orders/stops.ts";
 
 /** Jobs put on the KV queue. Handlers are idempotent: delivery is at least once. */
 export type QueueJob =

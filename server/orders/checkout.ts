@@ -54,7 +54,8 @@ import {
   withStatus,
 } from "./order.ts";
 import { releaseOrder } from "./release.ts";
-import { stopJob, stopSoon } from "./stops.ts";
+import { stopJob } from "./stop_job.ts";
+import { stopSoon } from "./stops.ts";
 import { type JobPlan, type Prepared, runStockJob, type StockJob } from "../db/stock_batch.ts";
 import { applyMove, availableOf } from "./stock_moves.ts";
 import { type OrderDeps, step } from "./steps.ts";

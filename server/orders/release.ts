@@ -19,7 +19,7 @@ import { type JobPlan, runStockJob } from "../db/stock_batch.ts";
 import { applyMove } from "./stock_moves.ts";
 import type { OrderDeps } from "./steps.ts";
 import type { PaymentRef } from "../payments/provider.ts";
-import { stopJob } from "./stops.ts";
+import { stopJob } from "./stop_job.ts";
 
 /**
  * Gives an unpaid order's held stock back and moves it to EXPIRED or CANCELLED. Idempotent: an

@@ -5,30 +5,12 @@
  * which refunds it (its order no longer wants it). A provider down for longer than the payment
  * itself lives (a day at most) needs no stop: the payment lapses there on its own.
  */
-import type { PaymentRef } from "../payments/provider.ts";
 import { receivePaymentEvent } from "./payment.ts";
+import type { StopJob } from "./stop_job.ts";
 import type { OrderDeps } from "./steps.ts";
-
-/** The queue job that stops one payment. */
-export interface StopJob {
-  type: "stop-payment";
-  orderNumber: string;
-  payment: PaymentRef;
-  /** After this, the provider's own expiry has ended the payment: stop trying. */
-  giveUpAt: number;
-  failures?: number;
-}
-
-/** A provider's payment lives at most this long (Stripe's sessions: 24 hours), with a margin. */
-const PAYMENT_LIFETIME_MS = 25 * 3_600_000;
 
 /** Waits after the 1st, 2nd, ... refused stop; every later one waits the last of them. */
 const RETRY_DELAYS_MS = [30_000, 2 * 60_000, 10 * 60_000, 30 * 60_000];
-
-/** The job that stops `payment` of `orderNumber`, to queue with the write that abandons it. */
-export function stopJob(orderNumber: string, payment: PaymentRef, now: number): StopJob {
-  return { type: "stop-payment", orderNumber, payment, giveUpAt: now + PAYMENT_LIFETIME_MS };
-}
 
 /**
  * Tries a stop now, right after the write that queued its job (which is the safety net: a
