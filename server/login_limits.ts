@@ -9,7 +9,7 @@
  */
 import type { Clock } from "./deps.ts";
 import { LimitReached } from "./errors.ts";
-import { type Hit, hitRateLimit, type RateLimit, resetRateLimit } from "./db/rate_limit.ts";
+import { type Hit, hitRateLimit, type RateLimit, resetRateLimit } from "./kv/rate_limit.ts";
 
 const MINUTE = 60_000;
 

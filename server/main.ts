@@ -1,7 +1,7 @@
 import { createApp } from "./app.ts";
 import { ConfigError, loadConfig } from "./config.ts";
 import { jsonLogger, systemClock } from "./deps.ts";
-import { openKv } from "./kv.ts";
+import { openKv } from "./kv/open.ts";
 import { seedKv } from "./db/seed.ts";
 import { logMailer } from "./email/mailer.ts";
 import { smtpMailer } from "./email/smtp_mailer.ts";

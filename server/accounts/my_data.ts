@@ -4,7 +4,7 @@
  */
 import type { AppDeps } from "../deps.ts";
 import { Unauthorized } from "../errors.ts";
-import { keys } from "../db/keys.ts";
+import { keys } from "../kv/keys.ts";
 import { updateOrder } from "../db/orders.ts";
 import { listOrdersOfUser } from "../db/user_orders.ts";
 import { checkCredentials, type User } from "../db/users.ts";

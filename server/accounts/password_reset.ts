@@ -6,8 +6,8 @@
 import type { AppDeps } from "../deps.ts";
 import { InvalidInput, LimitReached } from "../errors.ts";
 import { newToken, sha256Hex } from "../crypto.ts";
-import { keys } from "../db/keys.ts";
-import { hitRateLimit, type RateLimit } from "../db/rate_limit.ts";
+import { keys } from "../kv/keys.ts";
+import { hitRateLimit, type RateLimit } from "../kv/rate_limit.ts";
 import { findUserByEmail, type User, withNewPassword } from "../db/users.ts";
 import { queueEmailInto } from "../email/outbox.ts";
 import { passwordResetEmail } from "../email/account_templates.ts";

@@ -5,7 +5,7 @@
  */
 import type { CatalogEditView } from "../../shared/api_types.ts";
 import { randomId } from "../crypto.ts";
-import { keys } from "../db/keys.ts";
+import { keys } from "../kv/keys.ts";
 
 /** What was edited. */
 export type EditKind = "switch" | "pack" | "item" | "promo" | "notice" | "image";

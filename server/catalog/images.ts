@@ -23,7 +23,7 @@ import {
   writeSwitchInto,
 } from "../db/catalog.ts";
 import { prepareImage } from "../db/image_store.ts";
-import { CONFLICT, withRetries } from "../db/kv_util.ts";
+import { CONFLICT, withRetries } from "../kv/kv_util.ts";
 import { commitStockChange } from "../db/stock_version.ts";
 import { type CatalogDeps, getAdminSwitch } from "./switches.ts";
 import { getAdminPack } from "./packs.ts";

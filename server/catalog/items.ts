@@ -16,7 +16,7 @@ import {
   type ProductRecord,
   writeProductInto,
 } from "../db/catalog.ts";
-import { CONFLICT, withRetries } from "../db/kv_util.ts";
+import { CONFLICT, withRetries } from "../kv/kv_util.ts";
 import { commitStockChange } from "../db/stock_version.ts";
 import type { CatalogDeps } from "./switches.ts";
 

@@ -27,7 +27,7 @@ import {
   writePackInto,
   writeProductInto,
 } from "../db/catalog.ts";
-import { CONFLICT, withRetries } from "../db/kv_util.ts";
+import { CONFLICT, withRetries } from "../kv/kv_util.ts";
 import { commitStockChange } from "../db/stock_version.ts";
 import type { CatalogDeps } from "./switches.ts";
 

@@ -29,7 +29,7 @@ import {
   stockRecordOf,
   writeStockTo,
 } from "../db/stock.ts";
-import { CONFLICT, withRetries } from "../db/kv_util.ts";
+import { CONFLICT, withRetries } from "../kv/kv_util.ts";
 import { commitStockChange } from "../db/stock_version.ts";
 
 /** A create body as its schema answers it (money in cents). */

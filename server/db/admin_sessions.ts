@@ -1,5 +1,5 @@
 import type { Clock } from "../deps.ts";
-import { keys } from "./keys.ts";
+import { keys } from "../kv/keys.ts";
 import { createSession, deleteSession, type SessionKind, touchSession } from "./sessions.ts";
 
 /** An admin session ends after 2 hours without use, and 12 hours after sign-in at the latest. */

@@ -11,8 +11,8 @@ import type { CartView, LineSwitch, PricedItem } from "../../shared/api_types.ts
 import type { CartLine, CartReads, CartRecord } from "./cart.ts";
 import { lineBom, lineUnitCents, readsFor, unsoldReason } from "./cart.ts";
 import { type ProductRecord, productSnapshot, type SwitchRecord } from "./catalog.ts";
-import { keys } from "./keys.ts";
-import { getManyBatched } from "./kv_util.ts";
+import { keys } from "../kv/keys.ts";
+import { getManyBatched } from "../kv/kv_util.ts";
 import { freeUnits } from "./stock.ts";
 
 export type { CartView, LineSwitch, PricedItem };

@@ -4,10 +4,10 @@ import { type ProductData, PRODUCTS } from "../../shared/catalog/products.ts";
 import type { PackData, SwitchData } from "../../shared/catalog/types.ts";
 import type { ImageUpload } from "../../shared/images.ts";
 import { NotFound } from "../errors.ts";
-import { keys } from "./keys.ts";
-import { getManyBatched, LIST_BATCH, listValues, setMissing } from "./kv_util.ts";
+import { keys } from "../kv/keys.ts";
+import { getManyBatched, LIST_BATCH, listValues, setMissing } from "../kv/kv_util.ts";
 import type { Clock } from "../deps.ts";
-import { type PerStockVersion, perStockVersion } from "./stock_version.ts";
+import { commitStockChange, type PerStockVersion, perStockVersion } from "./stock_version.ts";
 
 /**
  * The image the owner uploaded for a record; absent (records from before uploads) or null: the
@@ -59,7 +59,7 @@ export async function seedCatalog(kv: Deno.Kv, clock: Clock): Promise<number> {
     ...PRODUCTS.map((p): [Deno.KvKey, ProductRecord] => [keys.product(p.id), p]),
     ...seedPackRecords(clock.now()).map((p): [Deno.KvKey, PackRecord] => [keys.pack(p.id), p]),
   ];
-  return await setMissing(kv, entries, { stockVersionAt: clock.now() });
+  return await setMissing(kv, entries, (op) => commitStockChange(kv, op, clock.now()));
 }
 
 /** Orders switches as the shop lists them: by brand, then name. */

@@ -1,7 +1,7 @@
 import { escapeHtml } from "../../shared/html.ts";
 import type { Clock } from "../deps.ts";
 import { queueEmailInto } from "../email/outbox.ts";
-import { keys } from "./keys.ts";
+import { keys } from "../kv/keys.ts";
 import { randomId } from "../crypto.ts";
 
 /** A message sent from the contact page. */

@@ -1,5 +1,5 @@
 /** The unpaid checkouts each client holds stock with, so no one client can hoard the shelf. */
-import { keys } from "./keys.ts";
+import { keys } from "../kv/keys.ts";
 
 /** One hold: an unpaid order and when its reservation lapses. */
 export interface Hold {

@@ -4,8 +4,8 @@
  * are split in chunks (a KV value holds at most 64 KiB); the meta entry says how many.
  */
 import type { ImageUpload, UploadType } from "../../shared/images.ts";
-import { keys } from "./keys.ts";
-import { getManyBatched } from "./kv_util.ts";
+import { keys } from "../kv/keys.ts";
+import { getManyBatched } from "../kv/kv_util.ts";
 
 /** Bytes per chunk: under KV's 64 KiB value limit, with room for the key. */
 export const CHUNK_BYTES = 60_000;

@@ -6,7 +6,7 @@
 import type { Clock } from "../deps.ts";
 import type { Order } from "../orders/order.ts";
 import { orderListing } from "./orders.ts";
-import { keys } from "./keys.ts";
+import { keys } from "../kv/keys.ts";
 import type { StockRecord } from "./stock.ts";
 import { commitStockChange } from "./stock_version.ts";
 import { mailboxOf, type PromoRecord, promoRecord } from "./promo.ts";

@@ -1,6 +1,6 @@
 /** The red banner on every page, as the owner last set it. */
-import { setMissing } from "./kv_util.ts";
-import { keys } from "./keys.ts";
+import { setMissing } from "../kv/kv_util.ts";
+import { keys } from "../kv/keys.ts";
 
 /** The notice as stored. */
 export interface NoticeRecord {

@@ -5,8 +5,8 @@
 import type { OrderStatus } from "../../shared/status.ts";
 import { InvalidInput } from "../errors.ts";
 import type { Order } from "../orders/order.ts";
-import { keys } from "./keys.ts";
-import { getManyBatched, LIST_BATCH } from "./kv_util.ts";
+import { keys } from "../kv/keys.ts";
+import { getManyBatched, LIST_BATCH } from "../kv/kv_util.ts";
 import type { OrderListing } from "./orders.ts";
 
 const DAY_MS = 86_400_000;

@@ -1,8 +1,8 @@
 /** Orders in KV: reads, lookups and the writes that keep their indexes with them. */
 import type { Order } from "../orders/order.ts";
 import { NotFound } from "../errors.ts";
-import { keys } from "./keys.ts";
-import { CONFLICT, listValues, withRetries } from "./kv_util.ts";
+import { keys } from "../kv/keys.ts";
+import { CONFLICT, listValues, withRetries } from "../kv/kv_util.ts";
 
 /** The order, or null. */
 export async function findOrder(kv: Deno.Kv, orderNumber: string): Promise<Order | null> {

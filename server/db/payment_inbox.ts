@@ -4,8 +4,8 @@
  * process that dies at any moment after a payment leaves it to be handled, never lost.
  */
 import type { PaymentEvent } from "../payments/provider.ts";
-import { keys } from "./keys.ts";
-import { listValues } from "./kv_util.ts";
+import { keys } from "../kv/keys.ts";
+import { listValues } from "../kv/kv_util.ts";
 
 /** The queue job that handles one recorded event. */
 export interface PaymentEventJob {

@@ -4,8 +4,8 @@
  * one of its uses, so a checkout that took the last one keeps it until it is paid or released
  * (docs/decisions.md#promo-code-uses). The rules themselves are in server/promos/redeem.ts.
  */
-import { setMissing } from "./kv_util.ts";
-import { keys } from "./keys.ts";
+import { setMissing } from "../kv/kv_util.ts";
+import { keys } from "../kv/keys.ts";
 
 /** A promo code as stored: money in cents, times in Unix ms, null for "no limit". */
 export interface PromoRecord {

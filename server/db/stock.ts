@@ -1,8 +1,8 @@
 import { COMPONENTS, type StockKey, switchKey } from "../../shared/bom.ts";
 import { SWITCHES } from "../../shared/catalog/switches.ts";
 import { INITIAL_COMPONENT_STOCK } from "../../shared/catalog/products.ts";
-import { keys } from "./keys.ts";
-import { CONFLICT, getManyBatched, LIST_BATCH, setMissing, withRetries } from "./kv_util.ts";
+import { keys } from "../kv/keys.ts";
+import { CONFLICT, getManyBatched, LIST_BATCH, setMissing, withRetries } from "../kv/kv_util.ts";
 import { commitStockChange, type PerStockVersion, perStockVersion } from "./stock_version.ts";
 import { NotFound } from "../errors.ts";
 import type { Clock } from "../deps.ts";
@@ -93,7 +93,7 @@ export async function seedStock(kv: Deno.Kv, clock: Clock): Promise<number> {
       { stock: INITIAL_COMPONENT_STOCK[c], reserved: 0, used: 0 },
     ]),
   ];
-  const written = await setMissing(kv, entries, { stockVersionAt: clock.now() });
+  const written = await setMissing(kv, entries, (op) => commitStockChange(kv, op, clock.now()));
   // A store whose stock never changed since an older seeding has no version yet; give it one, so
   // the catalogue routes can cache by it (a concurrent bump wins the check, which is as good).
   const absent = kv.atomic().check({ key: keys.stockVersion(), versionstamp: null });

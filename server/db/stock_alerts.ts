@@ -1,5 +1,5 @@
 /** Back-in-stock sign-ups in KV, by what they wait for and by their unsubscribe token. */
-import { keys } from "./keys.ts";
+import { keys } from "../kv/keys.ts";
 
 /** One shopper waiting for one switch or product. */
 export interface StockAlert {

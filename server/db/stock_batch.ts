@@ -19,7 +19,7 @@
 import type { StockKey } from "../../shared/bom.ts";
 import type { Clock } from "../deps.ts";
 import { InvalidInput, Unavailable } from "../errors.ts";
-import { withLock } from "./kv_util.ts";
+import { withLock } from "../kv/kv_util.ts";
 import {
   getStockEntries,
   LOW_STOCK_MUTATIONS,

@@ -11,7 +11,7 @@
  *   restore) are seen within `TRUST_MS`, since local KV files cannot notify other processes.
  * Only advisory reads depend on this: the checkout's reservation checks each stock entry itself.
  */
-import { keys } from "./keys.ts";
+import { keys } from "../kv/keys.ts";
 
 /** How long a read of the version is trusted when this process wrote nothing since. */
 export const TRUST_MS = 250;

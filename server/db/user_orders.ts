@@ -1,5 +1,5 @@
-import { keys } from "./keys.ts";
-import { getManyBatched } from "./kv_util.ts";
+import { keys } from "../kv/keys.ts";
+import { getManyBatched } from "../kv/kv_util.ts";
 import type { Order } from "../orders/order.ts";
 
 /** A shopper's orders, newest first; unpaid checkouts that lapsed are left out. */

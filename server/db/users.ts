@@ -2,7 +2,7 @@ import type { Clock } from "../deps.ts";
 import { InvalidInput } from "../errors.ts";
 import { randomId, secretsEqual } from "../crypto.ts";
 import { passwordGate } from "../password_gate.ts";
-import { keys } from "./keys.ts";
+import { keys } from "../kv/keys.ts";
 import { createSession, deleteSession, type SessionKind, touchSession } from "./sessions.ts";
 
 /** PBKDF2-HMAC-SHA256 at OWASP's recommended 600,000 iterations, through Web Crypto. */

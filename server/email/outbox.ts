@@ -1,7 +1,7 @@
 import type { AppDeps, Clock } from "../deps.ts";
-import { keys } from "../db/keys.ts";
+import { keys } from "../kv/keys.ts";
 import { randomId } from "../crypto.ts";
-import { listValues } from "../db/kv_util.ts";
+import { listValues } from "../kv/kv_util.ts";
 import { NotFound } from "../errors.ts";
 import { type Email, PermanentMailError } from "./mailer.ts";
 import {

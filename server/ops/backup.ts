@@ -15,7 +15,7 @@
  * restore writes every entry anew. Local KV belongs to one process, so stop the shop first;
  * against a KV Connect URL the listing is not one snapshot of a store that keeps changing.
  */
-import { openKv } from "../kv.ts";
+import { openKv } from "../kv/open.ts";
 
 /** One line of a backup: a JSON value, or a KV counter as its decimal digits. */
 export type BackupLine =

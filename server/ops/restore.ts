@@ -7,7 +7,7 @@
  * catalogue and stock within the stock version's trust window. Stop the shop first: local KV
  * belongs to one process.
  */
-import { openKv } from "../kv.ts";
+import { openKv } from "../kv/open.ts";
 import { jsonProblem, keyProblem, kvPathFromEnv } from "./backup.ts";
 
 /** Options of a restore. */

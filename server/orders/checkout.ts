@@ -19,8 +19,8 @@ import { Conflict, LimitReached, NotFound, Unavailable } from "../errors.ts";
 import { CART_GONE, type CartRecord, liveCart } from "../db/cart.ts";
 import { type PricedLine, priceLines, subtotalOf } from "../db/cart_view.ts";
 import { type HoldsEntry, liveHolds, writeHoldsTo } from "../db/holds.ts";
-import { keys } from "../db/keys.ts";
-import { hitRateLimit, type RateLimit } from "../db/rate_limit.ts";
+import { keys } from "../kv/keys.ts";
+import { hitRateLimit, type RateLimit } from "../kv/rate_limit.ts";
 import { findOrderEntry, updateOrder, writeOrderTo } from "../db/orders.ts";
 import {
   mergeUsage,

@@ -5,7 +5,7 @@
  */
 import type { Order } from "./order.ts";
 import { findOrder } from "../db/orders.ts";
-import { keys } from "../db/keys.ts";
+import { keys } from "../kv/keys.ts";
 import { receivePaymentEvent } from "./payment.ts";
 import { releaseOrder } from "./release.ts";
 import { type OrderDeps, step } from "./steps.ts";

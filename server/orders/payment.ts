@@ -14,7 +14,7 @@ import { queueEmailInto } from "../email/outbox.ts";
 import { orderConfirmationEmail, ownerOrderEmail } from "../email/templates.ts";
 import { type CartRecord, takeBoughtLinesInto } from "../db/cart.ts";
 import { freeHoldInto, type HoldsEntry } from "../db/holds.ts";
-import { keys } from "../db/keys.ts";
+import { keys } from "../kv/keys.ts";
 import type { StockRecord } from "../db/stock.ts";
 import { findOrderEntry, updateOrder, writeOrderTo } from "../db/orders.ts";
 import { normalizePromoCode, readUsage, type UsageRead, type UsageWant } from "../db/promo.ts";

@@ -4,7 +4,7 @@
  */
 import { NotFound } from "../errors.ts";
 import { freeHoldInto, type HoldsEntry } from "../db/holds.ts";
-import { keys } from "../db/keys.ts";
+import { keys } from "../kv/keys.ts";
 import { findOrderEntry, writeOrderTo } from "../db/orders.ts";
 import { readUsage, type UsageRead } from "../db/promo.ts";
 import {

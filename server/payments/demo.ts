@@ -11,7 +11,7 @@ import type { z } from "zod";
 import type { demoPaySchema } from "../../shared/schemas.ts";
 import type { Clock } from "../deps.ts";
 import { Conflict, InvalidInput, NotFound, PaymentDeclined } from "../errors.ts";
-import { keys } from "../db/keys.ts";
+import { keys } from "../kv/keys.ts";
 import { recordEventInto } from "../db/payment_inbox.ts";
 import { type JobPlan, runStockJob } from "../db/stock_batch.ts";
 import { normalizePromoCode, readUsage, type UsageRead, type UsageWant } from "../db/promo.ts";

@@ -12,7 +12,7 @@ import { Unauthorized } from "../errors.ts";
 import { linkCartToUser } from "../db/cart.ts";
 import { listOrdersOfUser } from "../db/user_orders.ts";
 import { publicOrderView } from "../db/order_views.ts";
-import { hitRateLimit, type RateLimit } from "../db/rate_limit.ts";
+import { hitRateLimit, type RateLimit } from "../kv/rate_limit.ts";
 import { beginLoginAttempt } from "../login_limits.ts";
 import {
   checkCredentials,

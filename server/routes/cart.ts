@@ -7,7 +7,7 @@ import { viewCart } from "../db/cart_view.ts";
 import { validateJson, validateParams, validateQuery } from "../middleware/validate.ts";
 import { optionalUser } from "../middleware/user_auth.ts";
 import { clientKey } from "../middleware/client_key.ts";
-import { hitRateLimit, type RateLimit } from "../db/rate_limit.ts";
+import { hitRateLimit, type RateLimit } from "../kv/rate_limit.ts";
 import { readStockVersion } from "../db/stock_version.ts";
 
 const cartParam = z.object({ cartId: z.string().min(1).max(64) });

@@ -15,7 +15,7 @@ import { findOrder, findOrderByPaymentId } from "../db/orders.ts";
 import { publicOrderView } from "../db/order_views.ts";
 import { normalizePromoCode, readUsage } from "../db/promo.ts";
 import { discountOf, holdUse, ledgerOf, usageWant } from "../promos/redeem.ts";
-import { hitRateLimit, type RateLimit } from "../db/rate_limit.ts";
+import { hitRateLimit, type RateLimit } from "../kv/rate_limit.ts";
 import { receivePaymentEvent } from "../orders/payment.ts";
 import { startCheckout } from "../orders/checkout.ts";
 import { cancelByCustomer } from "../orders/customer_cancel.ts";

@@ -3,7 +3,7 @@ import { escapeHtml } from "../../shared/html.ts";
 import { SHOP_NAME } from "../../shared/policy.ts";
 import { stockAlertSchema, unsubscribeQuerySchema } from "../../shared/schemas.ts";
 import type { AppDeps } from "../deps.ts";
-import { hitRateLimit, type RateLimit } from "../db/rate_limit.ts";
+import { hitRateLimit, type RateLimit } from "../kv/rate_limit.ts";
 import { removeStockAlert } from "../db/stock_alerts.ts";
 import { signUp } from "../stock_alerts/alerts.ts";
 import { clientKey } from "../middleware/client_key.ts";

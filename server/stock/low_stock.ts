@@ -5,7 +5,7 @@
  * twice.
  */
 import type { AppDeps } from "../deps.ts";
-import { keys } from "../db/keys.ts";
+import { keys } from "../kv/keys.ts";
 import type { LowStockAlert, LowStockJob } from "../db/stock.ts";
 import { stockKeyNames } from "../db/stock_names.ts";
 import { queueEmailInto } from "../email/outbox.ts";

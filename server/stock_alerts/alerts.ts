@@ -9,7 +9,7 @@ import { bomOf, type StockKey, switchKey, unitsAvailable } from "../../shared/bo
 import type { AppDeps } from "../deps.ts";
 import { InvalidInput, NotFound } from "../errors.ts";
 import { randomId } from "../crypto.ts";
-import { keys } from "../db/keys.ts";
+import { keys } from "../kv/keys.ts";
 import { productSnapshot, switchSnapshot } from "../db/catalog.ts";
 import { listStock, stockSnapshot } from "../db/stock.ts";
 import { availableOf } from "../orders/stock_moves.ts";

@@ -14,7 +14,7 @@ import {
   type TestApp,
 } from "../helpers/test_app.ts";
 import { newPackCart, paidOrder, sessionIdOf, STARTER } from "../helpers/shop_fixtures.ts";
-import { keys } from "../../server/db/keys.ts";
+import { keys } from "../../server/kv/keys.ts";
 
 const ATTACKER = "203.0.113.66";
 const OWNER = "198.51.100.7";

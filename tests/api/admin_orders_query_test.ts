@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { adminCookie, createTestApp, type TestApp } from "../helpers/test_app.ts";
 import { paidOrder } from "../helpers/shop_fixtures.ts";
 import { getOrder, writeOrderTo } from "../../server/db/orders.ts";
-import { keys } from "../../server/db/keys.ts";
+import { keys } from "../../server/kv/keys.ts";
 import { migrate } from "../../server/db/migrations.ts";
 import type { Order } from "../../server/orders/order.ts";
 import type { OrderStatus } from "../../shared/status.ts";

@@ -8,7 +8,7 @@ import {
 } from "../helpers/test_app.ts";
 import { paidOrder, shopperMails, STARTER } from "../helpers/shop_fixtures.ts";
 import { csvField, toCsv } from "../../server/csv.ts";
-import { keys } from "../../server/db/keys.ts";
+import { keys } from "../../server/kv/keys.ts";
 import { getOrder } from "../../server/db/orders.ts";
 import type { StockRecord } from "../../server/db/stock.ts";
 import { switchKey } from "../../shared/bom.ts";

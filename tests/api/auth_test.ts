@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { bearer, createTestApp, type TestApp } from "../helpers/test_app.ts";
 import { PASSWORD_MESSAGE } from "../../shared/schemas.ts";
 import { USER_IDLE_MS } from "../../server/db/users.ts";
-import { keys } from "../../server/db/keys.ts";
+import { keys } from "../../server/kv/keys.ts";
 import type { User } from "../../server/db/users.ts";
 
 const GOOD = { email: "dana@example.com", password: "Sw1tchesRule" };

@@ -12,7 +12,7 @@ import {
   toDollars,
 } from "../../shared/pricing.ts";
 import { CART_TTL_MS, MAX_CART_LINES, MAX_LINE_QUANTITY } from "../../server/db/cart.ts";
-import { keys } from "../../server/db/keys.ts";
+import { keys } from "../../server/kv/keys.ts";
 import { commitStockChange } from "../../server/db/stock_version.ts";
 import { createTestApp, setStock, type TestApp } from "../helpers/test_app.ts";
 type Res = Awaited<ReturnType<TestApp["request"]>>;

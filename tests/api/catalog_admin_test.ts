@@ -22,7 +22,7 @@ import { PACKS } from "../../shared/catalog/packs.ts";
 import { PRODUCTS } from "../../shared/catalog/products.ts";
 import { SWITCHES } from "../../shared/catalog/switches.ts";
 import { customTesterCents, toDollars } from "../../shared/pricing.ts";
-import { keys } from "../../server/db/keys.ts";
+import { keys } from "../../server/kv/keys.ts";
 import { seedKv } from "../../server/db/seed.ts";
 import { seedStock } from "../../server/db/stock.ts";
 import type { PackRecord, ProductRecord, SwitchRecord } from "../../server/db/catalog.ts";

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { createTestApp, TEST_ADMIN_PASSWORD } from "../helpers/test_app.ts";
 import { gunzipSync } from "node:zlib";
 import { asciiJson } from "../../server/routes/catalog.ts";
-import { keys } from "../../server/db/keys.ts";
+import { keys } from "../../server/kv/keys.ts";
 import { TRUST_MS } from "../../server/db/stock_version.ts";
 import { switchKey } from "../../shared/bom.ts";
 

@@ -5,7 +5,7 @@ import { SWITCHES } from "../../shared/catalog/switches.ts";
 import { INITIAL_COMPONENT_STOCK, PRODUCTS } from "../../shared/catalog/products.ts";
 import { toDollars } from "../../shared/pricing.ts";
 import type { SwitchRecord } from "../../server/db/catalog.ts";
-import { keys } from "../../server/db/keys.ts";
+import { keys } from "../../server/kv/keys.ts";
 import { seedKv } from "../../server/db/seed.ts";
 import type { StockRecord } from "../../server/db/stock.ts";
 import { payDemo, sessionIdOf, US_ADDRESS } from "../helpers/shop_fixtures.ts";

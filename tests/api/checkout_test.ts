@@ -8,7 +8,7 @@ import {
   stockCounts,
   US_ADDRESS,
 } from "../helpers/shop_fixtures.ts";
-import { keys } from "../../server/db/keys.ts";
+import { keys } from "../../server/kv/keys.ts";
 import { switchKey } from "../../shared/bom.ts";
 import { getOrder } from "../../server/db/orders.ts";
 import { expireIfLapsed, sweepHolds } from "../../server/orders/expiry.ts";

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { createTestApp } from "../helpers/test_app.ts";
 import { listOutbox } from "../../server/email/outbox.ts";
-import { keys } from "../../server/db/keys.ts";
+import { keys } from "../../server/kv/keys.ts";
 
 const good = {
   topic: "Order question",

@@ -17,7 +17,7 @@ import {
   stockCounts,
 } from "../helpers/shop_fixtures.ts";
 import { adminCookie } from "../helpers/test_app.ts";
-import { keys } from "../../server/db/keys.ts";
+import { keys } from "../../server/kv/keys.ts";
 import type { StockRecord } from "../../server/db/stock.ts";
 import { TRUST_MS } from "../../server/db/stock_version.ts";
 import { getOrder, listOrders } from "../../server/db/orders.ts";

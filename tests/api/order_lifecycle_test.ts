@@ -13,7 +13,7 @@ import {
   stockCounts,
   US_ADDRESS,
 } from "../helpers/shop_fixtures.ts";
-import { keys } from "../../server/db/keys.ts";
+import { keys } from "../../server/kv/keys.ts";
 import type { StockRecord } from "../../server/db/stock.ts";
 import { getOrder, listOrders } from "../../server/db/orders.ts";
 import { recoverOrders } from "../../server/orders/recovery.ts";

@@ -17,7 +17,7 @@ import {
 import { newPackCart, payDemo, startHostedCheckout, US_ADDRESS } from "../helpers/shop_fixtures.ts";
 import { computeTotals } from "../../shared/policy.ts";
 import { getOrder, listOrders } from "../../server/db/orders.ts";
-import { keys } from "../../server/db/keys.ts";
+import { keys } from "../../server/kv/keys.ts";
 import { listEdits } from "../../server/catalog/history.ts";
 import { SEEDED_NOTICE_TEXT } from "../../server/db/notice.ts";
 import { seedKv } from "../../server/db/seed.ts";

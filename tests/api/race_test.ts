@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { createTestApp, type TestApp } from "../helpers/test_app.ts";
-import { keys } from "../../server/db/keys.ts";
+import { keys } from "../../server/kv/keys.ts";
 import { switchKey } from "../../shared/bom.ts";
 import { newPackCart, STARTER, stockCounts } from "../helpers/shop_fixtures.ts";
 

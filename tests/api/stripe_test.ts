@@ -1,7 +1,7 @@
 import { shopperMails } from "../helpers/shop_fixtures.ts";
 import assert from "node:assert/strict";
 import { computeTotals } from "../../shared/policy.ts";
-import { keys } from "../../server/db/keys.ts";
+import { keys } from "../../server/kv/keys.ts";
 import { findOrder, listOrders } from "../../server/db/orders.ts";
 import type { Order } from "../../server/orders/order.ts";
 import { sweepHolds } from "../../server/orders/expiry.ts";

@@ -19,7 +19,7 @@ import { createApp } from "../../server/app.ts";
 import { loadConfig } from "../../server/config.ts";
 import type { LogEntry } from "../../server/deps.ts";
 import { seedKv } from "../../server/db/seed.ts";
-import { keys } from "../../server/db/keys.ts";
+import { keys } from "../../server/kv/keys.ts";
 import { commitStockChange, TRUST_MS } from "../../server/db/stock_version.ts";
 import { memoryMailer } from "../../server/email/mailer.ts";
 import { demoPayments } from "../../server/payments/demo.ts";

@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { type ShopProcess, startShop, tempDir } from "../helpers/shop_process.ts";
 import { STARTER } from "../helpers/shop_fixtures.ts";
 import type { Order } from "../../server/orders/order.ts";
-import { keys } from "../../server/db/keys.ts";
+import { keys } from "../../server/kv/keys.ts";
 import type { StockRecord } from "../../server/db/stock.ts";
 import type { DemoPayment } from "../../server/payments/demo.ts";
 import { switchKey } from "../../shared/bom.ts";

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { withLock } from "../../server/db/kv_util.ts";
+import { withLock } from "../../server/kv/kv_util.ts";
 import { queuedJobs } from "../../server/db/stock_batch.ts";
 
 /**

@@ -6,7 +6,7 @@ import type { Clock, LogEntry } from "../../server/deps.ts";
 import { seedKv } from "../../server/db/seed.ts";
 import type { StockRecord } from "../../server/db/stock.ts";
 import { commitStockChange } from "../../server/db/stock_version.ts";
-import { keys } from "../../server/db/keys.ts";
+import { keys } from "../../server/kv/keys.ts";
 import type { StockKey } from "../../shared/bom.ts";
 import { memoryMailer } from "../../server/email/mailer.ts";
 import { deliverPending } from "../../server/email/outbox.ts";

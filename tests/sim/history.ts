@@ -8,7 +8,7 @@
  */
 import fc from "fast-check";
 import type { StockKey } from "../../shared/bom.ts";
-import { keys } from "../../server/db/keys.ts";
+import { keys } from "../../server/kv/keys.ts";
 import type { StockRecord } from "../../server/db/stock.ts";
 import { commitStockChange } from "../../server/db/stock_version.ts";
 import { createWorld, type World } from "./world.ts";

@@ -10,7 +10,7 @@
  * - a dead instance (a process that died at a step boundary) reaches the store no more: every
  *   call it makes after its death throws, as nothing of a dead process is written.
  */
-import { keys } from "../../server/db/keys.ts";
+import { keys } from "../../server/kv/keys.ts";
 import type { StockRecord } from "../../server/db/stock.ts";
 import type { StockKey } from "../../shared/bom.ts";
 

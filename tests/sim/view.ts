@@ -2,7 +2,7 @@
  * What the store holds after a step, read straight from it (not through any shop process): the
  * records every invariant reads, in one pass.
  */
-import { keys } from "../../server/db/keys.ts";
+import { keys } from "../../server/kv/keys.ts";
 import type { StockRecord } from "../../server/db/stock.ts";
 import type { Order } from "../../server/orders/order.ts";
 import type { DemoPayment } from "../../server/payments/demo.ts";

@@ -13,7 +13,7 @@ import { type Config, loadConfig } from "../../server/config.ts";
 import type { AppDeps, LogEntry } from "../../server/deps.ts";
 import { seedKv } from "../../server/db/seed.ts";
 import type { StockRecord } from "../../server/db/stock.ts";
-import { withLocksOf } from "../../server/db/kv_util.ts";
+import { withLocksOf } from "../../server/kv/kv_util.ts";
 import { runJob, sweepAtStart } from "../../server/queue.ts";
 import { backupLines } from "../../server/ops/backup.ts";
 import { restoreLines } from "../../server/ops/restore.ts";

@@ -4,7 +4,7 @@
  * built once per version, not once per request.
  */
 import assert from "node:assert/strict";
-import { keys } from "../../server/db/keys.ts";
+import { keys } from "../../server/kv/keys.ts";
 import { measure, remoteKv } from "../helpers/remote_kv.ts";
 import {
   commitStockChange,

@@ -4,7 +4,7 @@
  * dashboard, and back the shop up and restore it.
  */
 import { type StockKey, switchIdOf, switchKey } from "../../../shared/bom.ts";
-import { keys } from "../../../server/db/keys.ts";
+import { keys } from "../../../server/kv/keys.ts";
 import type { StockRecord } from "../../../server/db/stock.ts";
 import { toDollars } from "../../../shared/pricing.ts";
 import { LIMITED_CODE, type Model, PER_PERSON_CODE, setPrice } from "../model.ts";

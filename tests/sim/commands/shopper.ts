@@ -2,7 +2,7 @@
 import { lineIdOf } from "../../../server/db/cart.ts";
 import { computeTotals } from "../../../shared/policy.ts";
 import { customTesterCents } from "../../../shared/pricing.ts";
-import { keys } from "../../../server/db/keys.ts";
+import { keys } from "../../../server/kv/keys.ts";
 import type { Order } from "../../../server/orders/order.ts";
 import type { OutboxEntry } from "../../../server/email/outbox.ts";
 import type { DemoPayment } from "../../../server/payments/demo.ts";

@@ -1,6 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { Unavailable } from "../errors.ts";
-import { commitStockChange } from "./stock_version.ts";
 
 /** Small helpers over Deno KV's limits (10 keys per getMany, 1000 mutations per atomic). */
 
@@ -103,14 +102,14 @@ export async function withRetries<T>(
 const MAX_TRIES = 30;
 
 /**
- * Sets each key that does not exist yet, never overwriting; returns how many were written. With
- * `stockVersionAt` (the time now), every batch that writes is a stock change (see
- * stock_version.ts), so readers that keep views per version (the catalogue) see the new records.
+ * Sets each key that does not exist yet, never overwriting; returns how many were written. Each
+ * batch is committed by `commit` (the stock's writes bump its version, so views kept per version
+ * see the new records).
  */
 export async function setMissing(
   kv: Deno.Kv,
   entries: [Deno.KvKey, unknown][],
-  options: { stockVersionAt?: number } = {},
+  commit: (op: Deno.AtomicOperation) => Promise<unknown> = (op) => op.commit(),
 ): Promise<number> {
   const existing = await getManyBatched(kv, entries.map(([key]) => key));
   const missing = entries.filter((_, i) => existing[i].versionstamp === null);
@@ -120,9 +119,7 @@ export async function setMissing(
       op.check({ key, versionstamp: null }).set(key, value);
     }
     // A concurrent seeder may win the race; its values are the same, so a failed commit is fine.
-    if (options.stockVersionAt !== undefined) {
-      await commitStockChange(kv, op, options.stockVersionAt);
-    } else await op.commit();
+    await commit(op);
   }
   return missing.length;
 }
