@@ -15,7 +15,7 @@ import { catalogRoutes } from "./routes/catalog.ts";
 import { cartRoutes } from "./routes/cart.ts";
 import { contactRoutes } from "./routes/contact.ts";
 import { checkoutRoutes, orderRoutes } from "./routes/orders.ts";
-import { demoRoutes } from "./routes/demo.ts";
+import { providerRoutes } from "./payments/registry.ts";
 import { adminRoutes, testRoutes } from "./routes/admin.ts";
 import { adminPromoRoutes } from "./routes/admin_promos.ts";
 import { adminCatalogRoutes, IMAGE_UPLOAD_PATH } from "./routes/admin_catalog.ts";
@@ -28,10 +28,10 @@ import { authRoutes } from "./routes/auth.ts";
 import { webhookRoutes } from "./routes/webhooks.ts";
 import { imageRoutes } from "./routes/images.ts";
 import { LOCAL_IMAGE_BASE } from "../shared/images.ts";
-import { staticRoutes } from "./static_files.ts";
+import { staticRoutes } from "./ssr/page_server.ts";
 import { apiReader } from "./ssr/api_reader.ts";
 import { devStaticRoutes } from "./dev_reload.ts";
-import { useClock } from "./db/stock_version.ts";
+import { useClock } from "./kv/version.ts";
 
 /** Largest request body any route accepts. */
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -75,7 +75,8 @@ export function createApp(deps: AppDeps): Hono {
   app.route("/api", contactRoutes(deps));
   app.route("/api/cart", checkoutRoutes(routeDeps));
   app.route("/api", orderRoutes(routeDeps));
-  app.route("/api/demo", demoRoutes(routeDeps));
+  // Routes of the payment providers' own (the demo provider's pages).
+  for (const [path, routes] of providerRoutes(routeDeps)) app.route(path, routes);
   app.route("/api", noticeRoutes(deps));
   app.route("/api/stock-alerts", stockAlertRoutes(deps));
   app.route("/api/build-stock", buildStockRoutes(routeDeps));

@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { randomId } from "./crypto.ts";
 import { type IpRanges, parseIpRanges } from "./net/ip_ranges.ts";
+import { ConfigError } from "./errors.ts";
+import { choosePayments, type PaymentsChoice } from "./payments/registry.ts";
 
 /** Runtime settings, read once from the environment at start-up. */
 export interface Config {
@@ -12,7 +14,8 @@ export interface Config {
   adminPassword: string;
   /** True when the admin password was generated because none was set. */
   adminPasswordGenerated: boolean;
-  stripe: { secretKey: string; publishableKey: string; webhookSecret: string } | null;
+  /** The payment provider the environment chooses, with its settings (server/payments/registry.ts). */
+  payments: PaymentsChoice;
   publicUrl: string | undefined;
   smtpUrl: string | undefined;
   mailFrom: string;
@@ -50,9 +53,6 @@ const envSchema = z.object({
   KV_PATH: optionalText,
   DENO_ENV: z.enum(["development", "production", "test"]).optional(),
   ADMIN_PASSWORD: z.string().min(8, "must be at least 8 characters").optional(),
-  STRIPE_SECRET_KEY: optionalText,
-  STRIPE_PUBLISHABLE_KEY: optionalText,
-  STRIPE_WEBHOOK_SECRET: optionalText,
   PUBLIC_URL: optionalUrl,
   SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
   MAIL_FROM: z.email().optional(),
@@ -79,9 +79,6 @@ const envSchema = z.object({
   }),
 });
 
-/** A configuration problem that should stop the server with one readable line. */
-export class ConfigError extends Error {}
-
 /**
  * Validates the environment. Throws ConfigError naming the first bad variable, so start-up fails
  * with one line instead of a stack trace.
@@ -107,14 +104,10 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       "Missing PUBLIC_URL: it is required when DENO_ENV=production (the shop's own address, e.g. https://shop.example, for links in emails and payment return URLs)",
     );
   }
-  const stripeKeys = [e.STRIPE_SECRET_KEY, e.STRIPE_PUBLISHABLE_KEY, e.STRIPE_WEBHOOK_SECRET];
-  const stripeSet = stripeKeys.filter(Boolean).length;
-  if (stripeSet !== 0 && stripeSet !== 3) {
-    throw new ConfigError(
-      "Incomplete Stripe settings: set all of STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY and " +
-        "STRIPE_WEBHOOK_SECRET, or none of them for demo payments",
-    );
-  }
+  // Each provider reads its own settings (server/payments/), blank ones counting as unset.
+  const payments = choosePayments(
+    Object.fromEntries(Object.entries(env).filter(([, value]) => value !== "")),
+  );
   return {
     port: e.PORT,
     host: e.HOST,
@@ -122,13 +115,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     production,
     adminPassword: e.ADMIN_PASSWORD ?? generatePassword(),
     adminPasswordGenerated: !e.ADMIN_PASSWORD,
-    stripe: stripeSet === 3
-      ? {
-        secretKey: e.STRIPE_SECRET_KEY!,
-        publishableKey: e.STRIPE_PUBLISHABLE_KEY!,
-        webhookSecret: e.STRIPE_WEBHOOK_SECRET!,
-      }
-      : null,
+    payments,
     publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ""),
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM ?? "shop@localhost",

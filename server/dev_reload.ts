@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { type ApiGet, staticRoutes } from "./static_files.ts";
+import { type ApiGet, staticRoutes } from "./ssr/page_server.ts";
 
 /**
  * Live reload for `deno task dev`, and nothing else: server/dev.ts sets SHOP_DEV_RELOAD=1 for the

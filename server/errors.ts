@@ -84,3 +84,6 @@ export class Unavailable extends DomainError {
     super("unavailable", message);
   }
 }
+
+/** A configuration problem that should stop the server with one readable line. */
+export class ConfigError extends Error {}

@@ -1,13 +1,13 @@
 import { createApp } from "./app.ts";
-import { ConfigError, loadConfig } from "./config.ts";
+import { loadConfig } from "./config.ts";
+import { ConfigError } from "./errors.ts";
 import { jsonLogger, systemClock } from "./deps.ts";
 import { openKv } from "./kv/open.ts";
-import { seedKv } from "./db/seed.ts";
+import { seedKv } from "./ops/seed.ts";
 import { logMailer } from "./email/mailer.ts";
 import { smtpMailer } from "./email/smtp_mailer.ts";
 import { startQueueWorker } from "./queue.ts";
-import { demoPayments } from "./payments/demo.ts";
-import { stripePayments } from "./payments/stripe.ts";
+import { createPayments, paymentsLabel } from "./payments/registry.ts";
 
 /** Starts the shop: validated config, KV, seed data, then the HTTP server. */
 async function main(): Promise<void> {
@@ -26,7 +26,7 @@ async function main(): Promise<void> {
   const mailer = config.smtpUrl
     ? smtpMailer(config.smtpUrl, config.mailFrom)
     : logMailer(jsonLogger);
-  const payments = config.stripe ? stripePayments(config.stripe) : demoPayments(kv);
+  const payments = createPayments(config.payments, kv, systemClock);
   const deps = { kv, config, clock: systemClock, logger: jsonLogger, mailer, payments };
   const app = createApp(deps);
   startQueueWorker(deps).catch((err) =>
@@ -44,7 +44,7 @@ async function main(): Promise<void> {
         );
       }
       console.log(
-        config.stripe ? "Payments: Stripe" : "Payments: demo provider (no Stripe keys set)",
+        `Payments: ${paymentsLabel(config.payments)}`,
       );
     },
   }, app.fetch);

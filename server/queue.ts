@@ -1,11 +1,11 @@
 import type { AppDeps } from "./deps.ts";
 import { deliverEmail, deliverPending, type EmailJob } from "./email/outbox.ts";
-import type { PaymentEventJob } from "./db/payment_inbox.ts";
+import type { PaymentEventJob } from "./payments/inbox.ts";
 import { expireIfLapsed, EXPIRY_RETRY_MS, type ExpiryJob } from "./orders/expiry.ts";
 import { handleRecordedEvent } from "./orders/payment.ts";
 import { recoverOrders } from "./orders/recovery.ts";
-import type { LowStockJob, StockAlertsJob } from "./db/stock.ts";
-import { sendStockAlerts } from "./stock_alerts/alerts.ts";
+import type { LowStockJob, StockAlertsJob } from "./stock/store.ts";
+import { sendStockAlerts } from "./stock/back_in_stock/alerts.ts";
 import { sendLowStockAlerts, sendLowStockJob } from "./stock/low_stock.ts";
 import { type RefundJob, settleRefund } from "./orders/refunds.ts";
 import type { StopJob } from "./orders/stop_job.ts";

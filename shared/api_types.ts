@@ -251,6 +251,9 @@ export interface AccountView {
 
 /** `POST /api/orders/create`: the embedded payment to confirm and the order's totals. */
 export interface EmbeddedCheckoutView {
+  /** The secret the provider's payment form in the browser confirms the payment with. */
+  clientSecret: string;
+  /** The same secret under the spec's name for it, kept for its clients. */
   stripeClientSecret: string;
   orderNumber: string;
   paymentIntentId: string;
@@ -266,7 +269,8 @@ export interface AccountPaymentView {
 
 /** `GET /api/payments/config` (and `POST /auth/create-payment-intent` with `{}`). */
 export interface PaymentsConfigView {
-  provider: "demo" | "stripe";
+  /** The provider's name, which picks its payment form in the browser. */
+  provider: string;
   publishableKey: string | null;
   reservationMinutes?: number;
 }

@@ -5,9 +5,9 @@
 import type { AppDeps } from "../deps.ts";
 import { Unauthorized } from "../errors.ts";
 import { keys } from "../kv/keys.ts";
-import { updateOrder } from "../db/orders.ts";
-import { listOrdersOfUser } from "../db/user_orders.ts";
-import { checkCredentials, type User } from "../db/users.ts";
+import { updateOrder } from "../orders/store.ts";
+import { listOrdersOfUser } from "../orders/by_user.ts";
+import { checkCredentials, type User } from "./users.ts";
 import type { Order } from "../orders/order.ts";
 import type { MyDataExport } from "../../shared/api_types.ts";
 

@@ -8,9 +8,9 @@ import { InvalidInput, LimitReached } from "../errors.ts";
 import { newToken, sha256Hex } from "../crypto.ts";
 import { keys } from "../kv/keys.ts";
 import { hitRateLimit, type RateLimit } from "../kv/rate_limit.ts";
-import { findUserByEmail, type User, withNewPassword } from "../db/users.ts";
+import { findUserByEmail, type User, withNewPassword } from "./users.ts";
 import { queueEmailInto } from "../email/outbox.ts";
-import { passwordResetEmail } from "../email/account_templates.ts";
+import { passwordResetEmail } from "./emails.ts";
 
 /** How long a reset link works. */
 export const RESET_LINK_MS = 60 * 60_000;

@@ -21,10 +21,10 @@ import {
   writePackInto,
   writeProductInto,
   writeSwitchInto,
-} from "../db/catalog.ts";
-import { prepareImage } from "../db/image_store.ts";
+} from "./store.ts";
+import { prepareImage } from "./image_store.ts";
 import { CONFLICT, withRetries } from "../kv/kv_util.ts";
-import { commitStockChange } from "../db/stock_version.ts";
+import { commitStockChange } from "../kv/version.ts";
 import { type CatalogDeps, getAdminSwitch } from "./switches.ts";
 import { getAdminPack } from "./packs.ts";
 import { getAdminItem, itemEntry } from "./items.ts";

@@ -15,9 +15,9 @@ import {
   listProductEntries,
   type ProductRecord,
   writeProductInto,
-} from "../db/catalog.ts";
+} from "./store.ts";
 import { CONFLICT, withRetries } from "../kv/kv_util.ts";
-import { commitStockChange } from "../db/stock_version.ts";
+import { commitStockChange } from "../kv/version.ts";
 import type { CatalogDeps } from "./switches.ts";
 
 /** An edit body as its schema answers it (money in cents). */

@@ -7,7 +7,7 @@ import type { AdminNoticeView, NoticeView } from "../../shared/api_types.ts";
 import type { Clock } from "../deps.ts";
 import { Conflict } from "../errors.ts";
 import { changesBetween, recordEditInto } from "./history.ts";
-import { getNoticeEntry, type NoticeRecord, writeNoticeInto } from "../db/notice.ts";
+import { getNoticeEntry, type NoticeRecord, writeNoticeInto } from "./notice_store.ts";
 
 /** What shoppers see: no notice stored shows no banner. */
 export async function getNotice(kv: Deno.Kv): Promise<NoticeView> {

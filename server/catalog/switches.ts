@@ -20,17 +20,11 @@ import {
   listSwitchEntries,
   type SwitchRecord,
   writeSwitchInto,
-} from "../db/catalog.ts";
-import {
-  createStockInto,
-  getStockEntries,
-  listStock,
-  type StockRecord,
-  stockRecordOf,
-  writeStockTo,
-} from "../db/stock.ts";
+} from "./store.ts";
+import { createStockInto, getStockEntries, listStock, writeStockTo } from "../stock/store.ts";
+import { type StockRecord, stockRecordOf } from "../stock/record.ts";
 import { CONFLICT, withRetries } from "../kv/kv_util.ts";
-import { commitStockChange } from "../db/stock_version.ts";
+import { commitStockChange } from "../kv/version.ts";
 
 /** A create body as its schema answers it (money in cents). */
 export type SwitchCreate = z.output<typeof switchCreateSchema>;

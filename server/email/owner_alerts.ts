@@ -1,6 +1,5 @@
 /** Emails that tell the owner something in the shop's machinery needs them. */
 import { escapeHtml } from "../../shared/html.ts";
-import { formatCents } from "../../shared/pricing.ts";
 import type { Email } from "./mailer.ts";
 
 function page(lines: string[], origin: string, link: string): string {
@@ -34,29 +33,5 @@ export function mailFailingEmail(
     subject: "Emails are not going out",
     text: [...lines, "", `The Emails tab: ${origin}/admin`].join("\n"),
     html: page(lines, origin, "Open the Emails tab"),
-  };
-}
-
-/**
- * A refund the payment provider keeps refusing, or one it accepted and then failed: the money has
- * not gone back, and the owner must see to it.
- */
-export function refundTroubleEmail(
-  trouble: { orderNumber: string; amountCents: number; customer: string; problem: string },
-  origin: string,
-  shopEmail: string,
-): Email {
-  const lines = [
-    `The refund of ${
-      formatCents(trouble.amountCents)
-    } for order ${trouble.orderNumber} (${trouble.customer}) has not gone through.`,
-    trouble.problem,
-    "Look the payment up in your payment provider's dashboard; the order's page in the dashboard shows the refund's state.",
-  ];
-  return {
-    to: shopEmail,
-    subject: `Refund for order ${trouble.orderNumber} needs you`,
-    text: [...lines, "", `Open the dashboard: ${origin}/admin`].join("\n"),
-    html: page(lines, origin, "Open the dashboard"),
   };
 }

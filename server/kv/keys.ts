@@ -51,9 +51,6 @@ export const keys = {
   paymentInboxAll: () => ["payment_inbox"] as const,
   /** The unpaid checkouts one client holds stock with (at most MAX_HOLDS_PER_CLIENT). */
   holds: (client: string) => ["holds", client] as const,
-  /** Demo payment provider state. */
-  demoSession: (id: string) => ["demo", "session", id] as const,
-  demoIntent: (id: string) => ["demo", "intent", id] as const,
   /** Promo codes. */
   promo: (code: string) => ["promo_codes", code] as const,
   promos: () => ["promo_codes"] as const,

@@ -3,8 +3,8 @@ import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import type { AppDeps } from "../deps.ts";
 import { Unauthorized } from "../errors.ts";
 import { secretsEqual } from "../crypto.ts";
-import { touchAdminSession } from "../db/admin_sessions.ts";
-import { beginAdminAttempt } from "../login_limits.ts";
+import { touchAdminSession } from "../accounts/admin_sessions.ts";
+import { beginAdminAttempt } from "../accounts/login_limits.ts";
 import { clientKey } from "./client_key.ts";
 
 /** The cookie's name: `__Host-` binds it to this origin over HTTPS (production). */

@@ -1,11 +1,13 @@
 import { secureHeaders } from "hono/secure-headers";
 import { THEME_SCRIPT_SOURCE } from "../ssr/theme_script.ts";
 import { APP_LOADER_SOURCE } from "../ssr/app_loader.ts";
+import { paymentCspHosts } from "../payments/registry.ts";
 
-const STRIPE_HOSTS = ["https://js.stripe.com", "https://hooks.stripe.com"];
+const PAYMENTS = paymentCspHosts();
 
 /**
- * Security headers for every response. The CSP allows only the shop itself and Stripe's hosts,
+ * Security headers for every response. The CSP allows only the shop itself and the payment
+ * providers' hosts (each provider names its own: server/payments/registry.ts),
  * with no inline script but the theme script and the app loader (allowed by their hashes); HSTS is sent only in production, where the shop is behind HTTPS. A
  * route that sets a header itself keeps it (the generated SVGs send a stricter CSP of their own).
  */
@@ -18,12 +20,12 @@ export function securityHeaders(production: boolean, imageBaseUrl: string | unde
     crossOriginEmbedderPolicy: false,
     contentSecurityPolicy: {
       defaultSrc: ["'self'"],
-      scriptSrc: ["'self'", THEME_SCRIPT_SOURCE, APP_LOADER_SOURCE, ...STRIPE_HOSTS],
-      // React applies style attributes (and Stripe injects styles).
+      scriptSrc: ["'self'", THEME_SCRIPT_SOURCE, APP_LOADER_SOURCE, ...PAYMENTS.script],
+      // React applies style attributes (and payment forms inject styles).
       styleSrc: ["'self'", "'unsafe-inline'"],
-      imgSrc: ["'self'", "data:", "https://*.stripe.com", ...(imageBaseUrl ? [imageBaseUrl] : [])],
-      connectSrc: ["'self'", "https://api.stripe.com"],
-      frameSrc: STRIPE_HOSTS,
+      imgSrc: ["'self'", "data:", ...PAYMENTS.img, ...(imageBaseUrl ? [imageBaseUrl] : [])],
+      connectSrc: ["'self'", ...PAYMENTS.connect],
+      frameSrc: PAYMENTS.frame,
       fontSrc: ["'self'"],
       objectSrc: ["'none'"],
       baseUri: ["'none'"],

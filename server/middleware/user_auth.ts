@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import type { AppDeps } from "../deps.ts";
 import { Unauthorized } from "../errors.ts";
-import { type User, userForToken } from "../db/users.ts";
+import { type User, userForToken } from "../accounts/users.ts";
 
 /** The bearer token of a request, if any. */
 export function bearerToken(c: Context): string | null {

@@ -6,7 +6,7 @@
  *                     unpaid checkout released (one live checkout per cart), the client's hold
  *                     counted (no hoarding), the expiry job queued, and, for a provider kept in
  *                     KV (demo), its payment created;
- *   3. create payment a provider elsewhere (Stripe) creates its session or intent;
+ *   3. create payment a provider elsewhere creates its session or intent;
  *   4. attach payment the order remembers it.
  * A crash after any step leaves nothing half-written: an order without a payment expires with
  * its hold, and a payment taken for it is still recorded or refunded (payment.ts).
@@ -16,12 +16,12 @@ import { computeTotals, type Region } from "../../shared/policy.ts";
 import type { Address } from "../../shared/api_types.ts";
 import { unitsAvailable } from "../../shared/bom.ts";
 import { Conflict, LimitReached, NotFound, Unavailable } from "../errors.ts";
-import { CART_GONE, type CartRecord, liveCart } from "../db/cart.ts";
-import { type PricedLine, priceLines, subtotalOf } from "../db/cart_view.ts";
-import { type HoldsEntry, liveHolds, writeHoldsTo } from "../db/holds.ts";
+import { CART_GONE, type CartRecord, liveCart } from "../cart/cart.ts";
+import { type PricedLine, priceLines, subtotalOf } from "../cart/view.ts";
+import { type HoldsEntry, liveHolds, writeHoldsTo } from "../stock/holds.ts";
 import { keys } from "../kv/keys.ts";
 import { hitRateLimit, type RateLimit } from "../kv/rate_limit.ts";
-import { findOrderEntry, updateOrder, writeOrderTo } from "../db/orders.ts";
+import { findOrderEntry, updateOrder, writeOrderTo } from "./store.ts";
 import {
   mergeUsage,
   normalizePromoCode,
@@ -29,7 +29,7 @@ import {
   readUsage,
   type UsageRead,
   type UsageWant,
-} from "../db/promo.ts";
+} from "../promos/store.ts";
 import {
   checkTerms,
   discountOf,
@@ -41,10 +41,10 @@ import {
   usageClaims,
   usageWant,
   writeLedgerInto,
-} from "../promos/redeem.ts";
-import type { StockRecord } from "../db/stock.ts";
+} from "../promos/rules.ts";
+import type { StockRecord } from "../stock/record.ts";
 import type { PaymentRef, PaymentTarget } from "../payments/provider.ts";
-import { freeHoldInto } from "../db/holds.ts";
+import { freeHoldInto } from "../stock/holds.ts";
 import {
   MAX_ORDER_COMPONENTS,
   needOf,
@@ -56,8 +56,8 @@ import {
 import { releaseOrder } from "./release.ts";
 import { stopJob } from "./stop_job.ts";
 import { stopSoon } from "./stops.ts";
-import { type JobPlan, type Prepared, runStockJob, type StockJob } from "../db/stock_batch.ts";
-import { applyMove, availableOf } from "./stock_moves.ts";
+import { type JobPlan, type Prepared, runStockJob, type StockJob } from "../stock/batch.ts";
+import { applyMove, availableOf } from "../stock/record.ts";
 import { type OrderDeps, step } from "./steps.ts";
 import { InvalidInput } from "../errors.ts";
 
@@ -525,8 +525,7 @@ async function createPayment(
         shippingCents: order.shippingCents,
         taxCents: order.taxCents,
         totalCents: order.totalCents,
-        successUrl: `${input.origin}/order-success?session_id={CHECKOUT_SESSION_ID}`,
-        cancelUrl: `${input.origin}/cart`,
+        origin: input.origin,
         expiresAt: order.reservation.expiresAt,
       })
       : await deps.payments.createPaymentIntent({

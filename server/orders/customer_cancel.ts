@@ -5,8 +5,8 @@
  */
 import { isNewForAdmin } from "../../shared/status.ts";
 import { Conflict, NotFound } from "../errors.ts";
-import { findOrder, getOrder } from "../db/orders.ts";
-import { normalizeEmail } from "../db/promo.ts";
+import { findOrder, getOrder } from "./store.ts";
+import { normalizeEmail } from "../promos/store.ts";
 import { cancelOrder } from "./fulfilment.ts";
 import type { Order } from "./order.ts";
 import type { OrderDeps } from "./steps.ts";

@@ -4,7 +4,7 @@
  * already, its paid event is recorded instead, so nothing expires with money in.
  */
 import type { Order } from "./order.ts";
-import { findOrder } from "../db/orders.ts";
+import { findOrder } from "./store.ts";
 import { keys } from "../kv/keys.ts";
 import { receivePaymentEvent } from "./payment.ts";
 import { releaseOrder } from "./release.ts";

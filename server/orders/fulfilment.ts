@@ -7,9 +7,9 @@ import { isCancellable, isNewForAdmin } from "../../shared/status.ts";
 import { Conflict, DomainError, NotFound } from "../errors.ts";
 import type { Email } from "../email/mailer.ts";
 import { queueEmailInto } from "../email/outbox.ts";
-import { orderDeliveredEmail, orderPrintingEmail, orderShippedEmail } from "../email/templates.ts";
-import { findOrderEntry, getOrder, updateOrder, writeOrderTo } from "../db/orders.ts";
-import { listAllOrders } from "../db/order_list.ts";
+import { orderDeliveredEmail, orderPrintingEmail, orderShippedEmail } from "./emails.ts";
+import { findOrderEntry, getOrder, updateOrder, writeOrderTo } from "./store.ts";
+import { listAllOrders } from "./list.ts";
 import { type Order, withStatus } from "./order.ts";
 import {
   CANCEL_WITH_REFUND_MUTATIONS,
@@ -20,8 +20,8 @@ import {
 import { receivePaymentEvent } from "./payment.ts";
 import { originFor } from "./origin.ts";
 import { releaseOrder } from "./release.ts";
-import { type JobPlan, runStockJob } from "../db/stock_batch.ts";
-import { applyMove } from "./stock_moves.ts";
+import { type JobPlan, runStockJob } from "../stock/batch.ts";
+import { applyMove } from "../stock/record.ts";
 import { type OrderDeps, step } from "./steps.ts";
 
 /** Whether an error is the provider's (refused or unreachable), not the shop's own. */

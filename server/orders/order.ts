@@ -7,8 +7,8 @@ import { canTransition } from "../../shared/status.ts";
 import type { Region, Totals } from "../../shared/policy.ts";
 import { Conflict } from "../errors.ts";
 import type { PaymentRef } from "../payments/provider.ts";
-import type { PricedLine } from "../db/cart_view.ts";
-import type { UsageWant } from "../db/promo.ts";
+import type { PricedLine } from "../cart/view.ts";
+import type { UsageWant } from "../promos/store.ts";
 
 export type { Address };
 

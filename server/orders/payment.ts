@@ -11,13 +11,13 @@ import type { StockKey } from "../../shared/bom.ts";
 import { NotFound } from "../errors.ts";
 import type { Email } from "../email/mailer.ts";
 import { queueEmailInto } from "../email/outbox.ts";
-import { orderConfirmationEmail, ownerOrderEmail } from "../email/templates.ts";
-import { type CartRecord, takeBoughtLinesInto } from "../db/cart.ts";
-import { freeHoldInto, type HoldsEntry } from "../db/holds.ts";
+import { orderConfirmationEmail, ownerOrderEmail } from "./emails.ts";
+import { type CartRecord, takeBoughtLinesInto } from "../cart/cart.ts";
+import { freeHoldInto, type HoldsEntry } from "../stock/holds.ts";
 import { keys } from "../kv/keys.ts";
-import type { StockRecord } from "../db/stock.ts";
-import { findOrderEntry, updateOrder, writeOrderTo } from "../db/orders.ts";
-import { normalizePromoCode, readUsage, type UsageRead, type UsageWant } from "../db/promo.ts";
+import type { StockRecord } from "../stock/record.ts";
+import { findOrderEntry, updateOrder, writeOrderTo } from "./store.ts";
+import { normalizePromoCode, readUsage, type UsageRead, type UsageWant } from "../promos/store.ts";
 import {
   countUse,
   giveBackUse,
@@ -27,13 +27,13 @@ import {
   usageClaims,
   usageWant,
   writeLedgerInto,
-} from "../promos/redeem.ts";
+} from "../promos/rules.ts";
 import {
   finishEventInto,
   inboxEvent,
   markHandledInto,
   recordEventInto,
-} from "../db/payment_inbox.ts";
+} from "../payments/inbox.ts";
 import type { PaidDetails, PaymentEvent } from "../payments/provider.ts";
 import { appendStatus, type Order, orderClaims, wasPaid } from "./order.ts";
 import {
@@ -45,8 +45,8 @@ import {
 } from "./refunds.ts";
 import { releaseOrder } from "./release.ts";
 import { originFor } from "./origin.ts";
-import { type JobPlan, runStockJob, type StockJob } from "../db/stock_batch.ts";
-import { applyMove } from "./stock_moves.ts";
+import { type JobPlan, runStockJob, type StockJob } from "../stock/batch.ts";
+import { applyMove } from "../stock/record.ts";
 import { type OrderDeps, step } from "./steps.ts";
 
 /**
@@ -364,7 +364,7 @@ function withPayment(
   order: Order,
   event: PaymentEvent,
   now: number,
-  provider: "demo" | "stripe",
+  provider: string,
 ): Order {
   const next = applyPaidDetails(order, event.details ?? {}, now);
   // A crash between the reservation and attaching its payment leaves no reference: the event's.

@@ -5,8 +5,8 @@
  * queued again). Every step is
  * idempotent, so running it while the queue also works is harmless.
  */
-import { listInbox } from "../db/payment_inbox.ts";
-import { listOrders } from "../db/orders.ts";
+import { listInbox } from "../payments/inbox.ts";
+import { listOrders } from "./store.ts";
 import { sweepHolds } from "./expiry.ts";
 import { handlePaymentEvent } from "./payment.ts";
 import { queueRefundInto } from "./refunds.ts";

@@ -5,16 +5,15 @@
  * forgets a refund. The job asks the provider (with the order's idempotency key, so a retry never
  * pays back twice) and records its answer:
  * - accepted and done: refunded;
- * - accepted, not final yet (some Stripe refunds): requested, and asked again later; its webhook
+ * - accepted, not final yet (some card refunds take days): requested, and asked again later; its webhook
  *   may tell first;
  * - refused or unreachable: tried again on a widening schedule, for as long as it takes; once it
  *   has failed for an hour, the owner is emailed, once;
  * - failed at the provider (a closed card): failed, and the owner is emailed.
  */
-import { findOrder, updateOrder } from "../db/orders.ts";
+import { findOrder, updateOrder } from "./store.ts";
 import { queueEmailInto } from "../email/outbox.ts";
-import { refundTroubleEmail } from "../email/owner_alerts.ts";
-import { orderCancelledEmail, ownerCancelledEmail } from "../email/templates.ts";
+import { orderCancelledEmail, ownerCancelledEmail, refundTroubleEmail } from "./emails.ts";
 import type { RefundOutcome } from "../payments/provider.ts";
 import type { Order, RefundState } from "./order.ts";
 import { originFor } from "./origin.ts";
@@ -53,7 +52,7 @@ export function refundRetryDelay(failures: number): number {
 /**
  * The idempotency key of an order's refund at the provider: the same for every try, so a retry
  * never pays back twice. (Not "refund-N": tries made before refunds carried the order number used
- * that key with other parameters, which Stripe refuses to reuse for a day.)
+ * that key with other parameters, which a provider may refuse to reuse for a day.)
  */
 export function refundKey(orderNumber: string): string {
   return `order-refund-${orderNumber}`;

@@ -3,20 +3,20 @@
  * free.
  */
 import { NotFound } from "../errors.ts";
-import { freeHoldInto, type HoldsEntry } from "../db/holds.ts";
+import { freeHoldInto, type HoldsEntry } from "../stock/holds.ts";
 import { keys } from "../kv/keys.ts";
-import { findOrderEntry, writeOrderTo } from "../db/orders.ts";
-import { readUsage, type UsageRead } from "../db/promo.ts";
+import { findOrderEntry, writeOrderTo } from "./store.ts";
+import { readUsage, type UsageRead } from "../promos/store.ts";
 import {
   giveBackUse,
   ledgerOf,
   ledgerSize,
   usageClaims,
   writeLedgerInto,
-} from "../promos/redeem.ts";
+} from "../promos/rules.ts";
 import { type Order, orderClaims, withStatus } from "./order.ts";
-import { type JobPlan, runStockJob } from "../db/stock_batch.ts";
-import { applyMove } from "./stock_moves.ts";
+import { type JobPlan, runStockJob } from "../stock/batch.ts";
+import { applyMove } from "../stock/record.ts";
 import type { OrderDeps } from "./steps.ts";
 import type { PaymentRef } from "../payments/provider.ts";
 import { stopJob } from "./stop_job.ts";

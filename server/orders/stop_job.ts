@@ -14,7 +14,7 @@ export interface StopJob {
   failures?: number;
 }
 
-/** A provider's payment lives at most this long (Stripe's sessions: 24 hours), with a margin. */
+/** A provider's payment lives at most this long (a hosted session: 24 hours), with a margin. */
 const PAYMENT_LIFETIME_MS = 25 * 3_600_000;
 
 /** The job that stops `payment` of `orderNumber`, to queue with the write that abandons it. */

@@ -1,4 +1,7 @@
-/** The payment provider seam: Stripe in production, the built-in demo provider by default. */
+/**
+ * The payment provider seam: what the shop asks of any provider, and what it hears back. The
+ * providers themselves are folders beside this file, chosen by server/payments/registry.ts.
+ */
 import type { Region, Totals } from "../../shared/policy.ts";
 import type { Address } from "../../shared/api_types.ts";
 
@@ -17,8 +20,11 @@ export interface CheckoutSessionInput {
   shippingCents: number;
   taxCents: number;
   totalCents: number;
-  successUrl: string;
-  cancelUrl: string;
+  /**
+   * The shop's address: a hosted page sends the shopper back to its /order-success page with the
+   * payment's id as `session_id`, or to /cart when they leave it.
+   */
+  origin: string;
   /** Unix ms when the session (and the stock reservation) lapses. */
   expiresAt: number;
 }
@@ -32,7 +38,8 @@ export interface PaymentIntentInput {
 
 /** A payment object the provider created, as the order keeps it. */
 export interface PaymentRef {
-  provider: "demo" | "stripe";
+  /** The provider's name (its key in the registry). */
+  provider: string;
   kind: "checkout_session" | "payment_intent";
   id: string;
   /** Hosted checkout page. */
@@ -113,8 +120,10 @@ export interface InlinePayments {
 
 /** One payment provider. */
 export interface PaymentProvider {
-  readonly name: "demo" | "stripe";
-  /** For the embedded payment form (Stripe.js); null for the demo provider. */
+  readonly name: string;
+  /** How people name it ("Stripe"): in the start-up line and messages. */
+  readonly label: string;
+  /** For the embedded payment form in the browser, when the provider's form needs one. */
   readonly publishableKey: string | null;
   createCheckoutSession(input: CheckoutSessionInput): Promise<PaymentRef>;
   createPaymentIntent(input: PaymentIntentInput): Promise<PaymentRef>;

@@ -6,8 +6,8 @@ import { COMPONENTS, type StockKey, switchIdOf } from "../../shared/bom.ts";
 import type { PickListView } from "../../shared/api_types.ts";
 import { DEFAULT_BODY_COLOR } from "../../shared/pricing.ts";
 import { isNewForAdmin } from "../../shared/status.ts";
-import { listSwitches } from "../db/catalog.ts";
-import { listAllOrders } from "../db/order_list.ts";
+import { listSwitches } from "../catalog/store.ts";
+import { listAllOrders } from "../orders/list.ts";
 import type { Order } from "../orders/order.ts";
 
 /** The paid, unshipped orders, oldest first (the order they are packed in). */

@@ -6,8 +6,8 @@ import { type StockKey, switchIdOf } from "../../shared/bom.ts";
 import type { SalesView } from "../../shared/api_types.ts";
 import { toDollars } from "../../shared/pricing.ts";
 import { isSale } from "../../shared/status.ts";
-import { listProducts, listSwitches } from "../db/catalog.ts";
-import { listAllOrders } from "../db/order_list.ts";
+import { listProducts, listSwitches } from "../catalog/store.ts";
+import { listAllOrders } from "../orders/list.ts";
 import type { Order, OrderItem } from "../orders/order.ts";
 
 const DAY_MS = 86_400_000;

@@ -1,13 +1,7 @@
 import { Hono } from "hono";
 import { getCookie } from "hono/cookie";
 import { z } from "zod";
-import {
-  type Component,
-  COMPONENTS,
-  type StockKey,
-  switchIdOf,
-  switchKey,
-} from "../../shared/bom.ts";
+import { switchKey } from "../../shared/bom.ts";
 import { isNewForAdmin, isProcessedForAdmin, type OrderStatus } from "../../shared/status.ts";
 import {
   adminOrdersQuerySchema,
@@ -18,29 +12,23 @@ import {
   stockUpdateSchema,
   trackingSchema,
 } from "../../shared/schemas.ts";
-import { switchImageUrl } from "../../shared/images.ts";
-import { toDollars } from "../../shared/pricing.ts";
 import type { AppDeps } from "../deps.ts";
-import { NotFound, Unauthorized } from "../errors.ts";
+import { Unauthorized } from "../errors.ts";
 import { secretsEqual } from "../crypto.ts";
-import { createAdminSession, deleteAdminSession } from "../db/admin_sessions.ts";
+import { createAdminSession, deleteAdminSession } from "../accounts/admin_sessions.ts";
 import {
   addTrackingNumber,
   cancelOrder,
   markDelivered,
   shipProcessedOrders,
 } from "../orders/fulfilment.ts";
-import { getSwitches } from "../db/catalog.ts";
-import { listAllOrders, listOrderPage } from "../db/order_list.ts";
+import { listOrderPage } from "../orders/list.ts";
 import type { Order } from "../orders/order.ts";
-import type { AdminOrderView } from "../../shared/api_types.ts";
-import { orderItemImageUrl } from "../db/order_views.ts";
-import { beginAdminAttempt } from "../login_limits.ts";
-import { setShelfCount, type StockRecord } from "../db/stock.ts";
-import { countsOf, inventoryView, planningOf, soldSince } from "../stock/inventory.ts";
+import { adminOrderView, newOrdersCsv } from "../orders/admin_view.ts";
+import { beginAdminAttempt } from "../accounts/login_limits.ts";
+import { componentKey, countShelf, ownerInventory } from "../reports/inventory.ts";
 import { queueEmail } from "../email/outbox.ts";
-import { orderConfirmationEmail } from "../email/templates.ts";
-import { toCsv } from "../csv.ts";
+import { orderConfirmationEmail } from "../orders/emails.ts";
 import {
   adminCookieName,
   clearAdminCookie,
@@ -68,91 +56,6 @@ const STATUS_FILTERS: Record<string, ((s: OrderStatus) => boolean) | undefined> 
 };
 
 const orderParam = z.object({ orderNumber: z.string().min(1).max(64) });
-
-/** An order as the admin dashboard sees it: everything, with image URLs. */
-function adminOrderView(order: Order, imageBase: string): AdminOrderView {
-  return {
-    orderNumber: order.orderNumber,
-    status: order.status,
-    region: order.region,
-    email: order.email,
-    customerName: order.customerName,
-    shippingAddress: order.shippingAddress,
-    items: order.items.map((i) => ({
-      ...i,
-      price: toDollars(i.priceCents),
-      imageUrl: orderItemImageUrl(i, imageBase),
-      switches: i.switches.map((s) => ({ ...s, imageUrl: switchImageUrl(imageBase, s.image) })),
-    })),
-    trackingNumber: order.trackingNumber,
-    taxId: order.taxId,
-    promoCode: order.promoCode,
-    subtotal: toDollars(order.subtotalCents),
-    discount: toDollars(order.discountCents),
-    shipping: toDollars(order.shippingCents),
-    tax: toDollars(order.taxCents),
-    total: toDollars(order.totalCents),
-    cancelReason: order.cancelReason,
-    refund: order.refund?.state ?? null,
-    createdAt: new Date(order.createdAt).toISOString(),
-    updatedAt: new Date(order.updatedAt).toISOString(),
-  };
-}
-
-/** One CSV row per new order. */
-function csvRows(orders: Order[]): unknown[][] {
-  const header = [
-    "Order Number",
-    "Status",
-    "Created",
-    "Customer",
-    "Email",
-    "Street",
-    "Apartment",
-    "City",
-    "State",
-    "ZIP",
-    "Country",
-    "Items",
-    "Subtotal",
-    "Discount",
-    "Shipping",
-    "Tax",
-    "Total",
-    "Tracking Number",
-    "Tax ID",
-  ];
-  return [
-    header,
-    ...orders.map((o) => [
-      o.orderNumber,
-      o.status,
-      new Date(o.createdAt).toISOString(),
-      o.customerName,
-      o.email,
-      o.shippingAddress?.street,
-      o.shippingAddress?.apartment,
-      o.shippingAddress?.city,
-      o.shippingAddress?.state,
-      o.shippingAddress?.zipCode,
-      o.shippingAddress?.country,
-      o.items.map((i) =>
-        `${i.quantity} x ${i.name}${
-          i.switches.length ? ` [${i.switches.map((s) => `${s.brand}: ${s.name}`).join("; ")}]` : ""
-        }${i.keycaps && i.keycaps !== "none" ? ` (keycaps: ${i.keycaps})` : ""}${
-          i.bodyColor ? ` (body: ${i.bodyColor})` : ""
-        }`
-      ).join(" | "),
-      (o.subtotalCents / 100).toFixed(2),
-      (o.discountCents / 100).toFixed(2),
-      (o.shippingCents / 100).toFixed(2),
-      (o.taxCents / 100).toFixed(2),
-      (o.totalCents / 100).toFixed(2),
-      o.trackingNumber,
-      o.taxId?.value,
-    ]),
-  ];
-}
 
 /**
  * The admin API (docs/product.md#admin-api, docs/decisions.md#admin-authentication): enforced on
@@ -203,13 +106,10 @@ export function adminRoutes(deps: Deps): Hono {
   });
 
   app.get("/orders/new/csv", validateQuery(ordersCsvQuerySchema), async (c) => {
-    const { from, to } = c.req.valid("query");
-    const fresh = (await listAllOrders(kv, { status: isNewForAdmin, from, to })).reverse();
-    const range = from || to ? `_${from ?? "start"}_to_${to ?? "today"}` : "";
-    // The byte order mark tells spreadsheet programs the file is UTF-8 (names with accents).
-    return c.body(`\uFEFF${toCsv(csvRows(fresh))}`, 200, {
+    const { filename, body } = await newOrdersCsv(kv, c.req.valid("query"));
+    return c.body(body, 200, {
       "Content-Type": "text/csv; charset=utf-8",
-      "Content-Disposition": `attachment; filename="new_orders${range}.csv"`,
+      "Content-Disposition": `attachment; filename="${filename}"`,
       "Cache-Control": "no-store",
     });
   });
@@ -252,13 +152,7 @@ export function adminRoutes(deps: Deps): Hono {
     return c.json(adminOrderView(order, imageBase));
   });
 
-  app.get("/inventory", async (c) => c.json(await inventoryView(kv, clock.now())));
-
-  /** One entry of the inventory after the owner changed it. */
-  async function entryAfter(key: StockKey, record: StockRecord) {
-    const sold = (await soldSince(kv, clock.now())).get(key) ?? 0;
-    return { ...countsOf(record), ...planningOf(record, sold) };
-  }
+  app.get("/inventory", async (c) => c.json(await ownerInventory(kv, clock.now())));
 
   app.put(
     "/inventory/switches/:id",
@@ -266,9 +160,8 @@ export function adminRoutes(deps: Deps): Hono {
     validateJson(stockUpdateSchema),
     async (c) => {
       const { id } = c.req.valid("param");
-      await getSwitches(kv, [id]);
-      const record = await setShelfCount(kv, switchKey(id), c.req.valid("json"), clock.now());
-      return c.json({ id, ...await entryAfter(switchKey(id), record) });
+      const entry = await countShelf(kv, switchKey(id), c.req.valid("json"), clock.now());
+      return c.json({ id, ...entry });
     },
   );
 
@@ -278,12 +171,8 @@ export function adminRoutes(deps: Deps): Hono {
     validateJson(stockUpdateSchema),
     async (c) => {
       const name = c.req.valid("param").name;
-      if (!COMPONENTS.includes(name as Component) || switchIdOf(name as Component) !== null) {
-        throw new NotFound(`No component called ${name}; use one of ${COMPONENTS.join(", ")}`);
-      }
-      const key = name as Component;
-      const record = await setShelfCount(kv, key, c.req.valid("json"), clock.now());
-      return c.json({ name, ...await entryAfter(key, record) });
+      const entry = await countShelf(kv, componentKey(name), c.req.valid("json"), clock.now());
+      return c.json({ name, ...entry });
     },
   );
   return app;

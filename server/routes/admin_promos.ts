@@ -4,7 +4,7 @@ import { promoCreateSchema, promoUpdateSchema } from "../../shared/schemas.ts";
 import type { AppDeps } from "../deps.ts";
 import { requireAdmin } from "../middleware/admin_auth.ts";
 import { validateJson, validateParams } from "../middleware/validate.ts";
-import { createPromo, listPromos, updatePromo } from "../promos/promos.ts";
+import { createPromo, listPromos, updatePromo } from "../promos/admin.ts";
 
 const codeParam = z.object({ code: z.string().min(1).max(60) });
 

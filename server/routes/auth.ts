@@ -9,17 +9,17 @@ import {
 } from "../../shared/schemas.ts";
 import type { AppDeps } from "../deps.ts";
 import { Unauthorized } from "../errors.ts";
-import { linkCartToUser } from "../db/cart.ts";
-import { listOrdersOfUser } from "../db/user_orders.ts";
-import { publicOrderView } from "../db/order_views.ts";
+import { linkCartToUser } from "../cart/cart.ts";
+import { listOrdersOfUser } from "../orders/by_user.ts";
+import { publicOrderView } from "../orders/public_view.ts";
 import { hitRateLimit, type RateLimit } from "../kv/rate_limit.ts";
-import { beginLoginAttempt } from "../login_limits.ts";
+import { beginLoginAttempt } from "../accounts/login_limits.ts";
 import {
   checkCredentials,
   createUserSession,
   deleteUserSession,
   registerUser,
-} from "../db/users.ts";
+} from "../accounts/users.ts";
 import { startCheckout } from "../orders/checkout.ts";
 import { confirmPasswordReset, requestPasswordReset } from "../accounts/password_reset.ts";
 import { deleteMyAccount, exportMyData } from "../accounts/my_data.ts";

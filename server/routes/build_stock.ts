@@ -3,10 +3,10 @@ import { z } from "zod";
 import { COMPONENTS, type StockKey, switchIdOf, switchKey } from "../../shared/bom.ts";
 import type { BuildStockView } from "../../shared/api_types.ts";
 import type { AppDeps } from "../deps.ts";
-import { switchSnapshot } from "../db/catalog.ts";
-import { findCart } from "../db/cart.ts";
-import { priceLines } from "../db/cart_view.ts";
-import { stockSnapshot } from "../db/stock.ts";
+import { switchSnapshot } from "../catalog/store.ts";
+import { findCart } from "../cart/cart.ts";
+import { priceLines } from "../cart/view.ts";
+import { stockSnapshot } from "../stock/store.ts";
 import { validateQuery } from "../middleware/validate.ts";
 
 const query = z.object({ cartId: z.string().max(64).optional() });

@@ -2,13 +2,13 @@ import { type Context, Hono } from "hono";
 import { z } from "zod";
 import { quantityUpdateSchema, simpleAddSchema, testerAddSchema } from "../../shared/schemas.ts";
 import type { AppDeps } from "../deps.ts";
-import { addToCart, getCart, type LineSpec, removeLine, setLineQuantity } from "../db/cart.ts";
-import { viewCart } from "../db/cart_view.ts";
+import { addToCart, getCart, type LineSpec, removeLine, setLineQuantity } from "../cart/cart.ts";
+import { viewCart } from "../cart/view.ts";
 import { validateJson, validateParams, validateQuery } from "../middleware/validate.ts";
 import { optionalUser } from "../middleware/user_auth.ts";
 import { clientKey } from "../middleware/client_key.ts";
 import { hitRateLimit, type RateLimit } from "../kv/rate_limit.ts";
-import { readStockVersion } from "../db/stock_version.ts";
+import { readStockVersion } from "../kv/version.ts";
 
 const cartParam = z.object({ cartId: z.string().min(1).max(64) });
 const lineParam = z.object({

@@ -7,10 +7,10 @@ import type { AvailabilityView, ProductView, SwitchView } from "../../shared/api
 import { idSchema } from "../../shared/schemas.ts";
 import type { AppDeps } from "../deps.ts";
 import { NotFound } from "../errors.ts";
-import { listProducts, listSwitches, productSnapshot } from "../db/catalog.ts";
+import { listProducts, listSwitches, productSnapshot } from "../catalog/store.ts";
 import { getPackPage, listPacksOnSale } from "../catalog/packs.ts";
-import { stockSnapshot } from "../db/stock.ts";
-import { perStockVersion } from "../db/stock_version.ts";
+import { stockSnapshot } from "../stock/store.ts";
+import { perStockVersion } from "../kv/version.ts";
 import { validateParams } from "../middleware/validate.ts";
 
 const idParam = z.object({ id: idSchema });

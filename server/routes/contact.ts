@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { contactSchema } from "../../shared/schemas.ts";
 import type { AppDeps } from "../deps.ts";
-import { saveContactMessage } from "../db/contact.ts";
+import { saveContactMessage } from "../contact/messages.ts";
 import { hitRateLimit } from "../kv/rate_limit.ts";
 import { clientKey } from "../middleware/client_key.ts";
 import { validateJson } from "../middleware/validate.ts";

@@ -9,10 +9,10 @@ import {
   switchSvg,
 } from "../images/render_svg.ts";
 import { svgToPng } from "../images/png.ts";
-import { switchesByImage, switchSnapshot } from "../db/catalog.ts";
+import { switchesByImage, switchSnapshot } from "../catalog/store.ts";
 import { readBuildLink } from "../../shared/build_link.ts";
 import { DEFAULT_BODY_COLOR } from "../../shared/pricing.ts";
-import { readImage } from "../db/image_store.ts";
+import { readImage } from "../catalog/image_store.ts";
 import { UPLOAD_TYPES } from "../../shared/images.ts";
 import { PACKS } from "../../shared/catalog/packs.ts";
 import { PREVIEW_NAMES } from "../ssr/page_meta.ts";

@@ -9,12 +9,12 @@ import { discountCents } from "../../shared/policy.ts";
 import { toDollars } from "../../shared/pricing.ts";
 import type { AppDeps } from "../deps.ts";
 import { NotFound } from "../errors.ts";
-import { findCart } from "../db/cart.ts";
-import { priceLines, subtotalOf } from "../db/cart_view.ts";
-import { findOrder, findOrderByPaymentId } from "../db/orders.ts";
-import { publicOrderView } from "../db/order_views.ts";
-import { normalizePromoCode, readUsage } from "../db/promo.ts";
-import { discountOf, holdUse, ledgerOf, usageWant } from "../promos/redeem.ts";
+import { findCart } from "../cart/cart.ts";
+import { priceLines, subtotalOf } from "../cart/view.ts";
+import { findOrder, findOrderByPaymentId } from "../orders/store.ts";
+import { publicOrderView } from "../orders/public_view.ts";
+import { normalizePromoCode, readUsage } from "../promos/store.ts";
+import { discountOf, holdUse, ledgerOf, usageWant } from "../promos/rules.ts";
 import { hitRateLimit, type RateLimit } from "../kv/rate_limit.ts";
 import { receivePaymentEvent } from "../orders/payment.ts";
 import { startCheckout } from "../orders/checkout.ts";
@@ -85,6 +85,7 @@ export function orderRoutes(deps: Deps): Hono {
     return c.json(
       {
         // An embedded payment (a payment intent) always has its client secret.
+        clientSecret: payment.clientSecret!,
         stripeClientSecret: payment.clientSecret!,
         orderNumber: order.orderNumber,
         paymentIntentId: payment.id,

@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import { z } from "zod";
 import type { AppDeps } from "../deps.ts";
 import { NotFound } from "../errors.ts";
-import { findOrderByPaymentId } from "../db/orders.ts";
+import { findOrderByPaymentId } from "../orders/store.ts";
 import { handlePaymentEvent, recordPaymentEvent } from "../orders/payment.ts";
 import { validateParams } from "../middleware/validate.ts";
 

@@ -1,6 +1,6 @@
 import type { Context, Hono } from "hono";
 import { refusal } from "../../client/app/page_data.ts";
-import type { ApiGet } from "../static_files.ts";
+import type { ApiGet } from "./page_server.ts";
 
 /**
  * How rendered pages read the shop's API: in-process through `app` itself, as the request's own

@@ -1,4 +1,7 @@
-/** The owner's inventory: counts, low-stock levels and how long each component lasts. */
+/**
+ * The owner's inventory: counts, low-stock levels and how long each component lasts at the rate
+ * it sold lately (which the caller counts from the orders: server/reports/inventory.ts).
+ */
 import { COMPONENTS, type StockKey, switchKey } from "../../shared/bom.ts";
 import type {
   InventoryComponent,
@@ -7,27 +10,19 @@ import type {
   StockCounts,
   StockPlanning,
 } from "../../shared/api_types.ts";
-import { isSale } from "../../shared/status.ts";
-import { listProducts, listSwitches } from "../db/catalog.ts";
-import { countStockAlerts } from "../db/stock_alerts.ts";
-import { listAllOrders } from "../db/order_list.ts";
-import { DEFAULT_LOW_STOCK_AT, listStock, type StockRecord } from "../db/stock.ts";
-import { availableOf } from "../orders/stock_moves.ts";
+import { listProducts, listSwitches } from "../catalog/store.ts";
+import { countStockAlerts } from "./back_in_stock/store.ts";
+import { listStock } from "./store.ts";
+import { isLow, levelOf, type StockRecord } from "./record.ts";
+import { availableOf } from "./record.ts";
 
-const DAY_MS = 86_400_000;
-const RUNWAY_DAYS = 30;
+/** The days `sold` counts: the runway is days left at their rate. */
+export const RUNWAY_DAYS = 30;
 
-/** Units each component sold in the last 30 days (orders created since, still sales). */
-export async function soldSince(kv: Deno.Kv, now: number): Promise<Map<StockKey, number>> {
-  const from = new Date(now - (RUNWAY_DAYS - 1) * DAY_MS).toISOString().slice(0, 10);
-  const sold = new Map<StockKey, number>();
-  for (const order of await listAllOrders(kv, { status: isSale, from })) {
-    for (const [key, n] of order.reservation.items) sold.set(key, (sold.get(key) ?? 0) + n);
-  }
-  return sold;
-}
+/** Units each component sold lately, per stock key (what the runway divides by). */
+export type RecentSales = ReadonlyMap<StockKey, number>;
 
-/** A stock record as the inventory shows it (the words are defined in orders/stock_moves.ts). */
+/** A stock record as the inventory shows it (the words are defined in server/stock/record.ts). */
 export function countsOf(record: StockRecord | undefined): StockCounts {
   const r = record ?? { stock: 0, reserved: 0, used: 0 };
   return { stock: r.stock, reserved: r.reserved, available: availableOf(r), used: r.used };
@@ -35,22 +30,20 @@ export function countsOf(record: StockRecord | undefined): StockCounts {
 
 /** The low-stock level, flag and runway of one record. */
 export function planningOf(record: StockRecord | undefined, soldLast30Days: number): StockPlanning {
-  const lowStockAt = record?.lowStockAt ?? DEFAULT_LOW_STOCK_AT;
   const available = record ? availableOf(record) : 0;
   return {
-    lowStockAt,
-    low: available <= lowStockAt,
+    lowStockAt: levelOf(record),
+    low: isLow(record ?? { stock: 0, reserved: 0, used: 0 }),
     soldLast30Days,
     runwayDays: soldLast30Days > 0 ? Math.floor(available / (soldLast30Days / RUNWAY_DAYS)) : null,
   };
 }
 
 /** Every switch and component with its counts and planning figures. */
-export async function inventoryView(kv: Deno.Kv, now: number): Promise<InventoryView> {
-  const [switches, stock, sold, waiting, products] = await Promise.all([
+export async function inventoryView(kv: Deno.Kv, sold: RecentSales): Promise<InventoryView> {
+  const [switches, stock, waiting, products] = await Promise.all([
     listSwitches(kv),
     listStock(kv),
-    soldSince(kv, now),
     countStockAlerts(kv),
     listProducts(kv),
   ]);
@@ -75,4 +68,9 @@ export async function inventoryView(kv: Deno.Kv, now: number): Promise<Inventory
       ...planningOf(stock.get(name), sold.get(name) ?? 0),
     })),
   };
+}
+
+/** One entry of the inventory: its counts and planning figures. */
+export function inventoryEntry(record: StockRecord, sold: number): StockCounts & StockPlanning {
+  return { ...countsOf(record), ...planningOf(record, sold) };
 }

@@ -5,11 +5,12 @@
  * twice.
  */
 import type { AppDeps } from "../deps.ts";
+import { escapeHtml } from "../../shared/html.ts";
+import type { Email } from "../email/mailer.ts";
 import { keys } from "../kv/keys.ts";
-import type { LowStockAlert, LowStockJob } from "../db/stock.ts";
-import { stockKeyNames } from "../db/stock_names.ts";
+import type { LowStockAlert, LowStockJob } from "./store.ts";
+import { stockKeyNames } from "./names.ts";
 import { queueEmailInto } from "../email/outbox.ts";
-import { lowStockEmail } from "../email/templates.ts";
 
 type Deps = Pick<AppDeps, "kv" | "clock" | "config">;
 
@@ -47,4 +48,35 @@ export async function sendLowStockAlerts(deps: Deps): Promise<number> {
     sent++;
   }
   return sent;
+}
+
+function paragraphs(lines: string[]): string {
+  return lines.map((l) => `<p>${escapeHtml(l)}</p>`).join("\n");
+}
+
+/** The owner's note that a component runs low (once per fall, see server/stock/low_stock.ts). */
+function lowStockEmail(
+  name: string,
+  alert: { available: number; lowStockAt: number },
+  origin: string,
+  shopEmail: string,
+): Email {
+  const lines = [
+    alert.available === 0
+      ? `${name} is out of stock: no units are left to sell.`
+      : `${name} is running low: ${alert.available} ${
+        alert.available === 1 ? "unit is" : "units are"
+      } left to sell (your low-stock level is ${alert.lowStockAt}).`,
+    "You will not be told again until it is restocked above that level.",
+  ];
+  return {
+    to: shopEmail,
+    subject: `Low stock: ${name} (${alert.available} left)`,
+    text: [...lines, "", `Update the inventory: ${origin}/admin`].join("\n"),
+    html: [
+      paragraphs(lines),
+      `<p><a href="${escapeHtml(`${origin}/admin`)}">Update the inventory</a></p>`,
+    ]
+      .join("\n"),
+  };
 }

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { createTestApp, type TestApp } from "../helpers/test_app.ts";
 import { newPackCart, sessionIdOf, US_ADDRESS } from "../helpers/shop_fixtures.ts";
 import { listOutbox } from "../../server/email/outbox.ts";
-import { getOrder } from "../../server/db/orders.ts";
+import { getOrder } from "../../server/orders/store.ts";
 
 const EMAIL = "dana@example.com";
 const PASSWORD = "Correct123";

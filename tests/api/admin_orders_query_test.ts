@@ -5,9 +5,9 @@
 import assert from "node:assert/strict";
 import { adminCookie, createTestApp, type TestApp } from "../helpers/test_app.ts";
 import { paidOrder } from "../helpers/shop_fixtures.ts";
-import { getOrder, writeOrderTo } from "../../server/db/orders.ts";
+import { getOrder, writeOrderTo } from "../../server/orders/store.ts";
 import { keys } from "../../server/kv/keys.ts";
-import { migrate } from "../../server/db/migrations.ts";
+import { migrate } from "../../server/ops/migrations.ts";
 import type { Order } from "../../server/orders/order.ts";
 import type { OrderStatus } from "../../shared/status.ts";
 

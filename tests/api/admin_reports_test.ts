@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { adminCookie, createTestApp, type TestApp } from "../helpers/test_app.ts";
 import { DEMO_PAY_BODY, sessionIdOf, STARTER } from "../helpers/shop_fixtures.ts";
 import { SWITCHES } from "../../shared/catalog/switches.ts";
-import { getOrder } from "../../server/db/orders.ts";
+import { getOrder } from "../../server/orders/store.ts";
 import type { Order } from "../../server/orders/order.ts";
 
 type Line =

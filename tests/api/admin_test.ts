@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { getDemoPayment } from "../../server/payments/demo/provider.ts";
 import {
   adminCookie,
   adminLogin,
@@ -9,10 +10,10 @@ import {
 import { paidOrder, shopperMails, STARTER } from "../helpers/shop_fixtures.ts";
 import { csvField, toCsv } from "../../server/csv.ts";
 import { keys } from "../../server/kv/keys.ts";
-import { getOrder } from "../../server/db/orders.ts";
-import type { StockRecord } from "../../server/db/stock.ts";
+import { getOrder } from "../../server/orders/store.ts";
+import type { StockRecord } from "../../server/stock/record.ts";
 import { switchKey } from "../../shared/bom.ts";
-import { demoPayments } from "../../server/payments/demo.ts";
+import { demoPayments } from "../../server/payments/demo/provider.ts";
 import { settleRefund } from "../../server/orders/refunds.ts";
 
 /** The admin sees full addresses, and a test reads this street back, so it is spelled out here. */
@@ -160,8 +161,8 @@ Deno.test("cancelling a paid order returns its stock and refunds", async () => {
   assert.equal(res.json.status, "CANCELLED");
   assert.deepEqual((await t.kv.get<StockRecord>(keys.stock(key))).value, before);
   const order = await getOrder(t.kv, orderNumber);
-  const demo = await t.kv.get<{ status: string }>(keys.demoSession(order.payment!.id));
-  assert.equal(demo.value?.status, "refunded");
+  const demo = await getDemoPayment(t.kv, order.payment!.id);
+  assert.equal(demo?.status, "refunded");
 });
 
 Deno.test("inventory: read and correct stock in place", async () => {

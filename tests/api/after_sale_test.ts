@@ -8,7 +8,7 @@ import { paidOrder, STARTER, stockCounts } from "../helpers/shop_fixtures.ts";
 import { switchKey } from "../../shared/bom.ts";
 import { PACKS } from "../../shared/catalog/packs.ts";
 import { SWITCHES } from "../../shared/catalog/switches.ts";
-import { getOrder } from "../../server/db/orders.ts";
+import { getOrder } from "../../server/orders/store.ts";
 import { listOutbox } from "../../server/email/outbox.ts";
 
 async function cancel(t: TestApp, orderNumber: string, body: unknown, client = "127.0.0.30") {
@@ -184,8 +184,8 @@ Deno.test("after a restore, a waiting shopper still hears of every return to sto
   // versionstamp, which a restored store counts from the start again.
   const { backupLines } = await import("../../server/ops/backup.ts");
   const { restoreLines } = await import("../../server/ops/restore.ts");
-  const { setShelfCount } = await import("../../server/db/stock.ts");
-  const { sendStockAlerts } = await import("../../server/stock_alerts/alerts.ts");
+  const { setShelfCount } = await import("../../server/stock/store.ts");
+  const { sendStockAlerts } = await import("../../server/stock/back_in_stock/alerts.ts");
   const id = STARTER.switchIds[0];
   await using t = await createTestApp();
   await setShelfCount(t.kv, switchKey(id), { stock: 0 }, t.clock.now());

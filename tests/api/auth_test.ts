@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { bearer, createTestApp, type TestApp } from "../helpers/test_app.ts";
 import { PASSWORD_MESSAGE } from "../../shared/schemas.ts";
-import { USER_IDLE_MS } from "../../server/db/users.ts";
+import { USER_IDLE_MS } from "../../server/accounts/users.ts";
 import { keys } from "../../server/kv/keys.ts";
-import type { User } from "../../server/db/users.ts";
+import type { User } from "../../server/accounts/users.ts";
 
 const GOOD = { email: "dana@example.com", password: "Sw1tchesRule" };
 

@@ -11,9 +11,9 @@ import {
   type TesterSize,
   toDollars,
 } from "../../shared/pricing.ts";
-import { CART_TTL_MS, MAX_CART_LINES, MAX_LINE_QUANTITY } from "../../server/db/cart.ts";
+import { CART_TTL_MS, MAX_CART_LINES, MAX_LINE_QUANTITY } from "../../server/cart/cart.ts";
 import { keys } from "../../server/kv/keys.ts";
-import { commitStockChange } from "../../server/db/stock_version.ts";
+import { commitStockChange } from "../../server/kv/version.ts";
 import { createTestApp, setStock, type TestApp } from "../helpers/test_app.ts";
 type Res = Awaited<ReturnType<TestApp["request"]>>;
 // deno-lint-ignore no-explicit-any

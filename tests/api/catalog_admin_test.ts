@@ -23,10 +23,10 @@ import { PRODUCTS } from "../../shared/catalog/products.ts";
 import { SWITCHES } from "../../shared/catalog/switches.ts";
 import { customTesterCents, toDollars } from "../../shared/pricing.ts";
 import { keys } from "../../server/kv/keys.ts";
-import { seedKv } from "../../server/db/seed.ts";
-import { seedStock } from "../../server/db/stock.ts";
-import type { PackRecord, ProductRecord, SwitchRecord } from "../../server/db/catalog.ts";
-import type { StockRecord } from "../../server/db/stock.ts";
+import { seedKv } from "../../server/ops/seed.ts";
+import { seedStock } from "../../server/stock/store.ts";
+import type { PackRecord, ProductRecord, SwitchRecord } from "../../server/catalog/store.ts";
+import type { StockRecord } from "../../server/stock/record.ts";
 
 const GOOD_CARD = "4242424242424242";
 const STARTER = PACKS[0];

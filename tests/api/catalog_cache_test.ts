@@ -3,7 +3,7 @@ import { createTestApp, TEST_ADMIN_PASSWORD } from "../helpers/test_app.ts";
 import { gunzipSync } from "node:zlib";
 import { asciiJson } from "../../server/routes/catalog.ts";
 import { keys } from "../../server/kv/keys.ts";
-import { TRUST_MS } from "../../server/db/stock_version.ts";
+import { TRUST_MS } from "../../server/kv/version.ts";
 import { switchKey } from "../../shared/bom.ts";
 
 const admin = { Authorization: `Bearer ${TEST_ADMIN_PASSWORD}` };

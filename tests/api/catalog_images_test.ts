@@ -10,7 +10,7 @@ import { adminCookie, createTestApp, type TestApp } from "../helpers/test_app.ts
 import { newPackCart, STARTER } from "../helpers/shop_fixtures.ts";
 import { MAX_UPLOAD_BYTES } from "../../shared/images.ts";
 import { keys } from "../../server/kv/keys.ts";
-import { CHUNK_BYTES } from "../../server/db/image_store.ts";
+import { CHUNK_BYTES } from "../../server/catalog/image_store.ts";
 
 const PNG = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 const JPEG = [0xff, 0xd8, 0xff, 0xe0];

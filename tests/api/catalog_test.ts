@@ -4,10 +4,10 @@ import { PACKS } from "../../shared/catalog/packs.ts";
 import { SWITCHES } from "../../shared/catalog/switches.ts";
 import { INITIAL_COMPONENT_STOCK, PRODUCTS } from "../../shared/catalog/products.ts";
 import { toDollars } from "../../shared/pricing.ts";
-import type { SwitchRecord } from "../../server/db/catalog.ts";
+import type { SwitchRecord } from "../../server/catalog/store.ts";
 import { keys } from "../../server/kv/keys.ts";
-import { seedKv } from "../../server/db/seed.ts";
-import type { StockRecord } from "../../server/db/stock.ts";
+import { seedKv } from "../../server/ops/seed.ts";
+import type { StockRecord } from "../../server/stock/record.ts";
 import { payDemo, sessionIdOf, US_ADDRESS } from "../helpers/shop_fixtures.ts";
 import { createTestApp, setStock, type TestApp } from "../helpers/test_app.ts";
 

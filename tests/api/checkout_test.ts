@@ -10,7 +10,7 @@ import {
 } from "../helpers/shop_fixtures.ts";
 import { keys } from "../../server/kv/keys.ts";
 import { switchKey } from "../../shared/bom.ts";
-import { getOrder } from "../../server/db/orders.ts";
+import { getOrder } from "../../server/orders/store.ts";
 import { expireIfLapsed, sweepHolds } from "../../server/orders/expiry.ts";
 import { handlePaymentEvent } from "../../server/orders/payment.ts";
 import { SWITCHES } from "../../shared/catalog/switches.ts";

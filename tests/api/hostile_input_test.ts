@@ -26,7 +26,7 @@ import {
   startHostedCheckout,
   US_ADDRESS,
 } from "../helpers/shop_fixtures.ts";
-import { stripePayments } from "../../server/payments/stripe.ts";
+import { stripePayments } from "../../server/payments/stripe/provider.ts";
 import { z } from "zod";
 import {
   adminEmailsQuerySchema,
@@ -1556,7 +1556,10 @@ for (const group of GROUPS) {
 // ---------------------------------------------------------------------------------------------
 // The table covers every route the server mounts
 
-/** Every `METHOD /path` registered in server/routes/*.ts, under the prefix app.ts mounts it on. */
+/**
+ * Every `METHOD /path` registered in server/routes/*.ts, under the prefix app.ts mounts it on, and
+ * in a payment provider's own routes (server/payments/{name}/routes.ts).
+ */
 async function routesInSource(): Promise<string[]> {
   const server = new URL("../../server/", import.meta.url);
   const app = await Deno.readTextFile(new URL("app.ts", server));
@@ -1564,8 +1567,21 @@ async function routesInSource(): Promise<string[]> {
     [...app.matchAll(/app\.route\("([^"]*)",\s*(\w+)\(/g)].map((m) => [m[2], m[1]]),
   );
   const found = new Set<string>();
+  const files = [];
   for await (const file of Deno.readDir(new URL("routes/", server))) {
-    const source = await Deno.readTextFile(new URL(`routes/${file.name}`, server));
+    files.push(`routes/${file.name}`);
+  }
+  // A payment provider's own routes are mounted by the registry under /api/{its folder}.
+  for await (const dir of Deno.readDir(new URL("payments/", server))) {
+    const path = `payments/${dir.name}/routes.ts`;
+    if (!dir.isDirectory || !(await Deno.stat(new URL(path, server)).catch(() => null))) continue;
+    files.push(path);
+    const source = await Deno.readTextFile(new URL(path, server));
+    const name = /^export function (\w+)/m.exec(source)?.[1];
+    if (name) mounts.set(name, `/api/${dir.name}`);
+  }
+  for (const path of files) {
+    const source = await Deno.readTextFile(new URL(path, server));
     for (const part of source.split(/(?=export function )/)) {
       const prefix = mounts.get(/^export function (\w+)/.exec(part)?.[1] ?? "");
       if (prefix === undefined) continue;

@@ -186,7 +186,7 @@ Deno.test("after a restore, every fall is emailed: alert emails are not named by
   // restored mark of an email sent before the backup, and its email was never sent.
   const { backupLines } = await import("../../server/ops/backup.ts");
   const { restoreLines } = await import("../../server/ops/restore.ts");
-  const { setShelfCount } = await import("../../server/db/stock.ts");
+  const { setShelfCount } = await import("../../server/stock/store.ts");
   const { switchKey } = await import("../../shared/bom.ts");
   const key = switchKey(SWITCH);
   await using t = await createTestApp();

@@ -18,13 +18,13 @@ import {
 } from "../helpers/shop_fixtures.ts";
 import { adminCookie } from "../helpers/test_app.ts";
 import { keys } from "../../server/kv/keys.ts";
-import type { StockRecord } from "../../server/db/stock.ts";
-import { TRUST_MS } from "../../server/db/stock_version.ts";
-import { getOrder, listOrders } from "../../server/db/orders.ts";
+import type { StockRecord } from "../../server/stock/record.ts";
+import { TRUST_MS } from "../../server/kv/version.ts";
+import { getOrder, listOrders } from "../../server/orders/store.ts";
 import { listOutbox } from "../../server/email/outbox.ts";
 import { recoverOrders } from "../../server/orders/recovery.ts";
 import type { Order } from "../../server/orders/order.ts";
-import type { DemoPayment } from "../../server/payments/demo.ts";
+import type { DemoPayment } from "../../server/payments/demo/provider.ts";
 import { switchKey } from "../../shared/bom.ts";
 import { PACKS } from "../../shared/catalog/packs.ts";
 import { SWITCHES } from "../../shared/catalog/switches.ts";
@@ -371,7 +371,7 @@ Deno.test("instances whose views of the stock differ tell a waiting shopper once
   // version, so within its trust window an instance that had not seen a sell-out yet said "back"
   // after another said "sold out", and each "back" was an email.
   await using h = await createInstances({ instances: 2 });
-  const { sendStockAlerts } = await import("../../server/stock_alerts/alerts.ts");
+  const { sendStockAlerts } = await import("../../server/stock/back_in_stock/alerts.ts");
   await setShelf(h, 0, 1);
   const held = await startHostedCheckout(h.instances[0]);
   const signUp = await h.request(0, "/api/stock-alerts", {

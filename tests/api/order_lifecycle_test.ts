@@ -14,12 +14,12 @@ import {
   US_ADDRESS,
 } from "../helpers/shop_fixtures.ts";
 import { keys } from "../../server/kv/keys.ts";
-import type { StockRecord } from "../../server/db/stock.ts";
-import { getOrder, listOrders } from "../../server/db/orders.ts";
+import type { StockRecord } from "../../server/stock/record.ts";
+import { getOrder, listOrders } from "../../server/orders/store.ts";
 import { recoverOrders } from "../../server/orders/recovery.ts";
 import { settleRefund } from "../../server/orders/refunds.ts";
 import { sweepHolds } from "../../server/orders/expiry.ts";
-import type { DemoPayment } from "../../server/payments/demo.ts";
+import type { DemoPayment } from "../../server/payments/demo/provider.ts";
 import { switchKey } from "../../shared/bom.ts";
 import { inOneBatch } from "../helpers/one_batch.ts";
 

@@ -5,6 +5,7 @@
  * holds given back when a checkout ends unpaid.
  */
 import assert from "node:assert/strict";
+import { getDemoPayment } from "../../server/payments/demo/provider.ts";
 import {
   adminCookie,
   bearer,
@@ -16,16 +17,16 @@ import {
 } from "../helpers/test_app.ts";
 import { newPackCart, payDemo, startHostedCheckout, US_ADDRESS } from "../helpers/shop_fixtures.ts";
 import { computeTotals } from "../../shared/policy.ts";
-import { getOrder, listOrders } from "../../server/db/orders.ts";
+import { getOrder, listOrders } from "../../server/orders/store.ts";
 import { keys } from "../../server/kv/keys.ts";
 import { listEdits } from "../../server/catalog/history.ts";
-import { SEEDED_NOTICE_TEXT } from "../../server/db/notice.ts";
-import { seedKv } from "../../server/db/seed.ts";
-import { migrate } from "../../server/db/migrations.ts";
+import { SEEDED_NOTICE_TEXT } from "../../server/catalog/notice_store.ts";
+import { seedKv } from "../../server/ops/seed.ts";
+import { migrate } from "../../server/ops/migrations.ts";
 import { sweepHolds } from "../../server/orders/expiry.ts";
 import { inOneBatch } from "../helpers/one_batch.ts";
-import type { DemoPayment } from "../../server/payments/demo.ts";
-import type { PromoRecord } from "../../server/db/promo.ts";
+import type { DemoPayment } from "../../server/payments/demo/provider.ts";
+import type { PromoRecord } from "../../server/promos/store.ts";
 
 const GOOD_CARD = "4242424242424242";
 const DAY = 86_400_000;
@@ -583,7 +584,7 @@ Deno.test("a payment that arrives after the last use went is refunded in full, n
   );
   assert.equal(order.reservation.state, "released", "its items went back");
   assert.equal(order.refund?.state, "refunded");
-  const payment = (await t.kv.get<DemoPayment>(keys.demoIntent(early.json.paymentIntentId))).value!;
+  const payment = (await getDemoPayment(t.kv, early.json.paymentIntentId))!;
   assert.equal(payment.status, "refunded");
   assert.equal(payment.refundedCents, order.totalCents);
   assert.equal((await promoOf(t, "OPEN")).uses, 1, "the refunded order took no use");

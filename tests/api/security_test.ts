@@ -18,7 +18,7 @@ import {
   type TestApp,
 } from "../helpers/test_app.ts";
 import { newPackCart, paidOrder, US_ADDRESS } from "../helpers/shop_fixtures.ts";
-import { ADMIN_ABSOLUTE_MS, ADMIN_IDLE_MS } from "../../server/db/admin_sessions.ts";
+import { ADMIN_ABSOLUTE_MS, ADMIN_IDLE_MS } from "../../server/accounts/admin_sessions.ts";
 import { newOrderNumber } from "../../server/orders/order.ts";
 import { ORDER_MISS_LIMIT } from "../../server/routes/orders.ts";
 import { SWITCHES } from "../../shared/catalog/switches.ts";

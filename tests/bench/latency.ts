@@ -18,11 +18,11 @@
 import { createApp } from "../../server/app.ts";
 import { loadConfig } from "../../server/config.ts";
 import type { LogEntry } from "../../server/deps.ts";
-import { seedKv } from "../../server/db/seed.ts";
+import { seedKv } from "../../server/ops/seed.ts";
 import { keys } from "../../server/kv/keys.ts";
-import { commitStockChange, TRUST_MS } from "../../server/db/stock_version.ts";
+import { commitStockChange, TRUST_MS } from "../../server/kv/version.ts";
 import { memoryMailer } from "../../server/email/mailer.ts";
-import { demoPayments } from "../../server/payments/demo.ts";
+import { demoPayments } from "../../server/payments/demo/provider.ts";
 import { startQueueWorker } from "../../server/queue.ts";
 import { DEMO_PAY_BODY, STARTER } from "../helpers/shop_fixtures.ts";
 import {

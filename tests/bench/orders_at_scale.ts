@@ -7,7 +7,7 @@
  */
 import { createTestApp } from "../helpers/test_app.ts";
 import { paidOrder } from "../helpers/shop_fixtures.ts";
-import { getOrder, listOrders, writeOrderTo } from "../../server/db/orders.ts";
+import { getOrder, listOrders, writeOrderTo } from "../../server/orders/store.ts";
 import type { Order } from "../../server/orders/order.ts";
 import type { OrderStatus } from "../../shared/status.ts";
 

@@ -10,8 +10,8 @@ import { type ShopProcess, startShop, tempDir } from "../helpers/shop_process.ts
 import { STARTER } from "../helpers/shop_fixtures.ts";
 import type { Order } from "../../server/orders/order.ts";
 import { keys } from "../../server/kv/keys.ts";
-import type { StockRecord } from "../../server/db/stock.ts";
-import type { DemoPayment } from "../../server/payments/demo.ts";
+import type { StockRecord } from "../../server/stock/record.ts";
+import type { DemoPayment } from "../../server/payments/demo/provider.ts";
 import { switchKey } from "../../shared/bom.ts";
 
 const TRACKED = STARTER.switchIds[0];

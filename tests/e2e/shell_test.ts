@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { e2eTest } from "./helpers/e2e.ts";
 import { PAGES } from "../../shared/routes.ts";
 import { SHOP_NAME, TIMINGS } from "../../shared/policy.ts";
-import { SEEDED_NOTICE_TEXT } from "../../server/db/notice.ts";
+import { SEEDED_NOTICE_TEXT } from "../../server/catalog/notice_store.ts";
 import { settle } from "./helpers/browser.ts";
 
 const SAMPLE_PATHS = PAGES.map((p) => p.path.replace(/:\w+/, "abc"));

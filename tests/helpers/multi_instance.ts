@@ -22,15 +22,15 @@
 import { createApp } from "../../server/app.ts";
 import { type Config, loadConfig } from "../../server/config.ts";
 import type { AppDeps, LogEntry } from "../../server/deps.ts";
-import { seedKv } from "../../server/db/seed.ts";
-import type { StockRecord } from "../../server/db/stock.ts";
-import { commitStockChange } from "../../server/db/stock_version.ts";
+import { seedKv } from "../../server/ops/seed.ts";
+import type { StockRecord } from "../../server/stock/record.ts";
+import { commitStockChange } from "../../server/kv/version.ts";
 import { keys } from "../../server/kv/keys.ts";
 import { withLocksOf } from "../../server/kv/kv_util.ts";
 import type { StockKey } from "../../shared/bom.ts";
 import { memoryMailer } from "../../server/email/mailer.ts";
 import { deliverPending } from "../../server/email/outbox.ts";
-import { demoPayments } from "../../server/payments/demo.ts";
+import { demoPayments } from "../../server/payments/demo/provider.ts";
 import { type QueueJob, runJob } from "../../server/queue.ts";
 import { type Latency, remoteKv } from "./remote_kv.ts";
 import {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { withLock } from "../../server/kv/kv_util.ts";
-import { queuedJobs } from "../../server/db/stock_batch.ts";
+import { queuedJobs } from "../../server/stock/batch.ts";
 
 /**
  * Holds the stock batcher's lock while the requests start one after another, each once the one

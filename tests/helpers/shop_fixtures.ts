@@ -7,7 +7,7 @@ import { PACKS } from "../../shared/catalog/packs.ts";
 import type { TestApp } from "./test_app.ts";
 import type { StockKey } from "../../shared/bom.ts";
 import { keys } from "../../server/kv/keys.ts";
-import type { StockRecord } from "../../server/db/stock.ts";
+import type { StockRecord } from "../../server/stock/record.ts";
 
 /** The pack `newPackCart` adds; tests that reason about its switches or stock use this one. */
 export const STARTER = PACKS[0];

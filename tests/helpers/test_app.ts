@@ -3,16 +3,16 @@ import type { Hono } from "hono";
 import { createApp } from "../../server/app.ts";
 import { type Config, loadConfig } from "../../server/config.ts";
 import type { Clock, LogEntry } from "../../server/deps.ts";
-import { seedKv } from "../../server/db/seed.ts";
-import type { StockRecord } from "../../server/db/stock.ts";
-import { commitStockChange } from "../../server/db/stock_version.ts";
+import { seedKv } from "../../server/ops/seed.ts";
+import type { StockRecord } from "../../server/stock/record.ts";
+import { commitStockChange } from "../../server/kv/version.ts";
 import { keys } from "../../server/kv/keys.ts";
 import type { StockKey } from "../../shared/bom.ts";
 import { memoryMailer } from "../../server/email/mailer.ts";
 import { deliverPending } from "../../server/email/outbox.ts";
 import { sendLowStockAlerts } from "../../server/stock/low_stock.ts";
-import { sendStockAlerts } from "../../server/stock_alerts/alerts.ts";
-import { demoPayments } from "../../server/payments/demo.ts";
+import { sendStockAlerts } from "../../server/stock/back_in_stock/alerts.ts";
+import { demoPayments } from "../../server/payments/demo/provider.ts";
 import type { PaymentProvider } from "../../server/payments/provider.ts";
 
 /** A clock that stands still until a test moves it. */

@@ -9,8 +9,8 @@
 import fc from "fast-check";
 import type { StockKey } from "../../shared/bom.ts";
 import { keys } from "../../server/kv/keys.ts";
-import type { StockRecord } from "../../server/db/stock.ts";
-import { commitStockChange } from "../../server/db/stock_version.ts";
+import type { StockRecord } from "../../server/stock/record.ts";
+import { commitStockChange } from "../../server/kv/version.ts";
 import { createWorld, type World } from "./world.ts";
 import { LIMITED_CODE, type Model, newModel, PER_PERSON_CODE } from "./model.ts";
 import { ADMIN, PLAY_KEYS } from "./play.ts";

@@ -11,7 +11,7 @@
  *   call it makes after its death throws, as nothing of a dead process is written.
  */
 import { keys } from "../../server/kv/keys.ts";
-import type { StockRecord } from "../../server/db/stock.ts";
+import type { StockRecord } from "../../server/stock/record.ts";
 import type { StockKey } from "../../shared/bom.ts";
 
 /** Thrown inside a process that the history kills. */

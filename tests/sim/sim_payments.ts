@@ -9,7 +9,7 @@
  * says it accepts again). Every refund and stop attempt is logged at the simulated time.
  */
 import type { Clock } from "../../server/deps.ts";
-import { demoPayments } from "../../server/payments/demo.ts";
+import { demoPayments } from "../../server/payments/demo/provider.ts";
 import type { PaymentProvider } from "../../server/payments/provider.ts";
 import type { SimKv } from "./sim_kv.ts";
 
@@ -55,6 +55,7 @@ export function simPayments(
   const demo = demoPayments(kv);
   const provider: PaymentProvider = {
     name: demo.name,
+    label: demo.label,
     publishableKey: demo.publishableKey,
     createCheckoutSession(input) {
       kv.alive();

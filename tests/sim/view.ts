@@ -3,14 +3,14 @@
  * records every invariant reads, in one pass.
  */
 import { keys } from "../../server/kv/keys.ts";
-import type { StockRecord } from "../../server/db/stock.ts";
+import type { StockRecord } from "../../server/stock/record.ts";
 import type { Order } from "../../server/orders/order.ts";
-import type { DemoPayment } from "../../server/payments/demo.ts";
-import type { InboxEntry } from "../../server/db/payment_inbox.ts";
+import type { DemoPayment } from "../../server/payments/demo/provider.ts";
+import type { InboxEntry } from "../../server/payments/inbox.ts";
 import type { OutboxEntry } from "../../server/email/outbox.ts";
-import type { CartRecord } from "../../server/db/cart.ts";
-import type { PromoRecord } from "../../server/db/promo.ts";
-import type { ProductRecord } from "../../server/db/catalog.ts";
+import type { CartRecord } from "../../server/cart/cart.ts";
+import type { PromoRecord } from "../../server/promos/store.ts";
+import type { ProductRecord } from "../../server/catalog/store.ts";
 import type { StockKey } from "../../shared/bom.ts";
 import type { Model } from "./model.ts";
 

@@ -5,7 +5,8 @@
  */
 import assert from "node:assert/strict";
 
-const ROUTES = new URL("../../server/routes/", import.meta.url);
+/** The demo provider's routes (its session view is the probe's subject). */
+const ROUTES = new URL("../../server/payments/demo/", import.meta.url);
 
 async function typeCheck(source: string): Promise<{ ok: boolean; output: string }> {
   // Next to the real route, so its relative imports resolve; removed whatever happens.
@@ -27,7 +28,7 @@ async function typeCheck(source: string): Promise<{ ok: boolean; output: string 
 }
 
 Deno.test("a route answering a shape other than the declared one fails the type check", async () => {
-  const route = await Deno.readTextFile(new URL("demo.ts", ROUTES));
+  const route = await Deno.readTextFile(new URL("routes.ts", ROUTES));
   assert.match(route, /status: payment\.status,/, "the probe edits this line");
   const unchanged = await typeCheck(route);
   assert.ok(unchanged.ok, unchanged.output);

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { backupLines, backupToFile, NotJsonError } from "../../server/ops/backup.ts";
 import { fileLines, restoreLines, RestoreRefused } from "../../server/ops/restore.ts";
-import { seedKv } from "../../server/db/seed.ts";
+import { seedKv } from "../../server/ops/seed.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { type CartLine, linesLeftAfter } from "../../server/db/cart.ts";
+import { type CartLine, linesLeftAfter } from "../../server/cart/cart.ts";
 
 const pack = (quantity: number): CartLine => ({
   lineId: "384",

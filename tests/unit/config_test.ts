@@ -1,10 +1,11 @@
 import assert from "node:assert/strict";
-import { ConfigError, loadConfig } from "../../server/config.ts";
+import { loadConfig } from "../../server/config.ts";
+import { ConfigError } from "../../server/errors.ts";
 
 Deno.test("defaults: port 8000, demo payments, a generated admin password", () => {
   const config = loadConfig({});
   assert.equal(config.port, 8000);
-  assert.equal(config.stripe, null);
+  assert.equal(config.payments.name, "demo");
   assert.equal(config.adminPasswordGenerated, true);
   assert.ok(config.adminPassword.length >= 12);
   assert.equal(config.reservationMinutes, 30);
@@ -59,7 +60,8 @@ Deno.test("empty variables count as unset, and all three Stripe keys switch to S
     PUBLIC_URL: "https://shop.example/",
   });
   assert.equal(config.port, 8000);
-  assert.equal(config.stripe?.secretKey, "sk_test_1");
+  assert.equal(config.payments.name, "stripe");
+  assert.equal((config.payments.settings as { secretKey: string }).secretKey, "sk_test_1");
   assert.equal(config.publicUrl, "https://shop.example");
 });
 

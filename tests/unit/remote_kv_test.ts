@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { measure, remoteKv } from "../helpers/remote_kv.ts";
 import { keys } from "../../server/kv/keys.ts";
-import { commitStockChange, readStockVersion } from "../../server/db/stock_version.ts";
+import { commitStockChange, readStockVersion } from "../../server/kv/version.ts";
 
 const SMALL = { readMs: 4, commitMs: 12, enqueueMs: 12 };
 

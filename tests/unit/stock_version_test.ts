@@ -6,11 +6,7 @@
 import assert from "node:assert/strict";
 import { keys } from "../../server/kv/keys.ts";
 import { measure, remoteKv } from "../helpers/remote_kv.ts";
-import {
-  commitStockChange,
-  perStockVersion,
-  readStockVersion,
-} from "../../server/db/stock_version.ts";
+import { commitStockChange, perStockVersion, readStockVersion } from "../../server/kv/version.ts";
 
 async function freshKv(): Promise<Deno.Kv> {
   const kv = await Deno.openKv(":memory:");

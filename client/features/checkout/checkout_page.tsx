@@ -187,7 +187,7 @@ export function CheckoutPage() {
                 <Suspense fallback={<p className="loading">Loading payment form...</p>}>
                   <StripePayment
                     publishableKey={config.publishableKey}
-                    clientSecret={payment.created.stripeClientSecret}
+                    clientSecret={payment.created.clientSecret}
                     disabled={!terms || holdEnded}
                     note={note}
                   />

@@ -5,7 +5,7 @@
  */
 import { type StockKey, switchIdOf, switchKey } from "../../../shared/bom.ts";
 import { keys } from "../../../server/kv/keys.ts";
-import type { StockRecord } from "../../../server/db/stock.ts";
+import type { StockRecord } from "../../../server/stock/record.ts";
 import { toDollars } from "../../../shared/pricing.ts";
 import { LIMITED_CODE, type Model, PER_PERSON_CODE, setPrice } from "../model.ts";
 import { ADMIN, LOOSE_SWITCHES, PLAY_KEYS, POPULAR, STARTER } from "../play.ts";

@@ -1,12 +1,12 @@
 /** What shoppers do: fill carts, check out, pay (well, badly, late, twice), cancel, sign up. */
-import { lineIdOf } from "../../../server/db/cart.ts";
+import { lineIdOf } from "../../../server/cart/cart.ts";
 import { computeTotals } from "../../../shared/policy.ts";
 import { customTesterCents } from "../../../shared/pricing.ts";
 import { keys } from "../../../server/kv/keys.ts";
 import type { Order } from "../../../server/orders/order.ts";
 import type { OutboxEntry } from "../../../server/email/outbox.ts";
-import type { DemoPayment } from "../../../server/payments/demo.ts";
-import type { StockRecord } from "../../../server/db/stock.ts";
+import { type DemoPayment, getDemoPayment } from "../../../server/payments/demo/provider.ts";
+import type { StockRecord } from "../../../server/stock/record.ts";
 import { switchKey } from "../../../shared/bom.ts";
 import {
   addTo,
@@ -284,10 +284,7 @@ export class Checkout extends Step {
 
 /** The provider's record of a checkout's payment. */
 async function demoPayment(world: World, checkout: CheckoutModel): Promise<DemoPayment | null> {
-  const key = checkout.mode === "embedded"
-    ? keys.demoIntent(checkout.paymentId)
-    : keys.demoSession(checkout.paymentId);
-  return (await world.store.get<DemoPayment>(key)).value;
+  return await getDemoPayment(world.store, checkout.paymentId);
 }
 
 /** The shopper's checkouts, newest first. */

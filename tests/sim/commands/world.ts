@@ -4,7 +4,7 @@
  * again or late, processes die between two steps of a workflow and start again, two things happen
  * at once, and finally the world heals.
  */
-import { demoEventId, type DemoPayment } from "../../../server/payments/demo.ts";
+import { demoEventId, type DemoPayment } from "../../../server/payments/demo/provider.ts";
 import { receivePaymentEvent } from "../../../server/orders/payment.ts";
 import type { PaymentEvent } from "../../../server/payments/provider.ts";
 import type { Model } from "../model.ts";

@@ -6,7 +6,7 @@
  * or one full refund, nothing waits, and no hold outlives its time.
  */
 import type { Order } from "../../../server/orders/order.ts";
-import type { DemoPayment } from "../../../server/payments/demo.ts";
+import type { DemoPayment } from "../../../server/payments/demo/provider.ts";
 import type { View } from "../view.ts";
 import { Violation } from "../world.ts";
 

@@ -1,0 +1,205 @@
+/**
+ * Changes to the shape of stored data, numbered and applied once each, at start before the shop
+ * serves (a marker key per migration records it). A migration must be safe to run again after
+ * a crash in its middle: each writes with checks and skips what is already in the new shape.
+ */
+import type { Clock } from "../deps.ts";
+import type { Order } from "../orders/order.ts";
+import { orderListing } from "../orders/store.ts";
+import { keys } from "../kv/keys.ts";
+import type { StockRecord } from "../stock/record.ts";
+import { commitStockChange } from "../kv/version.ts";
+import { mailboxOf, type PromoRecord, promoRecord } from "../promos/store.ts";
+import { PACKS } from "../../shared/catalog/packs.ts";
+import { PRODUCTS } from "../../shared/catalog/products.ts";
+import type { PackRecord, ProductRecord, SwitchRecord } from "../catalog/store.ts";
+
+interface Migration {
+  id: number;
+  name: string;
+  run(kv: Deno.Kv, clock: Clock): Promise<void>;
+}
+
+const MIGRATIONS: Migration[] = [
+  {
+    id: 1,
+    name: "stock-reserved",
+    // Stock records were { stock, used } with held units taken out of `stock`. Now `stock` is the
+    // shelf (held units included) and `reserved` counts the held ones: put every held unit back
+    // on the shelf and count it as reserved.
+    async run(kv, clock) {
+      const held = new Map<string, number>();
+      for await (const { value: order } of kv.list<Order>({ prefix: keys.orders() })) {
+        if (order.reservation?.state !== "held") continue;
+        for (const [key, n] of order.reservation.items) held.set(key, (held.get(key) ?? 0) + n);
+      }
+      for await (const listed of kv.list<Partial<StockRecord>>({ prefix: keys.stocks() })) {
+        // Checked writes, read again when another writer got there first.
+        for (let entry = listed; typeof entry.value?.reserved !== "number";) {
+          const n = held.get(entry.key[1] as string) ?? 0;
+          const next: StockRecord = {
+            stock: (entry.value?.stock ?? 0) + n,
+            reserved: n,
+            used: entry.value?.used ?? 0,
+          };
+          const op = kv.atomic().check(entry).set(entry.key, next);
+          if (await commitStockChange(kv, op, clock.now())) break;
+          const fresh = await kv.get<Partial<StockRecord>>(entry.key);
+          if (!fresh.value) break;
+          entry = fresh as Deno.KvEntry<Partial<StockRecord>>;
+        }
+      }
+    },
+  },
+  {
+    id: 2,
+    name: "promo-limits",
+    // Promo codes were { code, percentOff, active }. They now carry an amount off, dates, use
+    // limits and a minimum subtotal (null: none), and when they were made and last changed.
+    async run(kv, clock) {
+      for await (const listed of kv.list<Partial<PromoRecord>>({ prefix: keys.promos() })) {
+        for (let entry = listed; entry.value && !("maxUses" in entry.value);) {
+          const old = entry.value;
+          const next = promoRecord({
+            code: String(entry.key[1]),
+            percentOff: old.percentOff ?? null,
+            active: old.active ?? false,
+          }, clock.now());
+          if ((await kv.atomic().check(entry).set(entry.key, next).commit()).ok) break;
+          entry = await kv.get<Partial<PromoRecord>>(entry.key) as typeof entry;
+        }
+      }
+    },
+  },
+  {
+    id: 3,
+    name: "catalogue-owned",
+    // The catalogue became the owner's: switches carry `retired`, products `onSale` and their
+    // bill of materials as data, and each pack has a record of its own (title, description, its
+    // ten switches), which the pack pages read instead of the compiled catalogue. What the store
+    // holds wins over the code: a pack's switches are the ones its product sells.
+    async run(kv, clock) {
+      await upgradeEach<SwitchRecord>(
+        kv,
+        clock,
+        keys.switches(),
+        (old) => typeof old.retired === "boolean" ? null : { ...old, retired: false },
+      );
+      await upgradeEach<ProductRecord>(kv, clock, keys.products(), (old) => {
+        if (typeof old.onSale === "boolean" && old.bom) return null;
+        const bom = old.bom ?? PRODUCTS.find((p) => p.id === old.id)?.bom;
+        return bom ? { ...old, bom, onSale: old.onSale ?? true } : null;
+      });
+      for (const [position, pack] of PACKS.entries()) {
+        const plain = (await kv.get<ProductRecord>(keys.product(pack.id))).value;
+        if (!plain) continue; // a store seeded before products existed gets today's seed
+        const record: PackRecord = {
+          ...pack,
+          title: plain.name,
+          switchIds: plain.bom?.kind === "pack" ? [...plain.bom.switchIds] : pack.switchIds,
+          onSale: plain.onSale,
+          position,
+          updatedAt: clock.now(),
+        };
+        const absent = kv.atomic().check({ key: keys.pack(pack.id), versionstamp: null })
+          .set(keys.pack(pack.id), record);
+        // A failed check means a record exists already, which is the new shape.
+        await commitStockChange(kv, absent, clock.now());
+      }
+    },
+  },
+  {
+    id: 4,
+    name: "orders-by-time",
+    // The admin's list pages over an index of orders by creation time. Each entry is written
+    // against the order it was read from, so an order changed meanwhile (which writes its own
+    // entry) is left as that write made it.
+    async run(kv) {
+      for await (const entry of kv.list<Order>({ prefix: keys.orders() })) {
+        const indexKey = keys.orderByTime(entry.value.createdAt, entry.value.orderNumber);
+        await kv.atomic().check(entry).set(indexKey, orderListing(entry.value)).commit();
+      }
+    },
+  },
+  {
+    id: 5,
+    name: "promo-mailboxes",
+    // Per-email promo uses were counted per address as typed (lower case); now per mailbox
+    // (mailboxOf: +tags and Gmail's dots ignored). Uses counted under other spellings of one
+    // mailbox are added to its count, and checkouts holding a use under one move to the mailbox's
+    // holds with their orders' record of it, so paying gives back or counts the right one. Each
+    // move is one checked write, read again when another writer got there first.
+    async run(kv) {
+      for await (const listed of kv.list<Deno.KvU64>({ prefix: ["promo_email_uses"] })) {
+        const [, code, email] = listed.key as [string, string, string];
+        const mailbox = mailboxOf(email);
+        if (mailbox === email) continue;
+        for (let entry: Deno.KvEntryMaybe<Deno.KvU64> = listed; entry.value;) {
+          const n = entry.value instanceof Deno.KvU64 ? entry.value.value : 0n;
+          const moved = await kv.atomic().check(entry).delete(entry.key)
+            .sum(keys.promoEmailUses(code, mailbox), n).commit();
+          if (moved.ok) break;
+          entry = await kv.get<Deno.KvU64>(entry.key);
+        }
+      }
+      for await (const listed of kv.list<string[]>({ prefix: ["promo_email_holds"] })) {
+        const [, code, email] = listed.key as [string, string, string];
+        const mailbox = mailboxOf(email);
+        if (mailbox === email) continue;
+        for (;;) {
+          const [entry, target] = await kv.getMany<[string[], string[]]>([
+            listed.key,
+            keys.promoEmailHolds(code, mailbox),
+          ]);
+          if (!entry.value) break;
+          const orders = await Promise.all(entry.value.map((n) => kv.get<Order>(keys.order(n))));
+          const op = kv.atomic().check(entry, target).delete(entry.key)
+            .set(target.key, [...new Set([...(target.value ?? []), ...entry.value])]);
+          for (const order of orders) {
+            const hold = order.value?.promoHold;
+            if (hold?.email !== email) continue;
+            op.check(order).set(order.key, {
+              ...order.value,
+              promoHold: { ...hold, email: mailbox },
+            });
+          }
+          if ((await op.commit()).ok) break;
+        }
+      }
+    },
+  },
+];
+
+/**
+ * Rewrites each record under `prefix` that `upgrade` changes (null: already in the new shape),
+ * each checked against what was read and read again when another writer got there first.
+ */
+async function upgradeEach<T>(
+  kv: Deno.Kv,
+  clock: Clock,
+  prefix: Deno.KvKey,
+  upgrade: (old: T) => T | null,
+): Promise<void> {
+  for await (const listed of kv.list<T>({ prefix })) {
+    for (let entry: Deno.KvEntryMaybe<T> = listed; entry.value !== null;) {
+      const next = upgrade(entry.value);
+      if (next === null) break;
+      const op = kv.atomic().check(entry).set(entry.key, next);
+      if (await commitStockChange(kv, op, clock.now())) break;
+      entry = await kv.get<T>(entry.key);
+    }
+  }
+}
+
+/** Applies every migration not applied yet, in order. */
+export async function migrate(kv: Deno.Kv, clock: Clock): Promise<number[]> {
+  const applied: number[] = [];
+  for (const migration of MIGRATIONS) {
+    const marker = keys.migration(`${migration.id}-${migration.name}`);
+    if ((await kv.get(marker)).versionstamp) continue;
+    await migration.run(kv, clock);
+    await kv.set(marker, { at: clock.now() });
+    applied.push(migration.id);
+  }
+  return applied;
+}

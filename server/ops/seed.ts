@@ -1,0 +1,21 @@
+import { seedCatalog } from "../catalog/store.ts";
+import { seedStock } from "../stock/store.ts";
+import { seedPromoCodes } from "../promos/store.ts";
+import { seedNotice } from "../catalog/notice_store.ts";
+import { migrate } from "./migrations.ts";
+import { type Clock, systemClock } from "../deps.ts";
+
+/**
+ * Writes the catalogue, initial stock, promo codes and the notice into KV where absent. Safe to
+ * run at every start: what the owner or sales changed since is never overwritten.
+ */
+export async function seedKv(kv: Deno.Kv, clock: Clock = systemClock): Promise<void> {
+  // Stored data first takes today's shape, so the seeding below never meets an old one.
+  await migrate(kv, clock);
+  await Promise.all([
+    seedCatalog(kv, clock),
+    seedStock(kv, clock),
+    seedPromoCodes(kv, clock.now()),
+    seedNotice(kv, clock.now()),
+  ]);
+}

@@ -1,0 +1,109 @@
+/**
+ * An order as the owner sees it: the dashboard's view (everything, with image URLs) and the CSV
+ * of new orders. The shopper's view is beside it (public_view.ts).
+ */
+import type { AdminOrderView } from "../../shared/api_types.ts";
+import { switchImageUrl } from "../../shared/images.ts";
+import { toDollars } from "../../shared/pricing.ts";
+import { isNewForAdmin } from "../../shared/status.ts";
+import { toCsv } from "../csv.ts";
+import { listAllOrders } from "./list.ts";
+import type { Order } from "./order.ts";
+import { orderItemImageUrl } from "./public_view.ts";
+
+/** An order as the admin dashboard sees it: everything, with image URLs. */
+export function adminOrderView(order: Order, imageBase: string): AdminOrderView {
+  return {
+    orderNumber: order.orderNumber,
+    status: order.status,
+    region: order.region,
+    email: order.email,
+    customerName: order.customerName,
+    shippingAddress: order.shippingAddress,
+    items: order.items.map((i) => ({
+      ...i,
+      price: toDollars(i.priceCents),
+      imageUrl: orderItemImageUrl(i, imageBase),
+      switches: i.switches.map((s) => ({ ...s, imageUrl: switchImageUrl(imageBase, s.image) })),
+    })),
+    trackingNumber: order.trackingNumber,
+    taxId: order.taxId,
+    promoCode: order.promoCode,
+    subtotal: toDollars(order.subtotalCents),
+    discount: toDollars(order.discountCents),
+    shipping: toDollars(order.shippingCents),
+    tax: toDollars(order.taxCents),
+    total: toDollars(order.totalCents),
+    cancelReason: order.cancelReason,
+    refund: order.refund?.state ?? null,
+    createdAt: new Date(order.createdAt).toISOString(),
+    updatedAt: new Date(order.updatedAt).toISOString(),
+  };
+}
+
+/** One CSV row per new order. */
+function csvRows(orders: Order[]): unknown[][] {
+  const header = [
+    "Order Number",
+    "Status",
+    "Created",
+    "Customer",
+    "Email",
+    "Street",
+    "Apartment",
+    "City",
+    "State",
+    "ZIP",
+    "Country",
+    "Items",
+    "Subtotal",
+    "Discount",
+    "Shipping",
+    "Tax",
+    "Total",
+    "Tracking Number",
+    "Tax ID",
+  ];
+  return [
+    header,
+    ...orders.map((o) => [
+      o.orderNumber,
+      o.status,
+      new Date(o.createdAt).toISOString(),
+      o.customerName,
+      o.email,
+      o.shippingAddress?.street,
+      o.shippingAddress?.apartment,
+      o.shippingAddress?.city,
+      o.shippingAddress?.state,
+      o.shippingAddress?.zipCode,
+      o.shippingAddress?.country,
+      o.items.map((i) =>
+        `${i.quantity} x ${i.name}${
+          i.switches.length ? ` [${i.switches.map((s) => `${s.brand}: ${s.name}`).join("; ")}]` : ""
+        }${i.keycaps && i.keycaps !== "none" ? ` (keycaps: ${i.keycaps})` : ""}${
+          i.bodyColor ? ` (body: ${i.bodyColor})` : ""
+        }`
+      ).join(" | "),
+      (o.subtotalCents / 100).toFixed(2),
+      (o.discountCents / 100).toFixed(2),
+      (o.shippingCents / 100).toFixed(2),
+      (o.taxCents / 100).toFixed(2),
+      (o.totalCents / 100).toFixed(2),
+      o.trackingNumber,
+      o.taxId?.value,
+    ]),
+  ];
+}
+
+/** The CSV of new orders (paid, not shipped), oldest first, of the days asked for. */
+export async function newOrdersCsv(
+  kv: Deno.Kv,
+  days: { from?: string; to?: string },
+): Promise<{ filename: string; body: string }> {
+  const { from, to } = days;
+  const fresh = (await listAllOrders(kv, { status: isNewForAdmin, from, to })).reverse();
+  const range = from || to ? `_${from ?? "start"}_to_${to ?? "today"}` : "";
+  // The byte order mark tells spreadsheet programs the file is UTF-8 (names with accents).
+  return { filename: `new_orders${range}.csv`, body: `\uFEFF${toCsv(csvRows(fresh))}` };
+}

@@ -1,0 +1,94 @@
+/**
+ * The payment providers the shop can take payments through, each in a folder of its own: one
+ * line here each. The first whose settings are in the environment is used; the demo provider
+ * needs none, so it is last. Adding a provider is its folder, its line here and its payment form
+ * in the browser.
+ */
+import type { Hono } from "hono";
+import type { Clock } from "../deps.ts";
+import type { PaymentProvider } from "./provider.ts";
+import { demoPayments } from "./demo/provider.ts";
+import { demoRoutes } from "./demo/routes.ts";
+import { STRIPE_CSP, stripePayments, stripeSettings } from "./stripe/provider.ts";
+
+/** Hosts a provider's browser code needs the shop's CSP to allow. */
+export interface CspHosts {
+  script?: string[];
+  frame?: string[];
+  img?: string[];
+  connect?: string[];
+}
+
+/** One provider: how it is chosen, made, shown to the CSP, and what routes it serves itself. */
+interface ProviderEntry {
+  /** Its settings from the environment; null when they are absent (it is not chosen). */
+  settings(env: Record<string, string | undefined>): unknown | null;
+  create(settings: unknown, kv: Deno.Kv, clock: Clock): PaymentProvider;
+  /** How the start-up line names it when chosen. */
+  label: string;
+  csp: CspHosts;
+  /** Routes of its own (the demo provider's pages), mounted under /api/{name}. */
+  // deno-lint-ignore no-explicit-any
+  routes?: (deps: any) => Hono;
+}
+
+const PROVIDERS: Record<string, ProviderEntry> = {
+  stripe: {
+    settings: stripeSettings,
+    create: (settings, _kv, clock) =>
+      stripePayments({ ...(settings as Parameters<typeof stripePayments>[0]), clock }),
+    label: "Stripe",
+    csp: STRIPE_CSP,
+  },
+  demo: {
+    settings: () => ({}),
+    create: (_settings, kv) => demoPayments(kv),
+    label: "demo provider (no other provider's keys set)",
+    csp: {},
+    routes: demoRoutes,
+  },
+};
+
+/** The provider the environment chooses, with its settings. */
+export interface PaymentsChoice {
+  name: string;
+  settings: unknown;
+}
+
+/** Chooses the provider from the environment; throws ConfigError for incomplete settings. */
+export function choosePayments(env: Record<string, string | undefined>): PaymentsChoice {
+  for (const [name, entry] of Object.entries(PROVIDERS)) {
+    const settings = entry.settings(env);
+    if (settings !== null) return { name, settings };
+  }
+  throw new Error("no payment provider can be used");
+}
+
+/** The chosen provider, made. */
+export function createPayments(choice: PaymentsChoice, kv: Deno.Kv, clock: Clock): PaymentProvider {
+  return PROVIDERS[choice.name].create(choice.settings, kv, clock);
+}
+
+/** How the start-up line names the chosen provider. */
+export function paymentsLabel(choice: PaymentsChoice): string {
+  return PROVIDERS[choice.name].label;
+}
+
+/** Every registered provider's hosts, for the CSP (whichever is chosen, the policy is one). */
+export function paymentCspHosts(): Required<CspHosts> {
+  const all = Object.values(PROVIDERS).map((p) => p.csp);
+  return {
+    script: all.flatMap((c) => c.script ?? []),
+    frame: all.flatMap((c) => c.frame ?? []),
+    img: all.flatMap((c) => c.img ?? []),
+    connect: all.flatMap((c) => c.connect ?? []),
+  };
+}
+
+/** The routes providers serve themselves, by the path they are mounted at. */
+// deno-lint-ignore no-explicit-any
+export function providerRoutes(deps: any): [string, Hono][] {
+  return Object.entries(PROVIDERS).flatMap(([name, entry]) =>
+    entry.routes ? [[`/api/${name}`, entry.routes(deps)] as [string, Hono]] : []
+  );
+}

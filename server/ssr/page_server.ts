@@ -1,0 +1,241 @@
+import { type Context, Hono } from "hono";
+import { findPage, type PageInfo, PAGES, pageTitle } from "../../shared/routes.ts";
+import { originOf } from "../middleware/shop_origin.ts";
+import { escapeHtml } from "../../shared/html.ts";
+import { pageMetaTags, type Preview } from "./page_meta.ts";
+import { THEME_SCRIPT } from "./theme_script.ts";
+import { serverRendered } from "./render_page.ts";
+import { compressed, pageEncoding } from "./compress.ts";
+import { deferAppScripts } from "./app_loader.ts";
+import { createPageCache } from "./page_cache.ts";
+
+/** A GET of the shop's own API, made in-process for the request `c` (as its client). */
+export type ApiGet = (path: string, c: Context) => Promise<unknown>;
+
+/** Where the server writes the page into the built index.html. */
+const ROOT_ELEMENT = '<div id="root"></div>';
+
+/** What a page rendered only in the browser says when JavaScript is off. */
+const NO_SCRIPT = "<noscript>This page needs JavaScript to run.</noscript>";
+
+/**
+ * The preview of a shared configurator build (/testers/custom or /testers/fidget-cube with its
+ * build in the query): a picture of that build, so chat apps and social posts show it.
+ */
+function buildPreview(url: string, origin: string, page: PageInfo | undefined): Preview | null {
+  const { pathname, searchParams } = new URL(url);
+  const kind = pathname === "/testers/custom"
+    ? "tester"
+    : pathname === "/testers/fidget-cube"
+    ? "cube"
+    : null;
+  if (!kind || !page || !searchParams.has("switches")) return null;
+  const query = new URLSearchParams(searchParams);
+  query.set("kind", kind);
+  return {
+    title: kind === "tester" ? "A custom switch tester build" : "A custom fidget cube build",
+    image: `${origin}/images/build.png?${query.toString()}`,
+    url: `${origin}${pathname}?${searchParams}`,
+  };
+}
+
+const NOT_FOUND = { module: "content/not_found_page.tsx" };
+
+const TYPES: Record<string, string> = {
+  ".js": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".map": "application/json; charset=utf-8",
+  ".svg": "image/svg+xml",
+  ".png": "image/png",
+  ".ico": "image/x-icon",
+  ".woff2": "font/woff2",
+};
+
+interface Asset {
+  body: Uint8Array;
+  type: string;
+  /** Precompressed bodies written by the build, by content encoding. */
+  encoded: { br?: Uint8Array; gzip?: Uint8Array };
+}
+
+/** The best precompressed body the client accepts. */
+function negotiate(asset: Asset, acceptEncoding: string): [Uint8Array, string | null] {
+  const accepts = (name: string) => new RegExp(`\\b${name}\\b`).test(acceptEncoding);
+  if (asset.encoded.br && accepts("br")) return [asset.encoded.br, "br"];
+  if (asset.encoded.gzip && accepts("gzip")) return [asset.encoded.gzip, "gzip"];
+  return [asset.body, null];
+}
+
+/**
+ * Serves the built client: hashed assets as immutable, and every page's document (never cached by
+ * the browser): the public ones rendered on the server (server/ssr/), the others as the empty
+ * index.html the browser renders into. Files are read once at start, so a request never touches
+ * the disk. `api` reads the shop's own API in-process for the pages it renders.
+ */
+export function staticRoutes(
+  distDir: string,
+  imageBase: string,
+  api: ApiGet = () => Promise.resolve(undefined),
+): Hono {
+  const assets = new Map<string, Asset>();
+  let indexHtml: string | null = null;
+  let preload: Record<string, string[]> = {};
+  try {
+    indexHtml = Deno.readTextFileSync(`${distDir}/index.html`);
+    try {
+      preload = JSON.parse(Deno.readTextFileSync(`${distDir}/preload.json`));
+    } catch { /* an older build without the manifest: pages still load, one round trip later */ }
+    const readIfThere = (path: string) => {
+      try {
+        return Deno.readFileSync(path);
+      } catch {
+        return undefined;
+      }
+    };
+    for (const entry of Deno.readDirSync(`${distDir}/assets`)) {
+      if (!entry.isFile || /\.(br|gz)$/.test(entry.name)) continue;
+      const ext = entry.name.slice(entry.name.lastIndexOf("."));
+      const path = `${distDir}/assets/${entry.name}`;
+      assets.set(entry.name, {
+        body: Deno.readFileSync(path),
+        type: TYPES[ext] ?? "application/octet-stream",
+        encoded: { br: readIfThere(`${path}.br`), gzip: readIfThere(`${path}.gz`) },
+      });
+    }
+  } catch (err) {
+    if (!(err instanceof Deno.errors.NotFound)) throw err;
+  }
+
+  // The entry's stylesheet, as the link index.html names it and as an inline <style>.
+  const stylesheetLink = indexHtml?.match(/<link rel="stylesheet" href="\/assets\/([^"]+)"[^>]*>/);
+  const css = stylesheetLink ? assets.get(stylesheetLink[1]) : undefined;
+  const cssText = css ? new TextDecoder().decode(css.body) : "";
+  const inlineStyles = stylesheetLink && css && !/<\/style/i.test(cssText)
+    ? `<style data-precedence="app">${cssText}</style>`
+    : null;
+
+  const rendered = createPageCache();
+
+  const app = new Hono();
+  app.get("/assets/:name", (c) => {
+    const asset = assets.get(c.req.param("name"));
+    if (!asset) return c.text("Not found", 404);
+    const [body, encoding] = negotiate(asset, c.req.header("Accept-Encoding") ?? "");
+    return c.body(body as Uint8Array<ArrayBuffer>, 200, {
+      "Content-Type": asset.type,
+      "Cache-Control": "public, max-age=31536000, immutable",
+      "Vary": "Accept-Encoding",
+      ...(encoding ? { "Content-Encoding": encoding } : {}),
+    });
+  });
+  app.get("/robots.txt", (c) => {
+    const origin = originOf(c);
+    // Only what must never show in search results; shopper pages like /cart stay crawlable.
+    const disallowed = ["/admin", "/api/", "/auth/", "/demo-checkout/", "/order/track/"]
+      .map((p) => `Disallow: ${p}`);
+    return c.text(
+      ["User-agent: *", "Allow: /", ...disallowed, `Sitemap: ${origin}/sitemap.xml`, ""].join("\n"),
+    );
+  });
+  app.get("/sitemap.xml", (c) => {
+    const origin = originOf(c);
+    const urls = PAGES.filter((p) => p.public)
+      .map((p) => `  <url><loc>${origin}${p.path}</loc></url>`);
+    const xml = `<?xml version="1.0" encoding="UTF-8"?>\n` +
+      `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${
+        urls.join("\n")
+      }\n</urlset>\n`;
+    return c.body(xml, 200, { "Content-Type": "application/xml; charset=utf-8" });
+  });
+  /**
+   * The frame of a page's document: all but what the server renders into it, split at the root
+   * element. It depends only on the page and the origin, so it is made once each, on first
+   * request; `preview` (a shared build's picture and title, in place of the page's) comes with
+   * any query a client sends, so a frame with one is made each time.
+   */
+  const frames = new Map<string, [string, string]>();
+  function frameFor(
+    template: string,
+    page: PageInfo | undefined,
+    origin: string,
+    path: string,
+    preview: Preview | null,
+  ): [string, string] {
+    // Only an order's tracking page has a path of its own (its number) in the frame.
+    const key = preview ? null : `${origin} ${page?.path.includes(":") ? path : page?.path}`;
+    const made = key === null ? undefined : frames.get(key);
+    if (made) return made;
+    const html = template
+      .replace("%TITLE%", escapeHtml(pageTitle(page?.title ?? "Page not found")))
+      .replace("%DESCRIPTION%", escapeHtml(page?.description ?? PAGES[0].description))
+      .replace("%IMAGE_BASE%", escapeHtml(imageBase))
+      .replace("<!-- HEAD -->", `<script>${THEME_SCRIPT}</script>`)
+      .replace("<!-- META -->", () => pageMetaTags(page, path, origin, preview))
+      .replace(
+        "<!-- PAGE_PRELOAD -->",
+        (preload[(page ?? NOT_FOUND).module] ?? [])
+          .map((file) => `<link rel="modulepreload" href="/assets/${file}" fetchpriority="low">`)
+          .join("\n    "),
+      );
+    const at = html.indexOf(ROOT_ELEMENT);
+    let [head, tail] = at < 0
+      ? [html, ""]
+      : [html.slice(0, at), html.slice(at + ROOT_ELEMENT.length)];
+    if (!page || page.serverRendered) {
+      // A rendered page paints from its HTML alone: the stylesheet inline (no file to wait
+      // for), and the code asked for once it has painted.
+      if (inlineStyles) head = head.replace(stylesheetLink![0], () => inlineStyles);
+      const deferred = deferAppScripts(head);
+      head = deferred.head;
+      tail = tail.includes("</body>")
+        ? tail.replace("</body>", () => `${deferred.loader}\n  </body>`)
+        : `${tail}${deferred.loader}`;
+    }
+    const frame: [string, string] = [`${head}<div id="root">`, `</div>${tail}`];
+    if (key !== null && frames.size < 1000) frames.set(key, frame);
+    return frame;
+  }
+  app.get("*", async (c) => {
+    if (indexHtml === null) {
+      return c.text("The shop's client is not built yet: run `deno task build`.", 503);
+    }
+    const page = findPage(c.req.path);
+    const origin = originOf(c);
+    const preview = buildPreview(c.req.url, origin, page);
+    const [head, tail] = frameFor(indexHtml, page, origin, c.req.path, preview);
+    const encoding = pageEncoding(c.req.header("Accept-Encoding") ?? "");
+    const headers: Record<string, string> = {
+      "Cache-Control": "no-cache",
+      "Content-Type": "text/html; charset=UTF-8",
+      "Vary": "Accept-Encoding",
+      ...(encoding ? { "Content-Encoding": encoding } : {}),
+    };
+    const status = page ? 200 : 404;
+    let body: ReadableStream<Uint8Array>;
+    if (page && !page.serverRendered) {
+      const html = `${head}${tail.replace("</div>", `</div>\n    ${NO_SCRIPT}`)}`;
+      body = new Blob([html]).stream();
+    } else {
+      const { pathname, search } = new URL(c.req.url);
+      const url = pathname + search;
+      const answer = (path: string) => api(path, c);
+      // The document's frame follows from its origin and URL (a build link's preview is in the
+      // query), so those and the answers identify it.
+      const key = await rendered.keyFor(origin, url, answer);
+      const hit = key === null ? null : rendered.get(key, encoding);
+      if (hit) return c.body(hit as Uint8Array<ArrayBuffer>, status, headers);
+      body = serverRendered({
+        head,
+        tail,
+        url,
+        page,
+        origin,
+        imageBase,
+        answer,
+        onRendered: (html, paths, answers) => rendered.remember(origin, url, paths, answers, html),
+      });
+    }
+    return c.body(encoding ? compressed(body, encoding) : body, status, headers);
+  });
+  return app;
+}

@@ -1,0 +1,204 @@
+import { COMPONENTS, type StockKey, switchKey } from "../../shared/bom.ts";
+import { SWITCHES } from "../../shared/catalog/switches.ts";
+import { INITIAL_COMPONENT_STOCK } from "../../shared/catalog/products.ts";
+import { keys } from "../kv/keys.ts";
+import { CONFLICT, getManyBatched, LIST_BATCH, setMissing, withRetries } from "../kv/kv_util.ts";
+import { commitStockChange, type PerStockVersion, perStockVersion } from "../kv/version.ts";
+import { NotFound } from "../errors.ts";
+import type { Clock } from "../deps.ts";
+import { randomId } from "../crypto.ts";
+import {
+  availableOf,
+  counted,
+  levelOf,
+  type StockCounts,
+  type StockRecord,
+  stockRecordOf,
+  stockSignals,
+  withCounts,
+} from "./record.ts";
+
+/** A low-stock alert waiting to be emailed (written with the stock change that caused it). */
+export interface LowStockAlert {
+  key: StockKey;
+  available: number;
+  lowStockAt: number;
+  at: number;
+}
+
+/** Message put on the KV queue to email one low-stock alert. */
+export interface LowStockJob {
+  type: "low-stock";
+  key: StockKey;
+  at: number;
+  /** Absent on jobs queued before alerts had ids. */
+  id?: string;
+}
+
+/** Message put on the KV queue to compare back-in-stock sign-ups with the stock. */
+export interface StockAlertsJob {
+  type: "stock-alerts";
+}
+
+/** Mutations a stock write may add per record for its low-stock and back-in-stock signals. */
+export const LOW_STOCK_MUTATIONS = 3;
+
+/**
+ * Adds a record's write to `op` with what it signals (server/stock/record.ts): the low-stock
+ * alert and its job when available units just fell to the owner's level, the back-in-stock check
+ * when units came free or it sold out. Flag and alert are one write, so one fall is told once,
+ * whichever process or batch wrote it. Answers the record as written.
+ */
+function writeWithSignals(
+  op: Deno.AtomicOperation,
+  key: StockKey,
+  record: StockRecord,
+  before: StockRecord | null,
+  now: number,
+): StockRecord {
+  const signals = stockSignals(record, before);
+  if (signals.changedForWaiting) op.enqueue({ type: "stock-alerts" } satisfies StockAlertsJob);
+  if (signals.fell) {
+    const alert: LowStockAlert = {
+      key,
+      available: availableOf(record),
+      lowStockAt: levelOf(record),
+      at: now,
+    };
+    const id = randomId(6);
+    op.set(keys.lowStockAlert(key, now, id), alert)
+      .enqueue({ type: "low-stock", key, at: now, id } satisfies LowStockJob);
+  }
+  op.set(keys.stock(key), signals.record);
+  return signals.record;
+}
+
+/** Writes initial stock where absent; stock changed since (sales, admin edits) is kept. */
+export async function seedStock(kv: Deno.Kv, clock: Clock): Promise<number> {
+  const entries: [Deno.KvKey, StockRecord][] = [
+    ...SWITCHES.map((s): [Deno.KvKey, StockRecord] => [
+      keys.stock(switchKey(s.id)),
+      { stock: s.initialStock, reserved: 0, used: 0 },
+    ]),
+    ...COMPONENTS.map((c): [Deno.KvKey, StockRecord] => [
+      keys.stock(c),
+      { stock: INITIAL_COMPONENT_STOCK[c], reserved: 0, used: 0 },
+    ]),
+  ];
+  const written = await setMissing(kv, entries, (op) => commitStockChange(kv, op, clock.now()));
+  // A store whose stock never changed since an older seeding has no version yet; give it one, so
+  // the catalogue routes can cache by it (a concurrent bump wins the check, which is as good).
+  const absent = kv.atomic().check({ key: keys.stockVersion(), versionstamp: null });
+  await commitStockChange(kv, absent, clock.now());
+  return written;
+}
+
+/** Stock entries (with versionstamps, for check-and-set) for these keys; absent counts as 0. */
+export async function getStockEntries(
+  kv: Deno.Kv,
+  stockKeys: readonly StockKey[],
+): Promise<Map<StockKey, Deno.KvEntryMaybe<StockRecord>>> {
+  const entries = await getManyBatched<StockRecord>(kv, stockKeys.map((k) => keys.stock(k)));
+  return new Map(stockKeys.map((k, i) => [k, entries[i]]));
+}
+
+/** The records of entries read by `getStockEntries`. */
+export function recordsOf(
+  entries: Map<StockKey, Deno.KvEntryMaybe<StockRecord>>,
+): Map<StockKey, StockRecord> {
+  return new Map([...entries].map(([k, e]) => [k, stockRecordOf(e.value)]));
+}
+
+/**
+ * Adds checked writes of new counts to `op`, each against the entry it was computed from, with
+ * their signals (at most LOW_STOCK_MUTATIONS more mutations per record). Only the counts are taken
+ * from `next`: the rest of each record (the owner's level, the alert flag) is the one read.
+ */
+export function writeStockTo(
+  op: Deno.AtomicOperation,
+  entries: Map<StockKey, Deno.KvEntryMaybe<StockRecord>>,
+  next: ReadonlyMap<StockKey, StockCounts>,
+  now: number,
+): void {
+  for (const [key, counts] of next) {
+    const entry = entries.get(key)!;
+    const before = entry.value ? stockRecordOf(entry.value) : null;
+    op.check(entry);
+    writeWithSignals(op, key, withCounts(before, counts), before, now);
+  }
+}
+
+/** Adds creating a stock record (a new switch's) to `op`, checked to be absent. */
+export function createStockInto(
+  op: Deno.AtomicOperation,
+  key: StockKey,
+  counts: StockCounts,
+  now: number,
+): void {
+  op.check({ key: keys.stock(key), versionstamp: null });
+  writeWithSignals(op, key, withCounts(null, counts), null, now);
+}
+
+/**
+ * Units a checkout could reserve now, for just these components: what a cart's checks read.
+ * From the snapshot of all stock (below) while it is current; a shop that sells changes its
+ * stock every few orders, so otherwise a cart reads its own few entries rather than wait for
+ * the whole stock to be listed again.
+ */
+export async function freeUnits(
+  kv: Deno.Kv,
+  stockKeys: readonly StockKey[],
+): Promise<Map<StockKey, number>> {
+  if (stockKeys.length === 0) return new Map();
+  const snapshot = await stockSnapshot.peek(kv);
+  if (snapshot) return new Map(stockKeys.map((k) => [k, snapshot.get(k) ?? 0]));
+  const entries = await getStockEntries(kv, [...new Set(stockKeys)]);
+  return new Map([...entries].map(([k, e]) => [k, availableOf(stockRecordOf(e.value))]));
+}
+
+/** Every stock record. */
+export async function listStock(kv: Deno.Kv): Promise<Map<StockKey, StockRecord>> {
+  const all = new Map<StockKey, StockRecord>();
+  for await (
+    const entry of kv.list<StockRecord>({ prefix: keys.stocks() }, { batchSize: LIST_BATCH })
+  ) {
+    all.set(entry.key[1] as StockKey, stockRecordOf(entry.value));
+  }
+  return all;
+}
+
+/**
+ * Sets the owner's figures of one component: its shelf count, its low-stock level, or both;
+ * reserved and used are kept.
+ */
+export async function setShelfCount(
+  kv: Deno.Kv,
+  key: StockKey,
+  change: { stock?: number; lowStockAt?: number },
+  now: number,
+): Promise<StockRecord> {
+  return await withRetries(
+    async () => {
+      const entry = await kv.get<StockRecord>(keys.stock(key));
+      if (!entry.value) throw new NotFound(`No stock record for ${key}`);
+      const current = stockRecordOf(entry.value);
+      const op = kv.atomic().check(entry);
+      const next = writeWithSignals(op, key, counted(current, change), current, now);
+      return await commitStockChange(kv, op, now) ? next : CONFLICT;
+    },
+    "set the stock",
+    "stock",
+  );
+}
+
+/**
+ * Units a checkout could reserve now, per component, as of the stock version (see
+ * stock_version.ts), listed once per version and shared by concurrent callers: the catalogue's
+ * availability flags. Advisory reads only: a reservation checks each entry's versionstamp itself.
+ */
+export const stockSnapshot: PerStockVersion<Map<StockKey, number>> = perStockVersion(
+  async (kv) => {
+    const all = await listStock(kv);
+    return new Map([...all].map(([key, r]) => [key, availableOf(r)]));
+  },
+);
