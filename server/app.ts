@@ -15,7 +15,10 @@ import { catalogRoutes } from "./routes/catalog.ts";
 import { cartRoutes } from "./routes/cart.ts";
 import { contactRoutes } from "./routes/contact.ts";
 import { checkoutRoutes, orderRoutes } from "./routes/orders.ts";
-import { providerRoutes } from "./payments/registry.ts";
+import { paymentCspHosts, providerRoutes } from "./payments/registry.ts";
+import { shopDesk } from "./orders/provider_pages.ts";
+import { THEME_SCRIPT_SOURCE } from "./ssr/theme_script.ts";
+import { APP_LOADER_SOURCE } from "./ssr/app_loader.ts";
 import { adminRoutes, testRoutes } from "./routes/admin.ts";
 import { adminPromoRoutes } from "./routes/admin_promos.ts";
 import { adminCatalogRoutes, IMAGE_UPLOAD_PATH } from "./routes/admin_catalog.ts";
@@ -44,7 +47,14 @@ export function createApp(deps: AppDeps): Hono {
   app.onError(createErrorHandler(logger));
   app.use("*", requestId());
   app.use("*", clientAddress(config.trustedProxies));
-  app.use("*", securityHeaders(config.production, config.imageBaseUrl));
+  app.use(
+    "*",
+    securityHeaders(config.production, {
+      inlineScripts: [THEME_SCRIPT_SOURCE, APP_LOADER_SOURCE],
+      payments: paymentCspHosts(),
+      imageBaseUrl: config.imageBaseUrl,
+    }),
+  );
   app.use("*", shopOrigin(config));
   const log = requestLog(logger, clock, config.logRequests);
   for (const path of ["/api/*", "/auth/*"]) {
@@ -76,7 +86,8 @@ export function createApp(deps: AppDeps): Hono {
   app.route("/api/cart", checkoutRoutes(routeDeps));
   app.route("/api", orderRoutes(routeDeps));
   // Routes of the payment providers' own (the demo provider's pages).
-  for (const [path, routes] of providerRoutes(routeDeps)) app.route(path, routes);
+  const providerDeps = { kv: deps.kv, clock, payments: deps.payments, desk: shopDesk(routeDeps) };
+  for (const [path, routes] of providerRoutes(providerDeps)) app.route(path, routes);
   app.route("/api", noticeRoutes(deps));
   app.route("/api/stock-alerts", stockAlertRoutes(deps));
   app.route("/api/build-stock", buildStockRoutes(routeDeps));

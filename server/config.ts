@@ -1,43 +1,9 @@
 import { z } from "zod";
 import { randomId } from "./crypto.ts";
-import { type IpRanges, parseIpRanges } from "./net/ip_ranges.ts";
+import { parseIpRanges } from "./net/ip_ranges.ts";
 import { ConfigError } from "./errors.ts";
-import { choosePayments, type PaymentsChoice } from "./payments/registry.ts";
-
-/** Runtime settings, read once from the environment at start-up. */
-export interface Config {
-  port: number;
-  /** Interface to listen on; 0.0.0.0 to accept other machines. */
-  host: string;
-  kvPath: string | undefined;
-  production: boolean;
-  adminPassword: string;
-  /** True when the admin password was generated because none was set. */
-  adminPasswordGenerated: boolean;
-  /** The payment provider the environment chooses, with its settings (server/payments/registry.ts). */
-  payments: PaymentsChoice;
-  publicUrl: string | undefined;
-  smtpUrl: string | undefined;
-  mailFrom: string;
-  shopEmail: string;
-  imageBaseUrl: string | undefined;
-  /** Minutes a checkout holds its stock before the reservation lapses. */
-  reservationMinutes: number;
-  /** Unpaid checkouts one client may hold stock with at once. */
-  maxHoldsPerClient: number;
-  /** Checkouts one client may start per 10 minutes. */
-  checkoutsPerClient: number;
-  /** Carts one client may create per 10 minutes. */
-  newCartsPerClient: number;
-  /** Where the built client lives. */
-  distDir: string;
-  /** Live reload of a rebuilt client: only in a server run by `deno task dev`, never in production. */
-  devReload: boolean;
-  /** One JSON line per API request (LOG_REQUESTS=0 turns them off, e.g. under load tests). */
-  logRequests: boolean;
-  /** Our own reverse proxies: only their X-Forwarded-For names the client (none by default). */
-  trustedProxies: IpRanges;
-}
+import { choosePayments } from "./payments/registry.ts";
+import type { Config } from "./deps.ts";
 
 const optionalText = z.string().trim().min(1).optional();
 const optionalUrl = z.url({ protocol: /^https?$/ }).optional();

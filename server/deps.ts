@@ -1,17 +1,43 @@
-import type { Config } from "./config.ts";
+import type { IpRanges } from "./net/ip_ranges.ts";
+import type { Clock } from "./clock.ts";
+import type { Logger } from "./log.ts";
 import type { Mailer } from "./email/mailer.ts";
-import type { PaymentProvider } from "./payments/provider.ts";
+import type { PaymentProvider, PaymentsChoice } from "./payments/provider.ts";
 
-/** Source of the current time, so tests can fix it. */
-export interface Clock {
-  now(): number;
+/** Runtime settings, read once from the environment at start-up. */
+export interface Config {
+  port: number;
+  /** Interface to listen on; 0.0.0.0 to accept other machines. */
+  host: string;
+  kvPath: string | undefined;
+  production: boolean;
+  adminPassword: string;
+  /** True when the admin password was generated because none was set. */
+  adminPasswordGenerated: boolean;
+  /** The payment provider the environment chooses, with its settings (server/payments/registry.ts). */
+  payments: PaymentsChoice;
+  publicUrl: string | undefined;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  shopEmail: string;
+  imageBaseUrl: string | undefined;
+  /** Minutes a checkout holds its stock before the reservation lapses. */
+  reservationMinutes: number;
+  /** Unpaid checkouts one client may hold stock with at once. */
+  maxHoldsPerClient: number;
+  /** Checkouts one client may start per 10 minutes. */
+  checkoutsPerClient: number;
+  /** Carts one client may create per 10 minutes. */
+  newCartsPerClient: number;
+  /** Where the built client lives. */
+  distDir: string;
+  /** Live reload of a rebuilt client: only in a server run by `deno task dev`, never in production. */
+  devReload: boolean;
+  /** One JSON line per API request (LOG_REQUESTS=0 turns them off, e.g. under load tests). */
+  logRequests: boolean;
+  /** Our own reverse proxies: only their X-Forwarded-For names the client (none by default). */
+  trustedProxies: IpRanges;
 }
-
-/** One structured log line. */
-export type LogEntry = Record<string, unknown> & { msg: string };
-
-/** Where log lines go; tests pass a silent one. */
-export type Logger = (entry: LogEntry) => void;
 
 /** Everything the app needs from outside, passed in so tests can swap any of it. */
 export interface AppDeps {
@@ -29,10 +55,5 @@ export interface AppDeps {
   onStep?: (step: string) => void | Promise<void>;
 }
 
-/** The real clock. */
-export const systemClock: Clock = { now: () => Date.now() };
-
-/** Writes JSON lines to stdout, the format log collectors (and Deno Deploy) read best. */
-export function jsonLogger(entry: LogEntry): void {
-  console.log(JSON.stringify({ time: new Date().toISOString(), ...entry }));
-}
+/** What route modules get: the app's dependencies and where product images are served from. */
+export type RouteDeps = AppDeps & { imageBase: string };

@@ -1,7 +1,8 @@
 import { createApp } from "./app.ts";
 import { loadConfig } from "./config.ts";
 import { ConfigError } from "./errors.ts";
-import { jsonLogger, systemClock } from "./deps.ts";
+import { jsonLogger } from "./log.ts";
+import { systemClock } from "./clock.ts";
 import { openKv } from "./kv/open.ts";
 import { seedKv } from "./ops/seed.ts";
 import { logMailer } from "./email/mailer.ts";

@@ -1,4 +1,4 @@
-import type { Clock } from "../deps.ts";
+import type { Clock } from "../clock.ts";
 import { keys } from "../kv/keys.ts";
 import { createSession, deleteSession, type SessionKind, touchSession } from "./sessions.ts";
 

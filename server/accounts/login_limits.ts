@@ -7,7 +7,7 @@
  * clients together may try against one account is a larger ceiling, and past it the account is
  * slowed (one attempt per few seconds) rather than locked.
  */
-import type { Clock } from "../deps.ts";
+import type { Clock } from "../clock.ts";
 import { LimitReached } from "../errors.ts";
 import { type Hit, hitRateLimit, type RateLimit, resetRateLimit } from "../kv/rate_limit.ts";
 

@@ -1,4 +1,4 @@
-import type { Clock } from "../deps.ts";
+import type { Clock } from "../clock.ts";
 import { newToken, sha256Hex } from "../crypto.ts";
 
 /** A kind of session (admin, shopper): where it is kept and how long it lives. */

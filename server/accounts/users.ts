@@ -1,4 +1,4 @@
-import type { Clock } from "../deps.ts";
+import type { Clock } from "../clock.ts";
 import { InvalidInput } from "../errors.ts";
 import { randomId, secretsEqual } from "../crypto.ts";
 import { passwordGate } from "../password_gate.ts";

@@ -19,7 +19,7 @@ import {
 } from "../../shared/pricing.ts";
 import { Conflict, InvalidInput, NotFound } from "../errors.ts";
 import { cubeBodyProblem, testerProblem } from "../../shared/build_rules.ts";
-import type { Clock } from "../deps.ts";
+import type { Clock } from "../clock.ts";
 import {
   getProduct,
   getSwitches,

@@ -4,7 +4,7 @@
  * copy than the stored one is refused rather than silently overwriting it.
  */
 import type { AdminNoticeView, NoticeView } from "../../shared/api_types.ts";
-import type { Clock } from "../deps.ts";
+import type { Clock } from "../clock.ts";
 import { Conflict } from "../errors.ts";
 import { changesBetween, recordEditInto } from "./history.ts";
 import { getNoticeEntry, type NoticeRecord, writeNoticeInto } from "./notice_store.ts";

@@ -6,7 +6,7 @@ import type { ImageUpload } from "../../shared/images.ts";
 import { NotFound } from "../errors.ts";
 import { keys } from "../kv/keys.ts";
 import { getManyBatched, LIST_BATCH, listValues, setMissing } from "../kv/kv_util.ts";
-import type { Clock } from "../deps.ts";
+import type { Clock } from "../clock.ts";
 import { commitStockChange, type PerStockVersion, perStockVersion } from "../kv/version.ts";
 
 /**

@@ -1,5 +1,5 @@
 import { escapeHtml } from "../../shared/html.ts";
-import type { Clock } from "../deps.ts";
+import type { Clock } from "../clock.ts";
 import { queueEmailInto } from "../email/outbox.ts";
 import { keys } from "../kv/keys.ts";
 import { randomId } from "../crypto.ts";

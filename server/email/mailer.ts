@@ -1,4 +1,4 @@
-import type { Logger } from "../deps.ts";
+import type { Logger } from "../log.ts";
 
 /** One email. */
 export interface Email {

@@ -1,9 +1,10 @@
-import type { AppDeps, Clock } from "../deps.ts";
+import type { Logger } from "../log.ts";
+import type { Clock } from "../clock.ts";
 import { keys } from "../kv/keys.ts";
 import { randomId } from "../crypto.ts";
 import { listValues } from "../kv/kv_util.ts";
 import { NotFound } from "../errors.ts";
-import { type Email, PermanentMailError } from "./mailer.ts";
+import { type Email, type Mailer, PermanentMailError } from "./mailer.ts";
 import {
   GIVE_UP_AFTER_MS,
   nextAttemptAt,
@@ -53,7 +54,14 @@ export interface MailHealth {
 }
 
 /** What a delivery needs: the store, the mail server, and the shop's own address. */
-export type MailDeps = Pick<AppDeps, "kv" | "mailer" | "clock" | "logger" | "config">;
+export interface MailDeps {
+  kv: Deno.Kv;
+  mailer: Mailer;
+  clock: Clock;
+  logger: Logger;
+  /** Where the owner's alerts go, and the shop's address for links in them. */
+  config: { shopEmail: string; publicUrl: string | undefined };
+}
 
 /**
  * How long a claimed delivery may take before another may try: far above an SMTP send, which the

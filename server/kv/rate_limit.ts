@@ -1,4 +1,4 @@
-import type { Clock } from "../deps.ts";
+import type { Clock } from "../clock.ts";
 import { LimitReached } from "../errors.ts";
 import { keys } from "./keys.ts";
 import { CONFLICT, withRetries } from "./kv_util.ts";

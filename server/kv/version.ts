@@ -71,16 +71,6 @@ export async function readStockVersion(kv: Deno.Kv): Promise<string | null> {
   return versionstamp;
 }
 
-/** How many stock changes this process has committed to `kv` (it only grows). */
-function localChanges(kv: Deno.Kv): number {
-  return stateOf(kv).local;
-}
-
-/** Tells this process's readers that stock or catalogue records changed (after the commit). */
-function noteStockChange(kv: Deno.Kv): void {
-  stateOf(kv).local++;
-}
-
 /**
  * Sets the stock version in `op` and commits it; on success, this process's readers see the
  * change at once. Returns whether the commit went through.
@@ -91,7 +81,8 @@ export async function commitStockChange(
   now: number,
 ): Promise<boolean> {
   const result = await op.set(keys.stockVersion(), now).commit();
-  if (result.ok) noteStockChange(kv);
+  // This process's readers see the change at once: their trusted reads are now stale.
+  if (result.ok) stateOf(kv).local++;
   return result.ok;
 }
 
@@ -119,7 +110,7 @@ export function perStockVersion<T>(build: (kv: Deno.Kv) => Promise<T>): PerStock
   const started = new WeakMap<Deno.Kv, number>();
 
   async function snapshot(kv: Deno.Kv): Promise<T> {
-    const local = localChanges(kv);
+    const local = stateOf(kv).local;
     const versionstamp = await readStockVersion(kv);
     if (versionstamp === null) return await build(kv);
     const pending = latest.get(kv);
@@ -140,7 +131,7 @@ export function perStockVersion<T>(build: (kv: Deno.Kv) => Promise<T>): PerStock
   snapshot.peek = async function peek(kv: Deno.Kv): Promise<T | null> {
     const done = built.get(kv);
     // This process changed stock since that view was read: stale, no need to ask KV.
-    const current = done && done.local === localChanges(kv) &&
+    const current = done && done.local === stateOf(kv).local &&
       done.versionstamp === await readStockVersion(kv);
     if (current) return done.value;
     if (stateOf(kv).now() - (started.get(kv) ?? -Infinity) >= TRUST_MS) {

@@ -2,7 +2,7 @@ import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { DomainError, type ErrorKind, LimitReached, Unavailable } from "../errors.ts";
-import type { Logger } from "../deps.ts";
+import type { Logger } from "../log.ts";
 
 /** The one place where the domain's kinds of failure become HTTP statuses. */
 const STATUS_OF: Record<ErrorKind, ContentfulStatusCode> = {

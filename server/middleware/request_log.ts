@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from "hono";
-import type { Clock, Logger } from "../deps.ts";
+import type { Logger } from "../log.ts";
+import type { Clock } from "../clock.ts";
 
 /**
  * Logs one structured line per API request: method, path, status, duration and request id.

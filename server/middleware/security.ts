@@ -1,17 +1,23 @@
 import { secureHeaders } from "hono/secure-headers";
-import { THEME_SCRIPT_SOURCE } from "../ssr/theme_script.ts";
-import { APP_LOADER_SOURCE } from "../ssr/app_loader.ts";
-import { paymentCspHosts } from "../payments/registry.ts";
 
-const PAYMENTS = paymentCspHosts();
+/** What the CSP lets in besides the shop itself: given by the app, which knows who needs what. */
+export interface CspAllowances {
+  /** `'sha256-…'` sources of the inline scripts the pages carry (the theme script, the loader). */
+  inlineScripts: string[];
+  /** The payment providers' hosts (each provider names its own in server/payments/registry.ts). */
+  payments: { script: string[]; frame: string[]; img: string[]; connect: string[] };
+  /** Where product images are served from, when not from the shop. */
+  imageBaseUrl: string | undefined;
+}
 
 /**
  * Security headers for every response. The CSP allows only the shop itself and the payment
- * providers' hosts (each provider names its own: server/payments/registry.ts),
- * with no inline script but the theme script and the app loader (allowed by their hashes); HSTS is sent only in production, where the shop is behind HTTPS. A
- * route that sets a header itself keeps it (the generated SVGs send a stricter CSP of their own).
+ * providers' hosts, with no inline script but those allowed by their hashes; HSTS is sent only in
+ * production, where the shop is behind HTTPS. A route that sets a header itself keeps it (the
+ * generated SVGs send a stricter CSP of their own).
  */
-export function securityHeaders(production: boolean, imageBaseUrl: string | undefined) {
+export function securityHeaders(production: boolean, allow: CspAllowances) {
+  const { payments, inlineScripts, imageBaseUrl } = allow;
   return secureHeaders({
     overwrite: false,
     strictTransportSecurity: production ? "max-age=31536000; includeSubDomains" : false,
@@ -20,12 +26,12 @@ export function securityHeaders(production: boolean, imageBaseUrl: string | unde
     crossOriginEmbedderPolicy: false,
     contentSecurityPolicy: {
       defaultSrc: ["'self'"],
-      scriptSrc: ["'self'", THEME_SCRIPT_SOURCE, APP_LOADER_SOURCE, ...PAYMENTS.script],
+      scriptSrc: ["'self'", ...inlineScripts, ...payments.script],
       // React applies style attributes (and payment forms inject styles).
       styleSrc: ["'self'", "'unsafe-inline'"],
-      imgSrc: ["'self'", "data:", ...PAYMENTS.img, ...(imageBaseUrl ? [imageBaseUrl] : [])],
-      connectSrc: ["'self'", ...PAYMENTS.connect],
-      frameSrc: PAYMENTS.frame,
+      imgSrc: ["'self'", "data:", ...payments.img, ...(imageBaseUrl ? [imageBaseUrl] : [])],
+      connectSrc: ["'self'", ...payments.connect],
+      frameSrc: payments.frame,
       fontSrc: ["'self'"],
       objectSrc: ["'none'"],
       baseUri: ["'none'"],

@@ -1,5 +1,5 @@
 import type { Context, MiddlewareHandler } from "hono";
-import type { Config } from "../config.ts";
+import type { Config } from "../deps.ts";
 import { InvalidInput } from "../errors.ts";
 
 declare module "hono" {

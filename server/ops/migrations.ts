@@ -3,12 +3,13 @@
  * serves (a marker key per migration records it). A migration must be safe to run again after
  * a crash in its middle: each writes with checks and skips what is already in the new shape.
  */
-import type { Clock } from "../deps.ts";
+import type { Clock } from "../clock.ts";
 import type { Order } from "../orders/order.ts";
 import { orderListing } from "../orders/store.ts";
 import { keys } from "../kv/keys.ts";
-import type { StockRecord } from "../stock/record.ts";
+import { countHeldAsReserved } from "../stock/store.ts";
 import { commitStockChange } from "../kv/version.ts";
+import type { StockKey } from "../../shared/bom.ts";
 import { mailboxOf, type PromoRecord, promoRecord } from "../promos/store.ts";
 import { PACKS } from "../../shared/catalog/packs.ts";
 import { PRODUCTS } from "../../shared/catalog/products.ts";
@@ -28,27 +29,12 @@ const MIGRATIONS: Migration[] = [
     // shelf (held units included) and `reserved` counts the held ones: put every held unit back
     // on the shelf and count it as reserved.
     async run(kv, clock) {
-      const held = new Map<string, number>();
+      const held = new Map<StockKey, number>();
       for await (const { value: order } of kv.list<Order>({ prefix: keys.orders() })) {
         if (order.reservation?.state !== "held") continue;
         for (const [key, n] of order.reservation.items) held.set(key, (held.get(key) ?? 0) + n);
       }
-      for await (const listed of kv.list<Partial<StockRecord>>({ prefix: keys.stocks() })) {
-        // Checked writes, read again when another writer got there first.
-        for (let entry = listed; typeof entry.value?.reserved !== "number";) {
-          const n = held.get(entry.key[1] as string) ?? 0;
-          const next: StockRecord = {
-            stock: (entry.value?.stock ?? 0) + n,
-            reserved: n,
-            used: entry.value?.used ?? 0,
-          };
-          const op = kv.atomic().check(entry).set(entry.key, next);
-          if (await commitStockChange(kv, op, clock.now())) break;
-          const fresh = await kv.get<Partial<StockRecord>>(entry.key);
-          if (!fresh.value) break;
-          entry = fresh as Deno.KvEntry<Partial<StockRecord>>;
-        }
-      }
+      await countHeldAsReserved(kv, held, clock.now());
     },
   },
   {

@@ -3,7 +3,7 @@ import { seedStock } from "../stock/store.ts";
 import { seedPromoCodes } from "../promos/store.ts";
 import { seedNotice } from "../catalog/notice_store.ts";
 import { migrate } from "./migrations.ts";
-import { type Clock, systemClock } from "../deps.ts";
+import { type Clock, systemClock } from "../clock.ts";
 
 /**
  * Writes the catalogue, initial stock, promo codes and the notice into KV where absent. Safe to

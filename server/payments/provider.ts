@@ -4,6 +4,9 @@
  */
 import type { Region, Totals } from "../../shared/policy.ts";
 import type { Address } from "../../shared/api_types.ts";
+import type { PublicOrderView } from "../../shared/order_view.ts";
+import type { OrderStatus } from "../../shared/status.ts";
+import type { Clock } from "../clock.ts";
 
 /** A line as the payment page shows it. */
 export interface PaymentLine {
@@ -155,4 +158,38 @@ export interface PaymentProvider {
   parseWebhook(body: string, headers: Headers): Promise<PaymentEvent | null>;
   /** Present when the provider keeps its payments in the shop's KV. */
   readonly inline?: InlinePayments;
+}
+
+/** The provider the environment chooses (by its name in `registry.ts`), with its settings. */
+export interface PaymentsChoice {
+  name: string;
+  settings: unknown;
+}
+
+/**
+ * What the shop lends a provider's own pages (the demo provider's hosted page and card form), so
+ * a provider never imports the order workflows that sit above it: they are passed in.
+ */
+export interface ShopDesk {
+  /** The order a payment is for, as its tracking page shows it; null when there is none. */
+  orderView(orderNumber: string): Promise<PublicOrderView | null>;
+  /**
+   * Takes a payment on the provider's page: runs `charge` (which may tell the order's number as
+   * soon as it knows it, so the order is read meanwhile), then handles its event at once, as a
+   * webhook would. When the card is declined, the order `declinedOrder` names is told why and
+   * the decline is thrown on: the order's hold stands, so another card can be tried.
+   */
+  takePayment(
+    charge: (orderNumberKnown: (orderNumber: string) => void) => Promise<PaymentEvent>,
+    declinedOrder: () => Promise<string | null>,
+  ): Promise<{ orderNumber: string; status: OrderStatus }>;
+}
+
+/** What a provider's own routes are given. */
+export interface ProviderRouteDeps {
+  kv: Deno.Kv;
+  clock: Clock;
+  /** The provider the shop uses: another provider's routes answer 404. */
+  payments: PaymentProvider;
+  desk: ShopDesk;
 }

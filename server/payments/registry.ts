@@ -5,8 +5,8 @@
  * in the browser.
  */
 import type { Hono } from "hono";
-import type { Clock } from "../deps.ts";
-import type { PaymentProvider } from "./provider.ts";
+import type { Clock } from "../clock.ts";
+import type { PaymentProvider, PaymentsChoice, ProviderRouteDeps } from "./provider.ts";
 import { demoPayments } from "./demo/provider.ts";
 import { demoRoutes } from "./demo/routes.ts";
 import { STRIPE_CSP, stripePayments, stripeSettings } from "./stripe/provider.ts";
@@ -28,11 +28,10 @@ interface ProviderEntry {
   label: string;
   csp: CspHosts;
   /** Routes of its own (the demo provider's pages), mounted under /api/{name}. */
-  // deno-lint-ignore no-explicit-any
-  routes?: (deps: any) => Hono;
+  routes?: (deps: ProviderRouteDeps) => Hono;
 }
 
-const PROVIDERS: Record<string, ProviderEntry> = {
+const PROVIDERS = {
   stripe: {
     settings: stripeSettings,
     create: (settings, _kv, clock) =>
@@ -47,17 +46,23 @@ const PROVIDERS: Record<string, ProviderEntry> = {
     csp: {},
     routes: demoRoutes,
   },
-};
+} satisfies Record<string, ProviderEntry>;
 
-/** The provider the environment chooses, with its settings. */
-export interface PaymentsChoice {
-  name: string;
-  settings: unknown;
+/** The names providers are chosen by: the registry's keys, nowhere else spelled out. */
+export type ProviderName = keyof typeof PROVIDERS;
+
+function isProviderName(name: string): name is ProviderName {
+  return Object.hasOwn(PROVIDERS, name);
+}
+
+function entryOf(choice: PaymentsChoice): ProviderEntry {
+  if (!isProviderName(choice.name)) throw new Error(`no payment provider is named ${choice.name}`);
+  return PROVIDERS[choice.name];
 }
 
 /** Chooses the provider from the environment; throws ConfigError for incomplete settings. */
 export function choosePayments(env: Record<string, string | undefined>): PaymentsChoice {
-  for (const [name, entry] of Object.entries(PROVIDERS)) {
+  for (const [name, entry] of Object.entries(PROVIDERS) as [ProviderName, ProviderEntry][]) {
     const settings = entry.settings(env);
     if (settings !== null) return { name, settings };
   }
@@ -66,17 +71,17 @@ export function choosePayments(env: Record<string, string | undefined>): Payment
 
 /** The chosen provider, made. */
 export function createPayments(choice: PaymentsChoice, kv: Deno.Kv, clock: Clock): PaymentProvider {
-  return PROVIDERS[choice.name].create(choice.settings, kv, clock);
+  return entryOf(choice).create(choice.settings, kv, clock);
 }
 
 /** How the start-up line names the chosen provider. */
 export function paymentsLabel(choice: PaymentsChoice): string {
-  return PROVIDERS[choice.name].label;
+  return entryOf(choice).label;
 }
 
 /** Every registered provider's hosts, for the CSP (whichever is chosen, the policy is one). */
 export function paymentCspHosts(): Required<CspHosts> {
-  const all = Object.values(PROVIDERS).map((p) => p.csp);
+  const all = Object.values(PROVIDERS).map((p): CspHosts => p.csp);
   return {
     script: all.flatMap((c) => c.script ?? []),
     frame: all.flatMap((c) => c.frame ?? []),
@@ -86,9 +91,8 @@ export function paymentCspHosts(): Required<CspHosts> {
 }
 
 /** The routes providers serve themselves, by the path they are mounted at. */
-// deno-lint-ignore no-explicit-any
-export function providerRoutes(deps: any): [string, Hono][] {
-  return Object.entries(PROVIDERS).flatMap(([name, entry]) =>
+export function providerRoutes(deps: ProviderRouteDeps): [string, Hono][] {
+  return (Object.entries(PROVIDERS) as [ProviderName, ProviderEntry][]).flatMap(([name, entry]) =>
     entry.routes ? [[`/api/${name}`, entry.routes(deps)] as [string, Hono]] : []
   );
 }

@@ -7,7 +7,7 @@ import type { z } from "zod";
 import type { promoCreateSchema, promoUpdateSchema } from "../../shared/schemas.ts";
 import type { AdminPromoView } from "../../shared/api_types.ts";
 import { toDollars } from "../../shared/pricing.ts";
-import type { Clock } from "../deps.ts";
+import type { Clock } from "../clock.ts";
 import { Conflict, InvalidInput, NotFound } from "../errors.ts";
 import { changesBetween, recordEditInto } from "../catalog/history.ts";
 import {

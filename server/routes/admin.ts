@@ -12,7 +12,7 @@ import {
   stockUpdateSchema,
   trackingSchema,
 } from "../../shared/schemas.ts";
-import type { AppDeps } from "../deps.ts";
+import type { RouteDeps } from "../deps.ts";
 import { Unauthorized } from "../errors.ts";
 import { secretsEqual } from "../crypto.ts";
 import { createAdminSession, deleteAdminSession } from "../accounts/admin_sessions.ts";
@@ -42,10 +42,8 @@ import {
   validateJson,
   validateParams,
   validateQuery,
-} from "../middleware/validate.ts";
+} from "../http/validate.ts";
 import { originOf } from "../middleware/shop_origin.ts";
-
-type Deps = AppDeps & { imageBase: string };
 
 /** The dashboard's status filters (docs/product.md#admin-api). */
 const STATUS_FILTERS: Record<string, ((s: OrderStatus) => boolean) | undefined> = {
@@ -61,7 +59,7 @@ const orderParam = z.object({ orderNumber: z.string().min(1).max(64) });
  * The admin API (docs/product.md#admin-api, docs/decisions.md#admin-authentication): enforced on
  * the server.
  */
-export function adminRoutes(deps: Deps): Hono {
+export function adminRoutes(deps: RouteDeps): Hono {
   const { kv, clock, config, imageBase } = deps;
   const app = new Hono();
 
@@ -179,7 +177,7 @@ export function adminRoutes(deps: Deps): Hono {
 }
 
 /** The dashboard's Test tab: server ping and a test order confirmation email. */
-export function testRoutes(deps: Deps): Hono {
+export function testRoutes(deps: RouteDeps): Hono {
   const { kv, clock, config } = deps;
   const app = new Hono();
   app.use("*", requireAdmin(deps));

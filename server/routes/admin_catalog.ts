@@ -9,14 +9,14 @@ import {
   switchCreateSchema,
   switchUpdateSchema,
 } from "../../shared/schemas.ts";
-import type { AppDeps } from "../deps.ts";
+import type { RouteDeps } from "../deps.ts";
 import { requireAdmin } from "../middleware/admin_auth.ts";
-import { validateJson, validateParams } from "../middleware/validate.ts";
-import { createSwitch, listAdminSwitches, updateSwitch } from "../catalog/switches.ts";
-import { listAdminPacks, updatePack } from "../catalog/packs.ts";
-import { listAdminItems, updateItem } from "../catalog/items.ts";
+import { validateJson, validateParams } from "../http/validate.ts";
+import { createSwitch, listAdminSwitches, updateSwitch } from "../listings/switches.ts";
+import { listAdminPacks, updatePack } from "../listings/packs.ts";
+import { listAdminItems, updateItem } from "../listings/items.ts";
 import { listEditViews } from "../catalog/history.ts";
-import { setCatalogImage, tooLarge } from "../catalog/images.ts";
+import { setCatalogImage, tooLarge } from "../listings/images.ts";
 
 const idParam = z.object({ id: idSchema });
 const imageParams = z.object({ kind: z.enum(["switches", "packs", "items"]), id: idSchema });
@@ -31,7 +31,7 @@ export const IMAGE_UPLOAD_PATH = /^\/api\/admin\/catalog\/(switches|packs|items)
  * The owner's catalogue (docs/product.md#admin-api): switches (added, edited, retired), packs
  * and items (edited, taken off sale) and the history of every edit. Edits answer the record.
  */
-export function adminCatalogRoutes(deps: AppDeps & { imageBase: string }): Hono {
+export function adminCatalogRoutes(deps: RouteDeps): Hono {
   const app = new Hono();
   app.use("*", requireAdmin(deps));
 

@@ -11,7 +11,7 @@ import {
   resendEmail,
 } from "../email/outbox.ts";
 import { requireAdmin } from "../middleware/admin_auth.ts";
-import { validateParams, validateQuery } from "../middleware/validate.ts";
+import { validateParams, validateQuery } from "../http/validate.ts";
 
 /** An outbox entry as the Emails tab shows it; a delivery under way is still "pending". */
 function emailView(entry: OutboxEntry): AdminEmailView {

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { promoCreateSchema, promoUpdateSchema } from "../../shared/schemas.ts";
 import type { AppDeps } from "../deps.ts";
 import { requireAdmin } from "../middleware/admin_auth.ts";
-import { validateJson, validateParams } from "../middleware/validate.ts";
+import { validateJson, validateParams } from "../http/validate.ts";
 import { createPromo, listPromos, updatePromo } from "../promos/admin.ts";
 
 const codeParam = z.object({ code: z.string().min(1).max(60) });

@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import { salesQuerySchema } from "../../shared/schemas.ts";
 import type { AppDeps } from "../deps.ts";
 import { requireAdmin } from "../middleware/admin_auth.ts";
-import { validateQuery } from "../middleware/validate.ts";
+import { validateQuery } from "../http/validate.ts";
 import { salesReport } from "../reports/sales.ts";
 import { currentPickList } from "../reports/pick_list.ts";
 

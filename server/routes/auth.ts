@@ -7,7 +7,7 @@ import {
   paymentIntentSchema,
   registerSchema,
 } from "../../shared/schemas.ts";
-import type { AppDeps } from "../deps.ts";
+import type { RouteDeps } from "../deps.ts";
 import { Unauthorized } from "../errors.ts";
 import { linkCartToUser } from "../cart/cart.ts";
 import { listOrdersOfUser } from "../orders/by_user.ts";
@@ -25,7 +25,7 @@ import { confirmPasswordReset, requestPasswordReset } from "../accounts/password
 import { deleteMyAccount, exportMyData } from "../accounts/my_data.ts";
 import { bearerToken, requireUser } from "../middleware/user_auth.ts";
 import { clientKey } from "../middleware/client_key.ts";
-import { optionalJson, parseWith, validateJson } from "../middleware/validate.ts";
+import { optionalJson, parseWith, validateJson } from "../http/validate.ts";
 import { originOf } from "../middleware/shop_origin.ts";
 import type {
   AccountPaymentView,
@@ -35,8 +35,6 @@ import type {
   RegisterAnswer,
 } from "../../shared/api_types.ts";
 
-type Deps = AppDeps & { imageBase: string };
-
 /** Per client: 10 sign-ups per 10 minutes (sign-in limits: login_limits.ts). */
 export const REGISTER_LIMIT: RateLimit = { bucket: "register", max: 10, windowMs: 10 * 60_000 };
 
@@ -44,7 +42,7 @@ export const REGISTER_LIMIT: RateLimit = { bucket: "register", max: 10, windowMs
  * Accounts (docs/product.md#accounts-api, docs/decisions.md#accounts-and-passwords), served under
  * /auth.
  */
-export function authRoutes(deps: Deps): Hono {
+export function authRoutes(deps: RouteDeps): Hono {
   const { kv, clock, imageBase } = deps;
   const app = new Hono();
 

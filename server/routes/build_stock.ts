@@ -7,7 +7,7 @@ import { switchSnapshot } from "../catalog/store.ts";
 import { findCart } from "../cart/cart.ts";
 import { priceLines } from "../cart/view.ts";
 import { stockSnapshot } from "../stock/store.ts";
-import { validateQuery } from "../middleware/validate.ts";
+import { validateQuery } from "../http/validate.ts";
 
 const query = z.object({ cartId: z.string().max(64).optional() });
 

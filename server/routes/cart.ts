@@ -4,7 +4,7 @@ import { quantityUpdateSchema, simpleAddSchema, testerAddSchema } from "../../sh
 import type { AppDeps } from "../deps.ts";
 import { addToCart, getCart, type LineSpec, removeLine, setLineQuantity } from "../cart/cart.ts";
 import { viewCart } from "../cart/view.ts";
-import { validateJson, validateParams, validateQuery } from "../middleware/validate.ts";
+import { validateJson, validateParams, validateQuery } from "../http/validate.ts";
 import { optionalUser } from "../middleware/user_auth.ts";
 import { clientKey } from "../middleware/client_key.ts";
 import { hitRateLimit, type RateLimit } from "../kv/rate_limit.ts";

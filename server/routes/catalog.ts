@@ -1,24 +1,14 @@
 import { type Context, Hono } from "hono";
 import { z } from "zod";
-import { type Bom, bomOf, type StockKey, switchKey, unitsAvailable } from "../../shared/bom.ts";
-import { itemImageUrl, packImageUrl, uploadedImageUrl } from "../../shared/images.ts";
-import { toDollars } from "../../shared/pricing.ts";
-import type { AvailabilityView, ProductView, SwitchView } from "../../shared/api_types.ts";
+import type { AvailabilityView } from "../../shared/api_types.ts";
 import { idSchema } from "../../shared/schemas.ts";
-import type { AppDeps } from "../deps.ts";
-import { NotFound } from "../errors.ts";
-import { listProducts, listSwitches, productSnapshot } from "../catalog/store.ts";
-import { getPackPage, listPacksOnSale } from "../catalog/packs.ts";
-import { stockSnapshot } from "../stock/store.ts";
+import type { RouteDeps } from "../deps.ts";
+import { availabilityOf, shopProducts, shopSwitches } from "../listings/shop_views.ts";
+import { getPackPage, listPacksOnSale } from "../listings/packs.ts";
 import { perStockVersion } from "../kv/version.ts";
-import { validateParams } from "../middleware/validate.ts";
+import { validateParams } from "../http/validate.ts";
 
 const idParam = z.object({ id: idSchema });
-
-/** Whether one unit of something can be made from current stock (advisory, per stock version). */
-function isAvailable(counts: Map<StockKey, number>, bom: Bom): boolean {
-  return unitsAvailable(bom, (k) => counts.get(k) ?? 0) > 0;
-}
 
 /** A serialised JSON answer for one version of the catalogue and stock, with its ETag. */
 interface RenderedJson {
@@ -104,52 +94,11 @@ function versionedJson(kv: Deno.Kv, build: () => Promise<unknown>) {
 }
 
 /** Switches, products and availability (docs/product.md#catalogue-api). */
-export function catalogRoutes({ kv, imageBase }: AppDeps & { imageBase: string }): Hono {
+export function catalogRoutes({ kv, imageBase }: RouteDeps): Hono {
   const app = new Hono();
 
-  app.get(
-    "/switches",
-    versionedJson(kv, async () => {
-      const [switches, stock] = await Promise.all([listSwitches(kv), stockSnapshot(kv)]);
-      // Retired switches are no longer offered; orders and carts still find them by id.
-      return switches.filter((s) => !s.retired).map((s) => ({
-        id: s.id,
-        name: s.name,
-        brand: s.brand,
-        type: s.type,
-        force: s.force,
-        image: s.image,
-        available: (stock.get(switchKey(s.id)) ?? 0) > 0,
-        extraPrice: toDollars(s.extraPriceCents),
-        referralLink: s.referralLink,
-        // Only an upload cannot be derived from `image`, so only it costs bytes in this list.
-        ...(s.upload ? { imageUrl: uploadedImageUrl(s.upload) } : {}),
-      } satisfies SwitchView));
-    }),
-  );
-
-  app.get(
-    "/products",
-    versionedJson(kv, async () => {
-      const [products, stock] = await Promise.all([listProducts(kv), stockSnapshot(kv)]);
-      const onSale = products.filter((p) => p.onSale).sort((a, b) => a.id - b.id);
-      return onSale.map((p): ProductView => ({
-        id: p.id,
-        name: p.name,
-        price: toDollars(p.priceCents),
-        priceCents: p.priceCents,
-        image: p.image,
-        imageUrl: p.packSlug
-          ? packImageUrl(imageBase, p.image, p.upload)
-          : itemImageUrl(imageBase, p.image, p.upload),
-        path: p.path,
-        packSlug: p.packSlug,
-        withKeycaps: p.withKeycaps,
-        available: unitsAvailable(bomOf(p.bom), (k) => stock.get(k) ?? 0) > 0,
-        onSale: p.onSale,
-      }));
-    }),
-  );
+  app.get("/switches", versionedJson(kv, () => shopSwitches(kv)));
+  app.get("/products", versionedJson(kv, () => shopProducts(kv, imageBase)));
 
   app.get("/packs", versionedJson(kv, () => listPacksOnSale(kv, imageBase)));
 
@@ -159,16 +108,7 @@ export function catalogRoutes({ kv, imageBase }: AppDeps & { imageBase: string }
 
   for (const kind of ["testers", "items"] as const) {
     app.get(`/${kind}/:id/availability`, validateParams(idParam), async (c) => {
-      const { id } = c.req.valid("param");
-      // Both snapshots at once: after a stock change, one round of rebuilds.
-      const [products, counts] = await Promise.all([productSnapshot(kv), stockSnapshot(kv)]);
-      const product = products.get(id);
-      const isRightKind = product && (kind === "testers" ? !!product.packSlug : !product.packSlug);
-      if (!product || !isRightKind) {
-        throw new NotFound(`No ${kind === "testers" ? "tester" : "item"} with id ${id}`);
-      }
-      // Something taken off sale cannot be bought, whatever the stock.
-      const available = product.onSale && isAvailable(counts, bomOf(product.bom));
+      const available = await availabilityOf(kv, kind, c.req.valid("param").id);
       return c.json({ available } satisfies AvailabilityView);
     });
   }

@@ -4,7 +4,7 @@ import type { AppDeps } from "../deps.ts";
 import { saveContactMessage } from "../contact/messages.ts";
 import { hitRateLimit } from "../kv/rate_limit.ts";
 import { clientKey } from "../middleware/client_key.ts";
-import { validateJson } from "../middleware/validate.ts";
+import { validateJson } from "../http/validate.ts";
 
 /** Five messages per ten minutes per client stops floods without bothering real shoppers. */
 export const CONTACT_LIMIT = { bucket: "contact", max: 5, windowMs: 10 * 60 * 1000 };

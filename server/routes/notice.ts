@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import { noticeSchema } from "../../shared/schemas.ts";
 import type { AppDeps } from "../deps.ts";
 import { requireAdmin } from "../middleware/admin_auth.ts";
-import { validateJson } from "../middleware/validate.ts";
+import { validateJson } from "../http/validate.ts";
 import { getAdminNotice, getNotice, setNotice } from "../catalog/notice.ts";
 
 /** The red banner every page shows: `GET /api/notice`, public. */

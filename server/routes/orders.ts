@@ -7,7 +7,7 @@ import {
 } from "../../shared/schemas.ts";
 import { discountCents } from "../../shared/policy.ts";
 import { toDollars } from "../../shared/pricing.ts";
-import type { AppDeps } from "../deps.ts";
+import type { RouteDeps } from "../deps.ts";
 import { NotFound } from "../errors.ts";
 import { findCart } from "../cart/cart.ts";
 import { priceLines, subtotalOf } from "../cart/view.ts";
@@ -22,7 +22,7 @@ import { cancelByCustomer } from "../orders/customer_cancel.ts";
 import { clientKey } from "../middleware/client_key.ts";
 import { originOf } from "../middleware/shop_origin.ts";
 import { optionalUser } from "../middleware/user_auth.ts";
-import { validateJson, validateParams } from "../middleware/validate.ts";
+import { validateJson, validateParams } from "../http/validate.ts";
 import type { HostedCheckoutView } from "../../shared/api_types.ts";
 import type {
   EmbeddedCheckoutView,
@@ -30,8 +30,6 @@ import type {
   PaymentSessionStatus,
   PromoValidation,
 } from "../../shared/api_types.ts";
-
-type Deps = AppDeps & { imageBase: string };
 
 /** Guessing order numbers is pointless (90 random bits), and repeated misses are throttled too. */
 export const ORDER_MISS_LIMIT: RateLimit = {
@@ -41,7 +39,7 @@ export const ORDER_MISS_LIMIT: RateLimit = {
 };
 
 /** Hosted checkout from the cart's two buttons (docs/product.md#checkout-api). */
-export function checkoutRoutes(deps: Deps): Hono {
+export function checkoutRoutes(deps: RouteDeps): Hono {
   const params = z.object({
     cartId: z.string().min(1).max(64),
     region: z.enum(["us", "international"], {
@@ -64,7 +62,7 @@ export function checkoutRoutes(deps: Deps): Hono {
 }
 
 /** Orders: embedded checkout, lookups and the tracking view; promo validation. */
-export function orderRoutes(deps: Deps): Hono {
+export function orderRoutes(deps: RouteDeps): Hono {
   const { kv, clock, imageBase, config } = deps;
   const app = new Hono();
 

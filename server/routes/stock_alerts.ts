@@ -8,7 +8,7 @@ import { removeStockAlert } from "../stock/back_in_stock/store.ts";
 import { signUp } from "../stock/back_in_stock/alerts.ts";
 import { clientKey } from "../middleware/client_key.ts";
 import { originOf } from "../middleware/shop_origin.ts";
-import { validateJson, validateQuery } from "../middleware/validate.ts";
+import { validateJson, validateQuery } from "../http/validate.ts";
 
 /** Per client: 20 sign-ups per 10 minutes (each may become an email). */
 export const STOCK_ALERT_LIMIT: RateLimit = {

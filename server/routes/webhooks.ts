@@ -4,7 +4,7 @@ import type { AppDeps } from "../deps.ts";
 import { NotFound } from "../errors.ts";
 import { findOrderByPaymentId } from "../orders/store.ts";
 import { handlePaymentEvent, recordPaymentEvent } from "../orders/payment.ts";
-import { validateParams } from "../middleware/validate.ts";
+import { validateParams } from "../http/validate.ts";
 
 const providerParam = z.object({ provider: z.string().min(1).max(20) });
 

@@ -17,7 +17,7 @@
  * runs out of tries alone, and never costs the others theirs.
  */
 import type { StockKey } from "../../shared/bom.ts";
-import type { Clock } from "../deps.ts";
+import type { Clock } from "../clock.ts";
 import { InvalidInput, Unavailable } from "../errors.ts";
 import { withLock } from "../kv/kv_util.ts";
 import { getStockEntries, LOW_STOCK_MUTATIONS, recordsOf, writeStockTo } from "./store.ts";

@@ -4,15 +4,15 @@
  * becomes one email, queued and the alert deleted in one write, so a retried job sends nothing
  * twice.
  */
-import type { AppDeps } from "../deps.ts";
 import { escapeHtml } from "../../shared/html.ts";
 import type { Email } from "../email/mailer.ts";
 import { keys } from "../kv/keys.ts";
 import type { LowStockAlert, LowStockJob } from "./store.ts";
 import { stockKeyNames } from "./names.ts";
-import { queueEmailInto } from "../email/outbox.ts";
+import { type MailDeps, queueEmailInto } from "../email/outbox.ts";
 
-type Deps = Pick<AppDeps, "kv" | "clock" | "config">;
+/** The store, the time, and the shop's addresses its emails carry. */
+type Deps = Pick<MailDeps, "kv" | "clock" | "config">;
 
 /** Emails one recorded alert (nothing when it was emailed already). */
 export async function sendLowStockAlert(

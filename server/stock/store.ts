@@ -5,7 +5,7 @@ import { keys } from "../kv/keys.ts";
 import { CONFLICT, getManyBatched, LIST_BATCH, setMissing, withRetries } from "../kv/kv_util.ts";
 import { commitStockChange, type PerStockVersion, perStockVersion } from "../kv/version.ts";
 import { NotFound } from "../errors.ts";
-import type { Clock } from "../deps.ts";
+import type { Clock } from "../clock.ts";
 import { randomId } from "../crypto.ts";
 import {
   availableOf,
@@ -137,6 +137,55 @@ export function createStockInto(
 ): void {
   op.check({ key: keys.stock(key), versionstamp: null });
   writeWithSignals(op, key, withCounts(null, counts), null, now);
+}
+
+/**
+ * Adds the owner's new shelf count of one component to `op`, within the write of the edit that
+ * sets it (a switch's edit), checked against the entry read: the change it makes, or null when
+ * the count is the same or the component has no record (nothing is added).
+ */
+export function setShelfCountInto(
+  op: Deno.AtomicOperation,
+  key: StockKey,
+  entry: Deno.KvEntryMaybe<StockRecord>,
+  stock: number,
+  now: number,
+): { from: number; to: number } | null {
+  if (!entry.value) return null;
+  const current = stockRecordOf(entry.value);
+  if (current.stock === stock) return null;
+  op.check(entry);
+  writeWithSignals(op, key, counted(current, { stock }), current, now);
+  return { from: current.stock, to: stock };
+}
+
+/**
+ * Migration 1's change of every stock record: records were { stock, used } with held units taken
+ * out of `stock`; now `stock` is the shelf (held units included) and `reserved` counts the held
+ * ones. `held` is what the orders hold per component. Records in the new shape are skipped, so
+ * it may run again after a crash in its middle.
+ */
+export async function countHeldAsReserved(
+  kv: Deno.Kv,
+  held: ReadonlyMap<StockKey, number>,
+  now: number,
+): Promise<void> {
+  for await (const listed of kv.list<Partial<StockRecord>>({ prefix: keys.stocks() })) {
+    // Checked writes, read again when another writer got there first.
+    for (let entry = listed; typeof entry.value?.reserved !== "number";) {
+      const n = held.get(entry.key[1] as StockKey) ?? 0;
+      const next: StockRecord = {
+        stock: (entry.value?.stock ?? 0) + n,
+        reserved: n,
+        used: entry.value?.used ?? 0,
+      };
+      const op = kv.atomic().check(entry).set(entry.key, next);
+      if (await commitStockChange(kv, op, now)) break;
+      const fresh = await kv.get<Partial<StockRecord>>(entry.key);
+      if (!fresh.value) break;
+      entry = fresh as Deno.KvEntry<Partial<StockRecord>>;
+    }
+  }
 }
 
 /**

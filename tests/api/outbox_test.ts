@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { createTestApp } from "../helpers/test_app.ts";
 import { keptQueue } from "../helpers/kept_queue.ts";
-import type { Clock } from "../../server/deps.ts";
+import type { Clock } from "../../server/clock.ts";
 import { keys } from "../../server/kv/keys.ts";
 import {
   deliverEmail,

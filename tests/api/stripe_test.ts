@@ -12,7 +12,7 @@ import { INTERNATIONAL_COUNTRIES, stripePayments } from "../../server/payments/s
 import { FAKE_WEBHOOK_SECRET, type FakeStripe, startFakeStripe } from "../helpers/fake_stripe.ts";
 import { changedKeys, createTestApp, snapshot, type TestApp } from "../helpers/test_app.ts";
 import { keptQueue } from "../helpers/kept_queue.ts";
-import type { Clock } from "../../server/deps.ts";
+import type { Clock } from "../../server/clock.ts";
 
 // deno-lint-ignore no-explicit-any
 type Json = any;

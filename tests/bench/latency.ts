@@ -17,7 +17,7 @@
  */
 import { createApp } from "../../server/app.ts";
 import { loadConfig } from "../../server/config.ts";
-import type { LogEntry } from "../../server/deps.ts";
+import type { LogEntry } from "../../server/log.ts";
 import { seedKv } from "../../server/ops/seed.ts";
 import { keys } from "../../server/kv/keys.ts";
 import { commitStockChange, TRUST_MS } from "../../server/kv/version.ts";

@@ -4,7 +4,8 @@
  * `runDue` runs the jobs the test's clock has reached, in time order, through the queue's own
  * handler. So retries on the shop's schedules can be followed in minutes of fake time.
  */
-import type { AppDeps, Clock } from "../../server/deps.ts";
+import type { AppDeps } from "../../server/deps.ts";
+import type { Clock } from "../../server/clock.ts";
 import { runJob } from "../../server/queue.ts";
 import { SimKv } from "../sim/sim_kv.ts";
 

@@ -20,8 +20,10 @@
  * queue of the store, handing each message to the next instance in turn (delays are real time).
  */
 import { createApp } from "../../server/app.ts";
-import { type Config, loadConfig } from "../../server/config.ts";
-import type { AppDeps, LogEntry } from "../../server/deps.ts";
+import { loadConfig } from "../../server/config.ts";
+import { type Config } from "../../server/deps.ts";
+import type { AppDeps } from "../../server/deps.ts";
+import type { LogEntry } from "../../server/log.ts";
 import { seedKv } from "../../server/ops/seed.ts";
 import type { StockRecord } from "../../server/stock/record.ts";
 import { commitStockChange } from "../../server/kv/version.ts";

@@ -1,8 +1,10 @@
 import assert from "node:assert/strict";
 import type { Hono } from "hono";
 import { createApp } from "../../server/app.ts";
-import { type Config, loadConfig } from "../../server/config.ts";
-import type { Clock, LogEntry } from "../../server/deps.ts";
+import { loadConfig } from "../../server/config.ts";
+import { type Config } from "../../server/deps.ts";
+import type { LogEntry } from "../../server/log.ts";
+import type { Clock } from "../../server/clock.ts";
 import { seedKv } from "../../server/ops/seed.ts";
 import type { StockRecord } from "../../server/stock/record.ts";
 import { commitStockChange } from "../../server/kv/version.ts";

@@ -4,7 +4,7 @@
  * simulated time, so the invariants can say which emails arrived and when mail was failing.
  */
 import type { Email, Mailer } from "../../server/email/mailer.ts";
-import type { Clock } from "../../server/deps.ts";
+import type { Clock } from "../../server/clock.ts";
 
 /** One delivery attempt as the server saw it. */
 export interface MailAttempt {

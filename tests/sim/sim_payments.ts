@@ -8,7 +8,7 @@
  * Faults: the provider refuses to create payments, to stop them, or to refund (until the history
  * says it accepts again). Every refund and stop attempt is logged at the simulated time.
  */
-import type { Clock } from "../../server/deps.ts";
+import type { Clock } from "../../server/clock.ts";
 import { demoPayments } from "../../server/payments/demo/provider.ts";
 import type { PaymentProvider } from "../../server/payments/provider.ts";
 import type { SimKv } from "./sim_kv.ts";

@@ -9,8 +9,10 @@
  */
 import type { Hono } from "hono";
 import { createApp } from "../../server/app.ts";
-import { type Config, loadConfig } from "../../server/config.ts";
-import type { AppDeps, LogEntry } from "../../server/deps.ts";
+import { loadConfig } from "../../server/config.ts";
+import { type Config } from "../../server/deps.ts";
+import type { AppDeps } from "../../server/deps.ts";
+import type { LogEntry } from "../../server/log.ts";
 import { seedKv } from "../../server/ops/seed.ts";
 import type { StockRecord } from "../../server/stock/record.ts";
 import { withLocksOf } from "../../server/kv/kv_util.ts";

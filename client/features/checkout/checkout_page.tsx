@@ -10,8 +10,13 @@ import type {
 import { type AppliedPromo, CheckoutSummary } from "./checkout_summary.tsx";
 import { DemoCardForm } from "./demo_card_form.tsx";
 import { HoldCountdown, useHoldSecondsLeft } from "./hold_countdown.tsx";
-import { type ShippingFields, ShippingForm } from "./shipping_form.tsx";
-import { checkShipping, isValidZip, type ShippingErrors } from "./shipping_check.ts";
+import { ShippingForm } from "./shipping_form.tsx";
+import {
+  checkShipping,
+  isValidZip,
+  type ShippingErrors,
+  type ShippingFields,
+} from "./shipping_check.ts";
 import {
   type OrderCreateRequest,
   type PaymentState,

@@ -5,7 +5,18 @@
 import { orderCreateSchema } from "../../../shared/schemas.ts";
 import type { Address } from "../../../shared/api_types.ts";
 import { fieldErrors } from "../../app/field_errors.ts";
-import type { ShippingFields } from "./shipping_form.tsx";
+
+/** The checkout form's fields (docs/product.md#data, checkout form). */
+export interface ShippingFields {
+  email: string;
+  firstName: string;
+  lastName: string;
+  address: string;
+  apartment: string;
+  city: string;
+  state: string;
+  zipCode: string;
+}
 
 /** A message per form field that the server would refuse. */
 export type ShippingErrors = Partial<Record<keyof ShippingFields, string>>;

@@ -1,18 +1,6 @@
 import { TextField } from "../../app/components/text_field.tsx";
 import { AddressFields } from "./address_fields.tsx";
-import type { ShippingErrors } from "./shipping_check.ts";
-
-/** The checkout form's fields (docs/product.md#data, checkout form). */
-export interface ShippingFields {
-  email: string;
-  firstName: string;
-  lastName: string;
-  address: string;
-  apartment: string;
-  city: string;
-  state: string;
-  zipCode: string;
-}
+import type { ShippingErrors, ShippingFields } from "./shipping_check.ts";
 
 /**
  * The Contact and Shipping sections of /checkout; every field carries its autocomplete hint and,

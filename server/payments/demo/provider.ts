@@ -10,7 +10,7 @@
 import { computeTotals, type Region } from "../../../shared/policy.ts";
 import type { z } from "zod";
 import type { demoPaySchema } from "../../../shared/schemas.ts";
-import type { Clock } from "../../deps.ts";
+import type { Clock } from "../../clock.ts";
 import { Conflict, InvalidInput, NotFound, PaymentDeclined } from "../../errors.ts";
 import { recordEventInto } from "../inbox.ts";
 import { type JobPlan, runStockJob } from "../../stock/batch.ts";

@@ -1,5 +1,5 @@
 import Stripe from "stripe";
-import { type Clock, systemClock } from "../../deps.ts";
+import { type Clock, systemClock } from "../../clock.ts";
 import { ConfigError, InvalidInput } from "../../errors.ts";
 import type {
   CheckoutSessionInput,

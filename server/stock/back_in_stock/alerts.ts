@@ -6,7 +6,6 @@
  * stock and emails in the same atomic write that marks the sign-up told.
  */
 import { bomOf, type StockKey, switchKey, unitsAvailable } from "../../../shared/bom.ts";
-import type { AppDeps } from "../../deps.ts";
 import { InvalidInput, NotFound } from "../../errors.ts";
 import { randomId } from "../../crypto.ts";
 import { keys } from "../../kv/keys.ts";
@@ -14,10 +13,11 @@ import { productSnapshot, switchSnapshot } from "../../catalog/store.ts";
 import { listStock, stockSnapshot } from "../store.ts";
 import { availableOf } from "../record.ts";
 import { addStockAlert, type StockAlert } from "./store.ts";
-import { queueEmailInto } from "../../email/outbox.ts";
+import { type MailDeps, queueEmailInto } from "../../email/outbox.ts";
 import { backInStockEmail } from "./email.ts";
 
-type Deps = Pick<AppDeps, "kv" | "clock" | "config">;
+/** The store, the time, and the shop's addresses its emails carry. */
+type Deps = Pick<MailDeps, "kv" | "clock" | "config">;
 
 /** What a sign-up waits for. */
 export type AlertTarget = { switchId: number } | { productId: number };

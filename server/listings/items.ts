@@ -9,13 +9,13 @@ import type { AdminItemView } from "../../shared/api_types.ts";
 import { itemImageUrl } from "../../shared/images.ts";
 import { toDollars } from "../../shared/pricing.ts";
 import { Conflict, NotFound } from "../errors.ts";
-import { changesBetween, recordEditInto } from "./history.ts";
+import { changesBetween, recordEditInto } from "../catalog/history.ts";
 import {
   getProductEntries,
   listProductEntries,
   type ProductRecord,
   writeProductInto,
-} from "./store.ts";
+} from "../catalog/store.ts";
 import { CONFLICT, withRetries } from "../kv/kv_util.ts";
 import { commitStockChange } from "../kv/version.ts";
 import type { CatalogDeps } from "./switches.ts";

@@ -13,7 +13,7 @@ import {
 } from "../../shared/images.ts";
 import type { AdminItemView, AdminPackView, AdminSwitchView } from "../../shared/api_types.ts";
 import { DomainError, InvalidInput, NotFound } from "../errors.ts";
-import { recordEditInto } from "./history.ts";
+import { recordEditInto } from "../catalog/history.ts";
 import {
   getPackEntry,
   getProductEntries,
@@ -21,8 +21,8 @@ import {
   writePackInto,
   writeProductInto,
   writeSwitchInto,
-} from "./store.ts";
-import { prepareImage } from "./image_store.ts";
+} from "../catalog/store.ts";
+import { prepareImage } from "../catalog/image_store.ts";
 import { CONFLICT, withRetries } from "../kv/kv_util.ts";
 import { commitStockChange } from "../kv/version.ts";
 import { type CatalogDeps, getAdminSwitch } from "./switches.ts";

@@ -10,7 +10,7 @@ import type { AdminPackView, PackView } from "../../shared/api_types.ts";
 import { packImageUrl, switchImageUrl } from "../../shared/images.ts";
 import { packCents, toDollars } from "../../shared/pricing.ts";
 import { Conflict, InvalidInput, NotFound } from "../errors.ts";
-import { changesBetween, recordEditInto } from "./history.ts";
+import { changesBetween, recordEditInto } from "../catalog/history.ts";
 import {
   findSwitches,
   getPackEntry,
@@ -26,7 +26,7 @@ import {
   switchSnapshot,
   writePackInto,
   writeProductInto,
-} from "./store.ts";
+} from "../catalog/store.ts";
 import { CONFLICT, withRetries } from "../kv/kv_util.ts";
 import { commitStockChange } from "../kv/version.ts";
 import type { CatalogDeps } from "./switches.ts";

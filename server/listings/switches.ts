@@ -11,18 +11,18 @@ import type { AdminSwitchView } from "../../shared/api_types.ts";
 import { type StockKey, switchIdOf, switchKey } from "../../shared/bom.ts";
 import { switchImageUrl } from "../../shared/images.ts";
 import { toDollars } from "../../shared/pricing.ts";
-import type { Clock } from "../deps.ts";
+import type { Clock } from "../clock.ts";
 import { Conflict, NotFound } from "../errors.ts";
-import { changesBetween, type FieldChange, recordEditInto } from "./history.ts";
+import { changesBetween, type FieldChange, recordEditInto } from "../catalog/history.ts";
 import {
   getSwitchEntry,
   listPackEntries,
   listSwitchEntries,
   type SwitchRecord,
   writeSwitchInto,
-} from "./store.ts";
-import { createStockInto, getStockEntries, listStock, writeStockTo } from "../stock/store.ts";
-import { type StockRecord, stockRecordOf } from "../stock/record.ts";
+} from "../catalog/store.ts";
+import { createStockInto, getStockEntries, listStock, setShelfCountInto } from "../stock/store.ts";
+import { availableOf, type StockRecord, stockRecordOf } from "../stock/record.ts";
 import { CONFLICT, withRetries } from "../kv/kv_util.ts";
 import { commitStockChange } from "../kv/version.ts";
 
@@ -102,7 +102,7 @@ function switchView(
     imageUrl: switchImageUrl(imageBase, s.image, s.upload),
     retired: s.retired,
     stock: stock.stock,
-    available: Math.max(0, stock.stock - stock.reserved),
+    available: availableOf(stock),
     version: entry.versionstamp,
   };
 }
@@ -265,12 +265,11 @@ export async function updateSwitch(
       if (changes.length > 0) writeSwitchInto(op, entry, next);
       else op.check(entry);
       const stockEntry = stockEntries?.get(key);
-      const shelf = stockEntry ? stockRecordOf(stockEntry.value) : null;
       const now = clock.now();
-      if (stockEntries && shelf && shelf.stock !== body.stock) {
-        changes.push({ field: "stock", from: shelf.stock, to: body.stock });
-        writeStockTo(op, stockEntries, new Map([[key, { ...shelf, stock: body.stock! }]]), now);
-      }
+      const shelf = stockEntry && body.stock !== undefined
+        ? setShelfCountInto(op, key, stockEntry, body.stock, now)
+        : null;
+      if (shelf) changes.push({ field: "stock", ...shelf });
       if (changes.length === 0) return null;
       // A pack that took this switch meanwhile makes the retirement read again.
       for (const pack of packs) op.check(pack);
