@@ -4,6 +4,8 @@
  * a crash in its middle: each writes with checks and skips what is already in the new shape.
  */
 import type { Clock } from "../clock.ts";
+import { storedPaymentKind } from "../payments/provider.ts";
+import type { InboxEntry } from "../payments/inbox.ts";
 import type { Order } from "../orders/order.ts";
 import { orderListing } from "../orders/store.ts";
 import { keys } from "../kv/keys.ts";
@@ -152,6 +154,28 @@ const MIGRATIONS: Migration[] = [
           if ((await op.commit()).ok) break;
         }
       }
+    },
+  },
+  {
+    id: 6,
+    name: "payment-kinds",
+    // Payments were of kind "checkout_session" or "payment_intent" (the first provider's object
+    // names); the shop now names them "hosted" and "embedded". Orders and the events waiting in
+    // the inbox carry a kind; stop jobs already queued are read through the same rule when they
+    // run (server/orders/stops.ts), since a queued message cannot be rewritten.
+    async run(kv, clock) {
+      await upgradeEach<Order>(kv, clock, keys.orders(), (order) => {
+        const kind = order.payment && storedPaymentKind(order.payment.kind);
+        return kind && kind !== order.payment!.kind
+          ? { ...order, payment: { ...order.payment!, kind } }
+          : null;
+      });
+      await upgradeEach<InboxEntry>(kv, clock, keys.paymentInboxAll(), (entry) => {
+        const paymentKind = storedPaymentKind(entry.event.paymentKind);
+        return paymentKind !== entry.event.paymentKind
+          ? { ...entry, event: { ...entry.event, paymentKind } }
+          : null;
+      });
     },
   },
 ];

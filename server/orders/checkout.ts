@@ -356,7 +356,7 @@ function reservationJob(
 
       const order = newOrder(deps, input, cart, { orderNumber, promo, now }, now + reservationMs);
       const target: PaymentTarget = {
-        kind: input.mode === "hosted" ? "checkout_session" : "payment_intent",
+        kind: input.mode,
         orderNumber: order.orderNumber,
         region: input.region,
         subtotalCents: order.subtotalCents,
@@ -514,7 +514,7 @@ async function createPayment(
 ): Promise<PaymentRef> {
   try {
     return input.mode === "hosted"
-      ? await deps.payments.createCheckoutSession({
+      ? await deps.payments.createHostedPayment({
         orderNumber: order.orderNumber,
         region: input.region,
         lines: order.items.map((i) => ({
@@ -528,7 +528,7 @@ async function createPayment(
         origin: input.origin,
         expiresAt: order.reservation.expiresAt,
       })
-      : await deps.payments.createPaymentIntent({
+      : await deps.payments.createEmbeddedPayment({
         orderNumber: order.orderNumber,
         amountCents: order.totalCents,
         email: input.email ?? "",

@@ -7,6 +7,7 @@
  */
 import { receivePaymentEvent } from "./payment.ts";
 import type { StopJob } from "./stop_job.ts";
+import { storedPaymentKind } from "../payments/provider.ts";
 import type { OrderDeps } from "./steps.ts";
 
 /** Waits after the 1st, 2nd, ... refused stop; every later one waits the last of them. */
@@ -26,7 +27,12 @@ export async function stopSoon(deps: OrderDeps, job: StopJob): Promise<void> {
 }
 
 /** Stops the job's payment; a refusal queues the next try, a taken payment is recorded. */
-export async function stopPayment(deps: OrderDeps, job: StopJob): Promise<void> {
+export async function stopPayment(deps: OrderDeps, queued: StopJob): Promise<void> {
+  // A job queued before migration 6 names its payment's kind the old way.
+  const job = {
+    ...queued,
+    payment: { ...queued.payment, kind: storedPaymentKind(queued.payment.kind) },
+  };
   let taken;
   try {
     taken = await deps.payments.stop(job.payment, job.orderNumber);

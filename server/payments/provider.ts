@@ -15,8 +15,8 @@ export interface PaymentLine {
   quantity: number;
 }
 
-/** What a hosted checkout session needs. */
-export interface CheckoutSessionInput {
+/** What a payment on the provider's own page needs. */
+export interface HostedPaymentInput {
   orderNumber: string;
   region: Region;
   lines: PaymentLine[];
@@ -32,18 +32,34 @@ export interface CheckoutSessionInput {
   expiresAt: number;
 }
 
-/** What an embedded payment (the /checkout page) needs. */
-export interface PaymentIntentInput {
+/** What a payment in the provider's form on the /checkout page needs. */
+export interface EmbeddedPaymentInput {
   orderNumber: string;
   amountCents: number;
   email: string;
+}
+
+/**
+ * Where the shopper pays: on the provider's own page (the cart's checkout buttons), or in the
+ * provider's form embedded in the shop's /checkout page.
+ */
+export type PaymentKind = "hosted" | "embedded";
+
+/**
+ * A kind as stored before migration 6, which gave kinds the shop's own names (they were the
+ * first provider's object names): stored orders, inbox events and queued stop jobs may hold one.
+ */
+export function storedPaymentKind(kind: string): PaymentKind {
+  if (kind === "checkout_session") return "hosted";
+  if (kind === "payment_intent") return "embedded";
+  return kind as PaymentKind;
 }
 
 /** A payment object the provider created, as the order keeps it. */
 export interface PaymentRef {
   /** The provider's name (its key in the registry). */
   provider: string;
-  kind: "checkout_session" | "payment_intent";
+  kind: PaymentKind;
   id: string;
   /** Hosted checkout page. */
   url?: string;
@@ -53,7 +69,7 @@ export interface PaymentRef {
 
 /** What a payment is for, in the terms every provider needs. */
 export interface PaymentTarget {
-  kind: "checkout_session" | "payment_intent";
+  kind: PaymentKind;
   orderNumber: string;
   region: Region;
   /** Goods before discount, shipping and tax: what a promotion code discounts. */
@@ -128,8 +144,10 @@ export interface PaymentProvider {
   readonly label: string;
   /** For the embedded payment form in the browser, when the provider's form needs one. */
   readonly publishableKey: string | null;
-  createCheckoutSession(input: CheckoutSessionInput): Promise<PaymentRef>;
-  createPaymentIntent(input: PaymentIntentInput): Promise<PaymentRef>;
+  /** A payment on the provider's own page: the ref carries the page's `url`. */
+  createHostedPayment(input: HostedPaymentInput): Promise<PaymentRef>;
+  /** A payment for the provider's form on /checkout: the ref carries its `clientSecret`. */
+  createEmbeddedPayment(input: EmbeddedPaymentInput): Promise<PaymentRef>;
   /**
    * Stops a payment so it can no longer be taken. When it was taken already, answers its paid
    * event instead, so nothing expires with money in. Throws when the provider cannot be reached:

@@ -163,7 +163,7 @@ Deno.test("a paid event for a lapsed order takes stock again, or refunds when it
     type: "paid",
     orderNumber: order.orderNumber,
     paymentId: order.payment!.id,
-    paymentKind: "checkout_session",
+    paymentKind: "hosted",
   });
   assert.equal(paid?.status, "PAYMENT_RECEIVED", "stock was still there");
 
@@ -176,7 +176,7 @@ Deno.test("a paid event for a lapsed order takes stock again, or refunds when it
     type: "paid",
     orderNumber: second.json.orderNumber,
     paymentId: (await getOrder(t.kv, second.json.orderNumber)).payment!.id,
-    paymentKind: "checkout_session",
+    paymentKind: "hosted",
   });
   assert.equal(refunded?.status, "CANCELLED");
   assert.match(refunded?.cancelReason ?? "", /refunded in full/);
@@ -190,7 +190,7 @@ Deno.test("a payment event for an unknown order is logged and changes nothing", 
     type: "paid",
     orderNumber: "STNOSUCHORDER000000",
     paymentId: "cs_demo_nothing",
-    paymentKind: "checkout_session",
+    paymentKind: "hosted",
   });
   assert.equal(result, null);
   assert.ok(t.logs.some((l) => /unknown order/.test(l.msg)));

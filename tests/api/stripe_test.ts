@@ -6,6 +6,9 @@ import { findOrder, listOrders } from "../../server/orders/store.ts";
 import type { Order } from "../../server/orders/order.ts";
 import { sweepHolds } from "../../server/orders/expiry.ts";
 import { releaseOrder } from "../../server/orders/release.ts";
+import { stopPayment } from "../../server/orders/stops.ts";
+import type { StopJob } from "../../server/orders/stop_job.ts";
+import { migrate } from "../../server/ops/migrations.ts";
 import type { StockRecord } from "../../server/stock/record.ts";
 import { listOutbox } from "../../server/email/outbox.ts";
 import { INTERNATIONAL_COUNTRIES, stripePayments } from "../../server/payments/stripe/provider.ts";
@@ -181,7 +184,7 @@ Deno.test("US hosted checkout creates a Checkout Session with the server's price
   assert.match(p.cancel_url, /\/cart$/);
   assert.deepEqual(o.payment, {
     provider: "stripe",
-    kind: "checkout_session",
+    kind: "hosted",
     id: sessionId,
     url: res.json.url,
   });
@@ -809,4 +812,29 @@ Deno.test("a refund's queued try that arrives a few seconds early still runs", a
   const { settleRefund } = await import("../../server/orders/refunds.ts");
   await settleRefund(t, orderNumber, { queued: true });
   assert.equal((await order(t, orderNumber)).refund?.state, "refunded");
+});
+
+Deno.test("sessions recorded before the payment kinds' new names are still expired at Stripe", async () => {
+  await using s = await stripeShop();
+  const { t, fake } = s;
+  const { cart, order: first, sessionId } = await hostedCheckout(t);
+  // As the previous version stored it: the kind under Stripe's name for it.
+  const stored = (await t.kv.get<Order>(keys.order(first.orderNumber)))!;
+  await t.kv.set(stored.key, {
+    ...stored.value!,
+    payment: { ...stored.value!.payment!, kind: "checkout_session" },
+  });
+  await t.kv.delete(keys.migration("6-payment-kinds"));
+  assert.deepEqual(await migrate(t.kv, t.clock), [6]);
+  assert.equal((await order(t, first.orderNumber)).payment?.kind, "hosted");
+
+  // A stop job that the previous version queued names the old kind too; it still stops it.
+  fake.failNext = 1;
+  const again = await t.request(`/api/cart/${cart.id}/checkout/us`, { method: "POST" });
+  assert.equal(again.status, 200, again.text);
+  assert.equal(fake.sessions.get(sessionId)!.status, "open", "Stripe refused the stop");
+  const queued = s.queue.ofType("stop-payment")[0].job as unknown as StopJob;
+  const oldShape = { ...queued, payment: { ...queued.payment, kind: "checkout_session" } };
+  await stopPayment(t, oldShape as unknown as StopJob);
+  assert.equal(fake.sessions.get(sessionId)!.status, "expired");
 });

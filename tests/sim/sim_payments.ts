@@ -57,15 +57,15 @@ export function simPayments(
     name: demo.name,
     label: demo.label,
     publishableKey: demo.publishableKey,
-    createCheckoutSession(input) {
+    createHostedPayment(input) {
       kv.alive();
       if (faults.create) return Promise.reject(new Refused("create a payment"));
-      return demo.createCheckoutSession(input);
+      return demo.createHostedPayment(input);
     },
-    createPaymentIntent(input) {
+    createEmbeddedPayment(input) {
       kv.alive();
       if (faults.create) return Promise.reject(new Refused("create a payment"));
-      return demo.createPaymentIntent(input);
+      return demo.createEmbeddedPayment(input);
     },
     async stop(ref, orderNumber) {
       kv.alive();

@@ -11,7 +11,7 @@ import type { AdminOrderItem, AdminOrderView } from "../../../shared/api_types.t
 import { formatDollars } from "../../app/money.ts";
 import { addTrackingNumber, adminErrorMessage, cancelOrder, markDelivered } from "./admin_api.ts";
 
-/** Readable names of the tax id kinds Stripe and the demo page record ("eu_vat" and so on). */
+/** Readable names of the tax id kinds payment pages record ("eu_vat" and so on). */
 const TAX_ID_LABELS: Record<string, string> = {
   eu_vat: "EU VAT number",
   gb_vat: "UK VAT number",

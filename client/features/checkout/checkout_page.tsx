@@ -1,14 +1,17 @@
-import { lazy, Suspense, useEffect, useState } from "react";
+import {
+  type ComponentType,
+  lazy,
+  type LazyExoticComponent,
+  Suspense,
+  useEffect,
+  useState,
+} from "react";
+import type { PaymentFormProps } from "./payment_form_props.ts";
 import { Link } from "react-router-dom";
 import { computeTotals, TIMINGS, type Totals } from "../../../shared/policy.ts";
 import { api, errorMessage } from "../../app/api.ts";
-import type {
-  DemoPayAnswer,
-  PaymentsConfigView,
-  PromoValidation,
-} from "../../../shared/api_types.ts";
+import type { PaymentsConfigView, PromoValidation } from "../../../shared/api_types.ts";
 import { type AppliedPromo, CheckoutSummary } from "./checkout_summary.tsx";
-import { DemoCardForm } from "./demo_card_form.tsx";
 import { HoldCountdown, useHoldSecondsLeft } from "./hold_countdown.tsx";
 import { ShippingForm } from "./shipping_form.tsx";
 import {
@@ -23,12 +26,24 @@ import {
   usePaymentCreation,
 } from "./use_payment_creation.ts";
 import { useCart } from "../../app/cart/use_cart.ts";
-import type { DemoPayInput, PromoValidateInput } from "../../../shared/schemas.ts";
+import type { PromoValidateInput } from "../../../shared/schemas.ts";
 
-// Stripe's libraries are large and only needed with real keys: a separate chunk, fetched on use.
-const StripePayment = lazy(async () => ({
-  default: (await import("./stripe_payment.tsx")).StripePayment,
-}));
+/**
+ * The form of the provider the shop uses, `payment_forms/{provider}.tsx`, fetched on use: a
+ * provider's libraries (a card form's SDK) are large, and only its own are ever loaded.
+ */
+const PAYMENT_FORMS = new Map<string, LazyExoticComponent<ComponentType<PaymentFormProps>>>();
+function paymentFormOf(provider: string) {
+  // A chunk the network lost (or a provider with no form here) says so rather than break the page.
+  let form = PAYMENT_FORMS.get(provider);
+  if (!form) {
+    form = lazy(() =>
+      import(`./payment_forms/${provider}.tsx`).catch(() => ({ default: PaymentFormUnavailable }))
+    );
+    PAYMENT_FORMS.set(provider, form);
+  }
+  return form;
+}
 
 const EMPTY_FIELDS: ShippingFields = {
   email: "",
@@ -118,24 +133,6 @@ export function CheckoutPage() {
     }
   }
 
-  async function payDemo(cardNumber: string): Promise<void> {
-    if (payment.kind !== "ready" || !request) return;
-    const paid = await api<DemoPayAnswer>(
-      `/api/demo/payment-intents/${encodeURIComponent(payment.created.paymentIntentId)}/confirm`,
-      {
-        method: "POST",
-        body: {
-          cardNumber,
-          email: request.email,
-          name: request.customerName,
-          // The /checkout page ships to the United States only.
-          address: { ...request.shippingAddress, country: "US" },
-        } satisfies DemoPayInput,
-      },
-    );
-    location.assign(paid.redirectUrl);
-  }
-
   const note = paymentNote(
     payment,
     missing,
@@ -144,6 +141,7 @@ export function CheckoutPage() {
   );
   const holdEnded = holdSeconds === 0;
   const canPay = terms && payment.kind === "ready" && !holdEnded;
+  const PaymentForm = config ? paymentFormOf(config.provider) : null;
   return (
     <section className="page checkout-page">
       <h1>Checkout</h1>
@@ -183,39 +181,33 @@ export function CheckoutPage() {
           {payment.kind === "ready" && (
             <HoldCountdown key={payment.created.paymentIntentId} seconds={holdSeconds} />
           )}
-          {config?.provider === "demo" && (
-            <DemoCardForm disabled={!canPay} note={note} onPay={payDemo} />
-          )}
-          {config?.provider === "stripe" && (
-            payment.kind === "ready" && config.publishableKey
-              ? (
-                <Suspense fallback={<p className="loading">Loading payment form...</p>}>
-                  <StripePayment
-                    publishableKey={config.publishableKey}
-                    clientSecret={payment.created.clientSecret}
-                    disabled={!terms || holdEnded}
-                    note={note}
-                  />
-                </Suspense>
-              )
-              : (
-                // Stripe's form needs the payment's client secret; until then, say what is missing.
-                <div>
-                  <button
-                    type="button"
-                    className="button pay-button"
-                    aria-disabled="true"
-                    aria-describedby="pay-note"
-                  >
-                    Pay now
-                  </button>
-                  <p id="pay-note" className="muted small pay-note">{note}</p>
-                </div>
-              )
+          {PaymentForm && (
+            <Suspense fallback={<p className="loading">Loading payment form...</p>}>
+              <PaymentForm
+                publishableKey={config?.publishableKey ?? null}
+                payment={payment.kind === "ready"
+                  ? {
+                    id: payment.created.paymentIntentId,
+                    clientSecret: payment.created.clientSecret,
+                  }
+                  : null}
+                request={request}
+                disabled={!canPay}
+                note={note}
+              />
+            </Suspense>
           )}
         </section>
       </div>
     </section>
+  );
+}
+
+function PaymentFormUnavailable() {
+  return (
+    <p className="error-text" role="alert">
+      Payments cannot be loaded right now. Please reload the page.
+    </p>
   );
 }
 

@@ -47,11 +47,11 @@ const EMPTY: Fields = {
 };
 
 /**
- * The demo provider's hosted checkout page (/demo-checkout/{sessionId}), standing in for Stripe
- * Checkout when no keys are set (docs/operations.md#demo-payment-provider: order summary, a
- * 'Card number' field, 'Pay now' and a link back to the cart). Like Stripe's page it collects the
- * contact and shipping details; they are optional because the contract's pay call needs only the
- * card.
+ * The demo provider's hosted checkout page (/demo-checkout/{sessionId}), standing in for a
+ * provider's own page when no provider's keys are set (docs/operations.md#demo-payment-provider:
+ * order summary, a 'Card number' field, 'Pay now' and a link back to the cart). Like such a page
+ * it collects the contact and shipping details; they are optional because the contract's pay call
+ * needs only the card.
  */
 export function DemoCheckoutPage() {
   const { sessionId = "" } = useParams();

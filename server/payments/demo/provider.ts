@@ -31,17 +31,21 @@ import {
 } from "../../promos/rules.ts";
 import { randomId } from "../../crypto.ts";
 import type {
-  CheckoutSessionInput,
+  EmbeddedPaymentInput,
+  HostedPaymentInput,
   InlinePayments,
   PaidDetails,
   PaymentEvent,
-  PaymentIntentInput,
+  PaymentKind,
   PaymentProvider,
   PaymentRef,
   PaymentTarget,
 } from "../provider.ts";
 
-/** A demo payment (a hosted session or an embedded intent), as the demo provider keeps it. */
+/**
+ * A demo payment as the demo provider keeps it: a hosted checkout session or an embedded payment
+ * intent, named as the demo pages' routes name them (the demo provider contract).
+ */
 export interface DemoPayment {
   id: string;
   kind: "checkout_session" | "payment_intent";
@@ -60,15 +64,20 @@ export interface DemoPayment {
 /** Demo payments are kept this long (like a provider's dashboard history, bounded). */
 const KEEP_MS = 180 * 86400_000;
 
-function key(ref: { kind: string; id: string }) {
-  // The demo provider's own records, by kind and id.
-  return ["demo", ref.kind === "checkout_session" ? "session" : "intent", ref.id];
+function key(ref: { id: string }) {
+  // The demo provider's own records, by kind and id; an id's prefix says its kind.
+  return ["demo", ref.id.startsWith("cs_") ? "session" : "intent", ref.id];
+}
+
+/** The shop's name of a demo payment's kind. */
+function kindOf(payment: DemoPayment): PaymentKind {
+  return payment.kind === "checkout_session" ? "hosted" : "embedded";
 }
 
 /** The KV key of a demo payment id, or null for an id that is not one. */
 function keyOfId(id: string): Deno.KvKey | null {
   if (!/^(cs|pi)_demo_[A-Za-z0-9_-]{8,64}$/.test(id)) return null;
-  return key({ kind: id.startsWith("cs_") ? "checkout_session" : "payment_intent", id });
+  return key({ id });
 }
 
 /** Reads a demo payment by id; the id's prefix says which kind it is. */
@@ -97,17 +106,17 @@ function paidEvent(payment: DemoPayment, details = payment.details): PaymentEven
     type: "paid",
     orderNumber: payment.orderNumber,
     paymentId: payment.id,
-    paymentKind: payment.kind,
+    paymentKind: kindOf(payment),
     ...(details ? { details } : {}),
   };
 }
 
 function newPayment(target: PaymentTarget): DemoPayment {
-  const intent = target.kind === "payment_intent";
+  const intent = target.kind === "embedded";
   const id = `${intent ? "pi" : "cs"}_demo_${randomId(18)}`;
   return {
     id,
-    kind: target.kind,
+    kind: intent ? "payment_intent" : "checkout_session",
     orderNumber: target.orderNumber,
     status: "open",
     region: target.region,
@@ -120,9 +129,10 @@ function newPayment(target: PaymentTarget): DemoPayment {
 }
 
 function refOf(payment: DemoPayment): PaymentRef {
+  const ref = { provider: "demo", kind: kindOf(payment), id: payment.id };
   return payment.kind === "checkout_session"
-    ? { provider: "demo", kind: payment.kind, id: payment.id, url: `/demo-checkout/${payment.id}` }
-    : { provider: "demo", kind: payment.kind, id: payment.id, clientSecret: payment.clientSecret! };
+    ? { ...ref, url: `/demo-checkout/${payment.id}` }
+    : { ...ref, clientSecret: payment.clientSecret! };
 }
 
 /** Cancels an open payment; answers the paid event when it was taken already. */
@@ -175,18 +185,18 @@ export function demoPayments(kv: Deno.Kv): PaymentProvider {
     label: "the demo provider",
     publishableKey: null,
     inline,
-    createCheckoutSession: (input: CheckoutSessionInput) =>
+    createHostedPayment: (input: HostedPaymentInput) =>
       create({
-        kind: "checkout_session",
+        kind: "hosted",
         orderNumber: input.orderNumber,
         region: input.region,
         subtotalCents: input.lines.reduce((n, l) => n + l.unitAmountCents * l.quantity, 0),
         totalCents: input.totalCents,
         expiresAt: input.expiresAt,
       }),
-    createPaymentIntent: (input: PaymentIntentInput) =>
+    createEmbeddedPayment: (input: EmbeddedPaymentInput) =>
       create({
-        kind: "payment_intent",
+        kind: "embedded",
         orderNumber: input.orderNumber,
         region: "us",
         subtotalCents: input.amountCents,

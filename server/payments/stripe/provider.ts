@@ -2,10 +2,10 @@ import Stripe from "stripe";
 import { type Clock, systemClock } from "../../clock.ts";
 import { ConfigError, InvalidInput } from "../../errors.ts";
 import type {
-  CheckoutSessionInput,
+  EmbeddedPaymentInput,
+  HostedPaymentInput,
   PaidDetails,
   PaymentEvent,
-  PaymentIntentInput,
   PaymentProvider,
   PaymentRef,
   RefundOutcome,
@@ -82,7 +82,7 @@ export function stripePayments(settings: StripeSettings): PaymentProvider {
     label: "Stripe",
     publishableKey: settings.publishableKey,
 
-    async createCheckoutSession(input: CheckoutSessionInput): Promise<PaymentRef> {
+    async createHostedPayment(input: HostedPaymentInput): Promise<PaymentRef> {
       const international = input.region === "international";
       const lineItems: Stripe.Checkout.SessionCreateParams.LineItem[] = input.lines.map((l) => ({
         quantity: l.quantity,
@@ -134,10 +134,10 @@ export function stripePayments(settings: StripeSettings): PaymentProvider {
       if (!session.url) {
         throw new Error(`Stripe returned checkout session ${session.id} without a URL`);
       }
-      return { provider: "stripe", kind: "checkout_session", id: session.id, url: session.url };
+      return { provider: "stripe", kind: "hosted", id: session.id, url: session.url };
     },
 
-    async createPaymentIntent(input: PaymentIntentInput): Promise<PaymentRef> {
+    async createEmbeddedPayment(input: EmbeddedPaymentInput): Promise<PaymentRef> {
       const intent = await stripe.paymentIntents.create({
         amount: input.amountCents,
         currency: "usd",
@@ -150,7 +150,7 @@ export function stripePayments(settings: StripeSettings): PaymentProvider {
       }
       return {
         provider: "stripe",
-        kind: "payment_intent",
+        kind: "embedded",
         id: intent.id,
         clientSecret: intent.client_secret,
       };
@@ -158,7 +158,7 @@ export function stripePayments(settings: StripeSettings): PaymentProvider {
 
     async stop(ref: PaymentRef, orderNumber: string): Promise<PaymentEvent | null> {
       try {
-        if (ref.kind === "checkout_session") await stripe.checkout.sessions.expire(ref.id);
+        if (ref.kind === "hosted") await stripe.checkout.sessions.expire(ref.id);
         else await stripe.paymentIntents.cancel(ref.id);
         return null;
       } catch (err) {
@@ -170,7 +170,7 @@ export function stripePayments(settings: StripeSettings): PaymentProvider {
 
     async refund(ref, _amountCents, idempotencyKey, orderNumber): Promise<RefundOutcome> {
       // No amount: a full refund of what Stripe charged, which a promotion code may have lowered.
-      const paymentIntent = ref.kind === "payment_intent"
+      const paymentIntent = ref.kind === "embedded"
         ? ref.id
         : idOf((await stripe.checkout.sessions.retrieve(ref.id)).payment_intent);
       // A session a promotion code made free charged nothing, so there is nothing to give back.
@@ -198,7 +198,7 @@ export function stripePayments(settings: StripeSettings): PaymentProvider {
     },
 
     async poll(ref: PaymentRef, orderNumber: string): Promise<PaymentEvent | null> {
-      if (ref.kind === "checkout_session") {
+      if (ref.kind === "hosted") {
         const session = await stripe.checkout.sessions.retrieve(ref.id);
         if (!sessionPaid(session)) return null;
         return {
@@ -206,7 +206,7 @@ export function stripePayments(settings: StripeSettings): PaymentProvider {
           type: "paid",
           orderNumber,
           paymentId: ref.id,
-          paymentKind: "checkout_session",
+          paymentKind: "hosted",
           details: sessionDetails(session),
         };
       }
@@ -217,7 +217,7 @@ export function stripePayments(settings: StripeSettings): PaymentProvider {
         type: "paid",
         orderNumber,
         paymentId: ref.id,
-        paymentKind: "payment_intent",
+        paymentKind: "embedded",
       };
     },
 
@@ -373,7 +373,7 @@ export function stripeEventToPaymentEvent(event: Stripe.Event): PaymentEvent | n
         type: "paid",
         orderNumber: sessionOrderNumber(session),
         paymentId: session.id,
-        paymentKind: "checkout_session",
+        paymentKind: "hosted",
         details: sessionDetails(session),
       };
     }
@@ -384,7 +384,7 @@ export function stripeEventToPaymentEvent(event: Stripe.Event): PaymentEvent | n
         type: "failed",
         orderNumber: sessionOrderNumber(session),
         paymentId: session.id,
-        paymentKind: "checkout_session",
+        paymentKind: "hosted",
         failureMessage: "The payment failed",
       };
     }
@@ -395,7 +395,7 @@ export function stripeEventToPaymentEvent(event: Stripe.Event): PaymentEvent | n
         type: "expired",
         orderNumber: sessionOrderNumber(session),
         paymentId: session.id,
-        paymentKind: "checkout_session",
+        paymentKind: "hosted",
       };
     }
     case "payment_intent.succeeded": {
@@ -407,7 +407,7 @@ export function stripeEventToPaymentEvent(event: Stripe.Event): PaymentEvent | n
         type: "paid",
         orderNumber: intent.metadata?.orderNumber ?? "",
         paymentId: intent.id,
-        paymentKind: "payment_intent",
+        paymentKind: "embedded",
         details: { email: intent.receipt_email ?? null },
       };
     }
@@ -420,7 +420,7 @@ export function stripeEventToPaymentEvent(event: Stripe.Event): PaymentEvent | n
         type: "failed",
         orderNumber: intent.metadata?.orderNumber ?? "",
         paymentId: intent.id,
-        paymentKind: "payment_intent",
+        paymentKind: "embedded",
         failureMessage: intent.last_payment_error?.message ?? "The payment failed",
       };
     }
@@ -435,7 +435,7 @@ export function stripeEventToPaymentEvent(event: Stripe.Event): PaymentEvent | n
         // Set by the shop's own refunds; one made in Stripe's dashboard has none and is ignored.
         orderNumber: refund.metadata?.orderNumber ?? "",
         paymentId: idOf(refund.payment_intent) ?? "",
-        paymentKind: "payment_intent",
+        paymentKind: "embedded",
         refund: refundOutcome(refund),
       };
     }

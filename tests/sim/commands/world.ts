@@ -116,7 +116,7 @@ export class Redeliver extends Step {
       type: "paid",
       orderNumber: payment.orderNumber,
       paymentId: payment.id,
-      paymentKind: payment.kind,
+      paymentKind: payment.kind === "checkout_session" ? "hosted" : "embedded",
       ...(payment.details ? { details: payment.details } : {}),
     };
     await world.within(this.p.at, (deps) => receivePaymentEvent(deps, event));

@@ -4,6 +4,7 @@
  */
 import { type FormEvent, useId, useState } from "react";
 import { loadStripe, type Stripe } from "@stripe/stripe-js";
+import type { PaymentFormProps } from "../payment_form_props.ts";
 import { Elements, PaymentElement, useElements, useStripe } from "@stripe/react-stripe-js";
 
 // loadStripe injects Stripe.js once; calling it on every render would re-inject it.
@@ -17,14 +18,29 @@ function stripeFor(publishableKey: string): Promise<Stripe | null> {
   return stripe;
 }
 
-/** Stripe's Payment Element for a PaymentIntent, with the 'Pay now' button and inline errors. */
-export function StripePayment({ publishableKey, clientSecret, disabled, note }: {
-  publishableKey: string;
-  clientSecret: string;
-  /** Paying is not possible yet (e.g. the terms are not accepted). */
-  disabled: boolean;
-  note?: string | null;
-}) {
+/**
+ * Stripe's form on /checkout: its Payment Element for the PaymentIntent, with the 'Pay now'
+ * button and inline errors; until the intent exists, the locked button and what is missing.
+ */
+export default function StripePaymentForm(
+  { publishableKey, payment, disabled, note }: PaymentFormProps,
+) {
+  if (!payment || !publishableKey) {
+    return (
+      <div>
+        <button
+          type="button"
+          className="button pay-button"
+          aria-disabled="true"
+          aria-describedby="pay-note"
+        >
+          Pay now
+        </button>
+        <p id="pay-note" className="muted small pay-note">{note}</p>
+      </div>
+    );
+  }
+  const { clientSecret } = payment;
   const dark = document.documentElement.dataset.theme === "dark";
   return (
     <Elements
