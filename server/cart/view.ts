@@ -8,8 +8,10 @@ import {
   switchImageUrl,
 } from "../../shared/images.ts";
 import type { CartView, LineSwitch, PricedItem } from "../../shared/api_types.ts";
-import type { CartLine, CartReads, CartRecord } from "./cart.ts";
-import { lineBom, lineUnitCents, readsFor, unsoldReason } from "./cart.ts";
+import type { CartReads, CartRecord } from "./store.ts";
+import type { CartLine } from "./rules.ts";
+import { readsFor } from "./store.ts";
+import { lineBom, lineUnitCents, unsoldReason } from "./rules.ts";
 import { type ProductRecord, productSnapshot, type SwitchRecord } from "../catalog/store.ts";
 import { keys } from "../kv/keys.ts";
 import { getManyBatched } from "../kv/kv_util.ts";

@@ -9,7 +9,7 @@ import {
 } from "../../shared/schemas.ts";
 import type { RouteDeps } from "../deps.ts";
 import { Unauthorized } from "../errors.ts";
-import { linkCartToUser } from "../cart/cart.ts";
+import { linkCartToUser } from "../cart/edits.ts";
 import { listOrdersOfUser } from "../orders/by_user.ts";
 import { publicOrderView } from "../orders/public_view.ts";
 import { hitRateLimit, type RateLimit } from "../kv/rate_limit.ts";

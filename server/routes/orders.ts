@@ -5,18 +5,13 @@ import {
   orderCreateSchema,
   promoValidateSchema,
 } from "../../shared/schemas.ts";
-import { discountCents } from "../../shared/policy.ts";
-import { toDollars } from "../../shared/pricing.ts";
 import type { RouteDeps } from "../deps.ts";
 import { NotFound } from "../errors.ts";
-import { findCart } from "../cart/cart.ts";
-import { priceLines, subtotalOf } from "../cart/view.ts";
-import { findOrder, findOrderByPaymentId } from "../orders/store.ts";
+import { findOrder } from "../orders/store.ts";
 import { publicOrderView } from "../orders/public_view.ts";
-import { normalizePromoCode, readUsage } from "../promos/store.ts";
-import { discountOf, holdUse, ledgerOf, usageWant } from "../promos/rules.ts";
 import { hitRateLimit, type RateLimit } from "../kv/rate_limit.ts";
-import { receivePaymentEvent } from "../orders/payment.ts";
+import { paymentReturned } from "../orders/payment.ts";
+import { previewPromo } from "../promos/preview.ts";
 import { startCheckout } from "../orders/checkout.ts";
 import { cancelByCustomer } from "../orders/customer_cancel.ts";
 import { clientKey } from "../middleware/client_key.ts";
@@ -28,7 +23,6 @@ import type {
   EmbeddedCheckoutView,
   PaymentsConfigView,
   PaymentSessionStatus,
-  PromoValidation,
 } from "../../shared/api_types.ts";
 
 /** Guessing order numbers is pointless (90 random bits), and repeated misses are throttled too. */
@@ -102,45 +96,12 @@ export function orderRoutes(deps: RouteDeps): Hono {
     ));
 
   app.post("/promo/validate", validateJson(promoValidateSchema), async (c) => {
-    const { code, cartId, email } = c.req.valid("json");
-    const want = usageWant(normalizePromoCode(code), email);
-    const [usage, cart] = await Promise.all([
-      readUsage(kv, [want]),
-      cartId ? findCart(kv, clock, cartId) : null,
-    ]);
-    const subtotal = cart ? subtotalOf(await priceLines(kv, cart.value!.lines, imageBase)) : null;
-    // Every rule a checkout applies, counts included; nothing is held until the checkout.
-    const promo = holdUse(ledgerOf(usage), want, null, {
-      now: clock.now(),
-      subtotalCents: subtotal,
-      typed: code,
-      emailLater: true,
-    });
-    const discount = discountCents(subtotal ?? 0, discountOf(promo));
-    return c.json(
-      {
-        code: promo.code,
-        percentOff: promo.percentOff,
-        amountOff: promo.amountOffCents === null ? null : toDollars(promo.amountOffCents),
-        amountOffCents: promo.amountOffCents,
-        discount: toDollars(discount),
-        discountCents: discount,
-      } satisfies PromoValidation,
-    );
+    return c.json(await previewPromo(deps, c.req.valid("json")));
   });
 
   const sessionParam = z.object({ sessionId: z.string().min(1).max(200) });
   app.get("/orders/session/:sessionId", validateParams(sessionParam), async (c) => {
-    const { sessionId } = c.req.valid("param");
-    let order = await findOrderByPaymentId(kv, sessionId);
-    if (!order) throw new NotFound("No order found for this payment session");
-    if (order.status === "STARTED" && order.payment) {
-      // The redirect can beat the webhook: ask the provider, then record through the same handler.
-      const event = await deps.payments.poll(order.payment, order.orderNumber).catch(() => null);
-      if (event) {
-        order = await receivePaymentEvent(deps, event) ?? order;
-      }
-    }
+    const order = await paymentReturned(deps, c.req.valid("param").sessionId);
     return c.json(
       { orderNumber: order.orderNumber, status: order.status } satisfies PaymentSessionStatus,
     );

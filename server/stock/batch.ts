@@ -161,12 +161,54 @@ async function refreshStale(batcher: Batcher): Promise<void> {
   }));
 }
 
+/**
+ * One batch: the jobs at the head of the queue that fit one atomic write, in four steps:
+ * their stock read (`readBatchStock`), each job planned on what the earlier ones left
+ * (`planBatch`), one commit of all their writes with the stock they moved, and, when the commit
+ * lost a race, its jobs queued again to be read afresh (`retryLost`).
+ */
 async function commitBatch(kv: Deno.Kv, clock: Clock, batcher: Batcher): Promise<void> {
   const head = batcher.queue[0];
   const candidates = head.solo ? [head] : batcher.queue.slice(0, MAX_JOBS).filter((w) => !w.solo);
+  const entries = await readBatchStock(kv, batcher, candidates);
+  const working = recordsOf(entries);
+  const now = clock.now();
+  const { accepted, touched } = planBatch(batcher, candidates, working, now);
+  if (accepted.length === 0) return;
+
+  let ok: boolean;
+  try {
+    const op = kv.atomic();
+    writeStockTo(op, entries, new Map([...touched].map((k) => [k, working.get(k)!])), now);
+    for (const { plan } of accepted) plan.write(op);
+    ok = touched.size > 0 ? await commitStockChange(kv, op, now) : (await op.commit()).ok;
+  } catch (err) {
+    // Storage failed (not a lost race), or a write was refused (a value over KV's size limits):
+    // nothing was written, and every job of the batch is told.
+    for (const { waiting } of accepted) waiting.reject(err);
+    return;
+  }
+  if (ok) {
+    if (touched.size > 0) batcher.commits++;
+    for (const { waiting, plan } of accepted) waiting.resolve(plan.result);
+    return;
+  }
+  retryLost(batcher, accepted.map((a) => a.waiting));
+  // Back off with jitter, so writers in other processes spread out.
+  await new Promise((resolve) => setTimeout(resolve, Math.random() * 5));
+}
+
+/**
+ * The stock entries every candidate moves. Entries read early serve when no batch of this process
+ * has committed since (else they are surely out of date); the rest are read now. The commit
+ * checks every one either way.
+ */
+async function readBatchStock(
+  kv: Deno.Kv,
+  batcher: Batcher,
+  candidates: readonly Waiting[],
+): Promise<Map<StockKey, Deno.KvEntryMaybe<StockRecord>>> {
   const allKeys = [...new Set(candidates.flatMap((w) => w.prepared.stock))];
-  // Entries read early serve when no batch of this process has committed since (else they are
-  // surely out of date); the rest are read now. The commit checks every one either way.
   const early = new Map<StockKey, Deno.KvEntryMaybe<StockRecord>>();
   for (const w of candidates) {
     if (w.prefetched?.commits !== batcher.commits) continue;
@@ -174,10 +216,20 @@ async function commitBatch(kv: Deno.Kv, clock: Clock, batcher: Batcher): Promise
   }
   const missing = allKeys.filter((k) => !early.has(k));
   const read = missing.length > 0 ? await getStockEntries(kv, missing) : new Map();
-  const entries = new Map(allKeys.map((k) => [k, early.get(k) ?? read.get(k)!]));
-  const working = recordsOf(entries);
-  const now = clock.now();
+  return new Map(allKeys.map((k) => [k, early.get(k) ?? read.get(k)!]));
+}
 
+/**
+ * Plans each candidate on `working` as the jobs before it left it, taking those that fit one
+ * atomic operation's limits. A job that claims what an earlier one writes waits for the next
+ * batch; a job whose plan refuses is told, and so is one too large for any write.
+ */
+function planBatch(
+  batcher: Batcher,
+  candidates: readonly Waiting[],
+  working: Map<StockKey, StockRecord>,
+  now: number,
+): { accepted: { waiting: Waiting; plan: JobPlan<unknown> }[]; touched: Set<StockKey> } {
   const accepted: { waiting: Waiting; plan: JobPlan<unknown> }[] = [];
   const claimed = new Set<string>();
   const touched = new Set<StockKey>();
@@ -221,30 +273,17 @@ async function commitBatch(kv: Deno.Kv, clock: Clock, batcher: Batcher): Promise
     accepted.push({ waiting, plan });
     remove(batcher, waiting);
   }
-  if (accepted.length === 0) return;
+  return { accepted, touched };
+}
 
-  let ok: boolean;
-  try {
-    const op = kv.atomic();
-    writeStockTo(op, entries, new Map([...touched].map((k) => [k, working.get(k)!])), now);
-    for (const { plan } of accepted) plan.write(op);
-    ok = touched.size > 0 ? await commitStockChange(kv, op, now) : (await op.commit()).ok;
-  } catch (err) {
-    // Storage failed (not a lost race), or a write was refused (a value over KV's size limits):
-    // nothing was written, and every job of the batch is told.
-    for (const { waiting } of accepted) waiting.reject(err);
-    return;
-  }
-  if (ok) {
-    if (touched.size > 0) batcher.commits++;
-    for (const { waiting, plan } of accepted) waiting.resolve(plan.result);
-    return;
-  }
-  // Lost a race with another process, or a job's own check failed: its jobs read again and are
-  // retried one by one; only a job that loses on its own uses up its tries.
+/**
+ * A commit that lost a race with another process, or whose job's own check failed: its jobs read
+ * again and are retried one by one; only a job that loses on its own uses up its tries.
+ */
+function retryLost(batcher: Batcher, lost: readonly Waiting[]): void {
   const retry: Waiting[] = [];
-  for (const { waiting } of accepted) {
-    if (accepted.length === 1) waiting.attempts++;
+  for (const waiting of lost) {
+    if (lost.length === 1) waiting.attempts++;
     if (waiting.attempts >= MAX_ATTEMPTS) {
       waiting.reject(
         new Unavailable(
@@ -254,13 +293,11 @@ async function commitBatch(kv: Deno.Kv, clock: Clock, batcher: Batcher): Promise
     } else {
       waiting.stale = true;
       waiting.prefetched = null;
-      waiting.solo = accepted.length > 1 || waiting.solo;
+      waiting.solo = lost.length > 1 || waiting.solo;
       retry.push(waiting);
     }
   }
   batcher.queue.unshift(...retry);
-  // Back off with jitter, so writers in other processes spread out.
-  await new Promise((resolve) => setTimeout(resolve, Math.random() * 5));
 }
 
 function remove(batcher: Batcher, waiting: Waiting): void {

@@ -11,7 +11,8 @@ import {
   type TesterSize,
   toDollars,
 } from "../../shared/pricing.ts";
-import { CART_TTL_MS, MAX_CART_LINES, MAX_LINE_QUANTITY } from "../../server/cart/cart.ts";
+import { CART_TTL_MS } from "../../server/cart/store.ts";
+import { MAX_CART_LINES, MAX_LINE_QUANTITY } from "../../server/cart/rules.ts";
 import { keys } from "../../server/kv/keys.ts";
 import { commitStockChange } from "../../server/kv/version.ts";
 import { createTestApp, setStock, type TestApp } from "../helpers/test_app.ts";

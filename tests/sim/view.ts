@@ -8,7 +8,7 @@ import type { Order } from "../../server/orders/order.ts";
 import type { DemoPayment } from "../../server/payments/demo/provider.ts";
 import type { InboxEntry } from "../../server/payments/inbox.ts";
 import type { OutboxEntry } from "../../server/email/outbox.ts";
-import type { CartRecord } from "../../server/cart/cart.ts";
+import type { CartRecord } from "../../server/cart/store.ts";
 import type { PromoRecord } from "../../server/promos/store.ts";
 import type { ProductRecord } from "../../server/catalog/store.ts";
 import type { StockKey } from "../../shared/bom.ts";

@@ -1,5 +1,5 @@
 /** What shoppers do: fill carts, check out, pay (well, badly, late, twice), cancel, sign up. */
-import { lineIdOf } from "../../../server/cart/cart.ts";
+import { lineIdOf } from "../../../server/cart/rules.ts";
 import { computeTotals } from "../../../shared/policy.ts";
 import { customTesterCents } from "../../../shared/pricing.ts";
 import { keys } from "../../../server/kv/keys.ts";

@@ -1,22 +1,15 @@
+/**
+ * What shoppers do to their carts: add a line (checked against the catalogue and the free stock),
+ * change or remove one, and join a guest cart to their account's at sign-in.
+ */
 import {
   addBom,
   type Bom,
-  bomOf,
-  type BomSubject,
   type Component,
   shortages,
   type StockKey,
   switchKey,
 } from "../../shared/bom.ts";
-import {
-  type BodyColor,
-  CUBE_SIZE,
-  cubeCents,
-  type CubeKeycaps,
-  customTesterCents,
-  type TesterKeycaps,
-  type TesterSize,
-} from "../../shared/pricing.ts";
 import { Conflict, InvalidInput, NotFound } from "../errors.ts";
 import { cubeBodyProblem, testerProblem } from "../../shared/build_rules.ts";
 import type { Clock } from "../clock.ts";
@@ -26,159 +19,32 @@ import {
   type ProductRecord,
   type SwitchRecord,
 } from "../catalog/store.ts";
-import { keys } from "../kv/keys.ts";
 import { randomId } from "../crypto.ts";
 import { CONFLICT, withRetries } from "../kv/kv_util.ts";
 import { freeUnits } from "../stock/store.ts";
 import { readStockVersion } from "../kv/version.ts";
 import { describeShortages } from "../stock/names.ts";
 
-/** Carts are kept this long after their last change. */
-export const CART_TTL_MS = 30 * 24 * 60 * 60 * 1000;
-/** Most units of one line, and most lines in a cart. */
-export const MAX_LINE_QUANTITY = 20;
-export const MAX_CART_LINES = 30;
-
-/** What a line is, without its id and quantity. */
-export type LineSpec =
-  | { kind: "product"; productId: number }
-  | {
-    kind: "custom";
-    size: TesterSize;
-    keycaps: TesterKeycaps;
-    bodyColor: BodyColor;
-    switchIds: number[];
-  }
-  | { kind: "cube"; keycaps: CubeKeycaps; bodyColor: BodyColor; switchIds: number[] };
-
-/**
- * A line of a cart, as stored: what it is. What it costs is computed on every read; what it cost
- * when added is kept only to tell the shopper that the price changed since.
- */
-export type CartLine = {
-  lineId: string;
-  quantity: number;
-  /** Cents one unit cost when last added (absent on lines stored before it was kept). */
-  addedPriceCents?: number;
-} & LineSpec;
-
-/** A cart as stored. */
-export interface CartRecord {
-  id: string;
-  lines: CartLine[];
-  createdAt: number;
-  /** The cart expires CART_TTL_MS after this (KV's expireIn is only the earliest deletion). */
-  updatedAt: number;
-  userId: string | null;
-}
-
-const CART_ID = /^[A-Za-z0-9_-]{8,64}$/;
-
-/** Catalogue records and free stock read while producing a cart object. */
-export interface CartReads {
-  products: Map<number, ProductRecord>;
-  switches: Map<number, SwitchRecord>;
-  /** Free units of the components the add checked (the new line's, not every line's). */
-  free: Map<StockKey, number>;
-}
-
-// Keyed weakly by the returned object, so the reads live exactly as long as the request that
-// holds that cart, and pricing it right after an add (the route's answer) reads nothing twice.
-const readsByCart = new WeakMap<CartRecord, CartReads>();
-
-/** What was read from KV while this cart object was produced (an add), if anything. */
-export function readsFor(cart: CartRecord): CartReads | undefined {
-  return readsByCart.get(cart);
-}
-
-/** The cart, or null when it does not exist or has expired. */
-export async function findCart(
-  kv: Deno.Kv,
-  clock: Clock,
-  cartId: string,
-): Promise<Deno.KvEntryMaybe<CartRecord> | null> {
-  if (!CART_ID.test(cartId)) return null;
-  return liveCart(await kv.get<CartRecord>(keys.cart(cartId)), clock);
-}
-
-/** A cart entry read with other keys, or null when it does not exist or has expired. */
-export function liveCart(
-  entry: Deno.KvEntryMaybe<CartRecord>,
-  clock: Clock,
-): Deno.KvEntryMaybe<CartRecord> | null {
-  if (!entry.value || entry.value.updatedAt + CART_TTL_MS <= clock.now()) return null;
-  return entry;
-}
-
-/** The message of a cart that does not exist or has expired. */
-export const CART_GONE = "Cart not found. It may have expired; add items to start a new one.";
-
-/** The cart; throws NotFound when it does not exist or has expired. */
-export async function getCart(kv: Deno.Kv, clock: Clock, cartId: string): Promise<CartRecord> {
-  const entry = await findCart(kv, clock, cartId);
-  if (!entry) {
-    throw new NotFound(CART_GONE);
-  }
-  return entry.value!;
-}
-
-/** The id a line gets: the product id, or a digest of a configuration so equal ones merge. */
-export function lineIdOf(spec: LineSpec): string {
-  if (spec.kind === "product") return String(spec.productId);
-  const config = [
-    spec.kind,
-    "size" in spec ? spec.size : CUBE_SIZE,
-    spec.keycaps,
-    spec.bodyColor,
-    ...[...spec.switchIds].sort((a, b) => a - b),
-  ].join(",");
-  // FNV-1a: a stable short digest; collisions inside one cart are vanishingly unlikely.
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < config.length; i++) {
-    hash = Math.imul(hash ^ config.charCodeAt(i), 0x01000193) >>> 0;
-  }
-  return `${spec.kind}-${hash.toString(16).padStart(8, "0")}`;
-}
-
-/** What one unit of a line consumes. */
-export function lineBom(spec: LineSpec, product: ProductRecord | null): Bom {
-  const subject: BomSubject = spec.kind === "product"
-    ? product!.bom
-    : spec.kind === "custom"
-    ? { kind: "custom", size: spec.size, keycaps: spec.keycaps, switchIds: spec.switchIds }
-    : { kind: "cube", keycaps: spec.keycaps, switchIds: spec.switchIds };
-  return bomOf(subject);
-}
-
-/** What one unit of a line costs now, from its catalogue records (switches in line order). */
-export function lineUnitCents(
-  spec: LineSpec,
-  product: ProductRecord | null,
-  switches: readonly SwitchRecord[],
-): number {
-  if (spec.kind === "product") return product!.priceCents;
-  const extras = switches.map((s) => s.extraPriceCents);
-  return spec.kind === "custom"
-    ? customTesterCents(spec.size, spec.keycaps, extras)
-    : cubeCents(extras);
-}
-
-/**
- * Why a line cannot be bought any more, for the shopper: its product was taken off sale, or a
- * switch it holds was retired. Null when everything in it is still sold.
- */
-export function unsoldReason(
-  product: ProductRecord | null,
-  switches: readonly SwitchRecord[],
-): string | null {
-  if (product) return product.onSale ? null : `${product.name} is no longer sold.`;
-  const names = switches.filter((s) => s.retired).map((s) => `${s.brand} ${s.name}`);
-  if (names.length === 0) return null;
-  const list = names.length === 1
-    ? names[0]
-    : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
-  return `${list} ${names.length === 1 ? "is" : "are"} no longer sold; choose another switch.`;
-}
+import {
+  type CartLine,
+  lineBom,
+  lineIdOf,
+  type LineSpec,
+  lineUnitCents,
+  MAX_CART_LINES,
+  MAX_LINE_QUANTITY,
+  shapeProblem,
+  unsoldReason,
+} from "./rules.ts";
+import {
+  CART_GONE,
+  type CartRecord,
+  commitCart,
+  findCart,
+  keepReads,
+  updateCart,
+  userCartId,
+} from "./store.ts";
 
 /**
  * Checks a line against the catalogue (the product, or every switch of a configuration exists,
@@ -194,16 +60,8 @@ async function validateSpec(
     if (unsold) throw new Conflict(unsold);
     return { product, switches: [] };
   }
-  const expected = spec.kind === "custom" ? spec.size : CUBE_SIZE;
-  const what = spec.kind === "custom" ? "a Custom Switch Tester" : "the Fidget Cube";
-  if (new Set(spec.switchIds).size !== spec.switchIds.length) {
-    throw new InvalidInput("Each switch can be chosen only once");
-  }
-  if (spec.switchIds.length !== expected) {
-    throw new InvalidInput(
-      `Please select ${expected} switches for ${what}. You've selected ${spec.switchIds.length}.`,
-    );
-  }
+  const problem = shapeProblem(spec);
+  if (problem) throw new InvalidInput(problem);
   const switches = await getSwitches(kv, spec.switchIds);
   const unsold = unsoldReason(null, switches);
   if (unsold) throw new Conflict(unsold);
@@ -308,7 +166,7 @@ export async function addToCart(kv: Deno.Kv, clock: Clock, input: AddInput): Pro
       await input.admitted;
       const ok = await commitCart(kv, next, entry?.versionstamp ?? null, !entry && next.userId);
       if (!ok) return CONFLICT;
-      readsByCart.set(next, {
+      keepReads(next, {
         products: new Map(product ? [[product.id, product]] : []),
         switches: new Map(switches.map((s) => [s.id, s])),
         free,
@@ -360,77 +218,6 @@ export async function removeLine(
 }
 
 /**
- * The lines left once an order bought `bought` out of them: each bought line loses the units
- * bought (and goes when none are left); lines added, or units added, after the checkout began
- * stay for the next order.
- */
-export function linesLeftAfter(
-  lines: readonly CartLine[],
-  bought: readonly { lineId: string; quantity: number }[],
-): CartLine[] {
-  const taken = new Map<string, number>();
-  for (const { lineId, quantity } of bought) taken.set(lineId, (taken.get(lineId) ?? 0) + quantity);
-  return lines.flatMap((line) => {
-    const left = line.quantity - (taken.get(line.lineId) ?? 0);
-    return left > 0 ? [{ ...line, quantity: left }] : [];
-  });
-}
-
-/** Adds taking a paid order's lines out of its cart to `op`, checked against the entry read. */
-export function takeBoughtLinesInto(
-  op: Deno.AtomicOperation,
-  entry: Deno.KvEntryMaybe<CartRecord>,
-  bought: readonly { lineId: string; quantity: number }[],
-  now: number,
-): void {
-  if (!entry.value) return;
-  const lines = linesLeftAfter(entry.value.lines, bought);
-  op.check(entry).set(entry.key, { ...entry.value, lines, updatedAt: now }, {
-    expireIn: CART_TTL_MS,
-  });
-}
-
-async function updateCart(
-  kv: Deno.Kv,
-  clock: Clock,
-  cartId: string,
-  change: (cart: CartRecord) => Promise<CartLine[]>,
-): Promise<CartRecord> {
-  return await withRetries(
-    async () => {
-      const entry = await findCart(kv, clock, cartId);
-      if (!entry) {
-        throw new NotFound(CART_GONE);
-      }
-      const now = clock.now();
-      const next: CartRecord = {
-        ...entry.value!,
-        lines: await change(entry.value!),
-        updatedAt: now,
-      };
-      const ok = await commitCart(kv, next, entry.versionstamp);
-      return ok ? next : CONFLICT;
-    },
-    "update the cart",
-    `cart:${cartId}`,
-  );
-}
-
-async function commitCart(
-  kv: Deno.Kv,
-  cart: CartRecord,
-  versionstamp: string | null,
-  /** A signed-in shopper's new cart is remembered for their other devices. */
-  linkUser: string | null | false = false,
-): Promise<boolean> {
-  const op = kv.atomic()
-    .check({ key: keys.cart(cart.id), versionstamp })
-    .set(keys.cart(cart.id), cart, { expireIn: CART_TTL_MS });
-  if (linkUser) op.set(keys.userCart(linkUser), cart.id);
-  return (await op.commit()).ok;
-}
-
-/**
  * Joins a guest cart to a user's cart at sign-in: the guest's lines are added to the user's cart
  * (quantities summed, capped), one cart is kept, and it is remembered for the user's other devices.
  * Returns the id of the cart to use from now on.
@@ -441,8 +228,8 @@ export async function linkCartToUser(
   userId: string,
   guestCartId: string | null,
 ): Promise<string | null> {
-  const userCartId = (await kv.get<string>(keys.userCart(userId))).value;
-  const userCart = userCartId ? await findCart(kv, clock, userCartId) : null;
+  const userCartIdNow = await userCartId(kv, userId);
+  const userCart = userCartIdNow ? await findCart(kv, clock, userCartIdNow) : null;
   const guest = guestCartId ? await findCart(kv, clock, guestCartId) : null;
   const guestOwnedByOther = guest?.value?.userId && guest.value.userId !== userId;
   if (!guest || guestOwnedByOther || guest.value!.id === userCart?.value?.id) {

@@ -1,0 +1,339 @@
+/**
+ * The paid write: the one write in which a payment becomes a paid order (or, when it cannot stand,
+ * money owed back). Exactly once per order, through the stock batch, in four steps a reader
+ * follows top to bottom:
+ *   1. read the order and everything its payment may change (`readForPaid`);
+ *   2. an event handled before only leaves the inbox;
+ *   3. an order no longer waiting for payment: a payment for one cancelled before any payment is
+ *      owed back (`refundUnwanted`); one paid before is left as it is;
+ *   4. the shelf fills it and its promo code has a use for it: paid (`recordPaid`); otherwise the
+ *      payment is owed back in full (`cancelUnfillable`).
+ */
+import type { StockKey } from "../../shared/bom.ts";
+import { NotFound } from "../errors.ts";
+import type { Email } from "../email/mailer.ts";
+import { queueEmailInto } from "../email/outbox.ts";
+import { orderConfirmationEmail, ownerOrderEmail } from "./emails.ts";
+import { type CartRecord, takeBoughtLinesInto } from "../cart/store.ts";
+import { freeHoldInto, type HoldsEntry } from "../stock/holds.ts";
+import { keys } from "../kv/keys.ts";
+import { applyMove, type StockRecord } from "../stock/record.ts";
+import { findOrderEntry, writeOrderTo } from "./store.ts";
+import { normalizePromoCode, readUsage, type UsageRead, type UsageWant } from "../promos/store.ts";
+import {
+  countUse,
+  giveBackUse,
+  ledgerOf,
+  ledgerSize,
+  type PromoLedger,
+  usageClaims,
+  usageWant,
+  writeLedgerInto,
+} from "../promos/rules.ts";
+import { finishEventInto } from "../payments/inbox.ts";
+import type { PaidDetails, PaymentEvent } from "../payments/provider.ts";
+import { appendStatus, type Order, orderClaims, wasPaid } from "./order.ts";
+import { CANCEL_WITH_REFUND_MUTATIONS, cancelWithRefundInto, owingRefund } from "./refunds.ts";
+import { originFor } from "./origin.ts";
+import { type JobPlan, runStockJob, type StockJob } from "../stock/batch.ts";
+import type { OrderDeps } from "./steps.ts";
+
+/** Records a paid event through the stock batch (its stock moves from held to sold). */
+export function recordPayment(
+  deps: OrderDeps,
+  event: PaymentEvent,
+  read: Deno.KvEntry<Order>,
+): Promise<Order> {
+  return runStockJob(deps.kv, deps.clock, paidJob(deps, event, read));
+}
+
+/** What the paid write read: the order, and everything its payment may change. */
+interface PaidReads {
+  entry: Deno.KvEntry<Order>;
+  /** The event's handled marker: set when another delivery of it was handled. */
+  handled: Deno.KvEntryMaybe<unknown>;
+  cart: Deno.KvEntryMaybe<CartRecord>;
+  /** The cart's pending checkout: this order's, unless the cart checked out again since. */
+  pending: Deno.KvEntryMaybe<string>;
+  holds: HoldsEntry;
+  promo: UsageWant | null;
+  usage: UsageRead | null;
+}
+
+/** One outcome of the paid write: the order as it ends, and what else the write does. */
+type Outcome = {
+  order: Order;
+  write?: (op: Deno.AtomicOperation) => void;
+  moved?: ReadonlyMap<StockKey, StockRecord>;
+};
+
+function paidJob(
+  deps: OrderDeps,
+  event: PaymentEvent,
+  /** The order as the caller just read it; a retry reads it again. */
+  read: Deno.KvEntry<Order> | null,
+): StockJob<Order> {
+  let reads: PaidReads;
+  return {
+    // The order as read names the stock it moves: read with prepare's reads, not after them.
+    stockKeys: read?.value.reservation.items.map(([k]) => k),
+    async prepare() {
+      const known = read ?? await findOrderEntry(deps.kv, event.orderNumber);
+      read = null;
+      if (!known) throw new NotFound("Order not found");
+      reads = await readForPaid(deps.kv, event, known);
+      const order = reads.entry.value;
+      return {
+        stock: order.reservation.items.map(([k]) => k),
+        exclusive: [
+          ...orderClaims(order),
+          `event:${event.id}`,
+          ...(reads.usage ? usageClaims(reads.usage) : []),
+        ],
+      };
+    },
+    plan(stock, now): JobPlan<Order> {
+      const order = reads.entry.value;
+      const ledger: PromoLedger | null = reads.usage ? ledgerOf(reads.usage) : null;
+      const promoSize = ledger ? ledgerSize(ledger) : { checks: 0, mutations: 0 };
+      const done = ({ order: next, write = () => {}, moved = new Map() }: Outcome) => ({
+        stock: moved,
+        checks: 9 + promoSize.checks,
+        mutations: 16 + CANCEL_WITH_REFUND_MUTATIONS + promoSize.mutations,
+        result: next,
+        write(op: Deno.AtomicOperation) {
+          if (reads.handled.versionstamp) {
+            op.delete(keys.paymentInbox(event.id));
+            return;
+          }
+          finishEventInto(op, event.id, now);
+          if (ledger) writeLedgerInto(op, ledger);
+          write(op);
+        },
+      });
+      if (reads.handled.versionstamp) return done({ order });
+      // A payment that ends in a refund gives back the use its order or its charge held.
+      const giveBack = () => {
+        if (ledger && reads.promo) giveBackUse(ledger, reads.promo, order.orderNumber);
+      };
+      if (order.status !== "STARTED" && order.status !== "EXPIRED") {
+        return done(refundUnwanted(deps, event, reads, now, giveBack));
+      }
+      const held = order.reservation.state === "held";
+      const sold = applyMove(stock, order.reservation.items, held ? "commit" : "sell");
+      // The use is counted now, or, when another order took the last one meanwhile, the
+      // discounted payment cannot stand and goes back in full like one the shelf cannot fill.
+      const usedUp = sold.ok && !!ledger && !!reads.promo &&
+        !countUse(ledger, reads.promo, order.orderNumber);
+      if (!sold.ok || usedUp) {
+        giveBack();
+        return done(cancelUnfillable(deps, event, reads, stock, now, usedUp));
+      }
+      return done(recordPaid(deps, event, reads, sold.next, now));
+    },
+  };
+}
+
+/**
+ * Step 1: the order read again with the other keys (it may have moved on since the caller read
+ * it, alongside the charge, say); those depend only on what never changes (its cart, client and
+ * promo code), so it costs no extra round trip.
+ */
+async function readForPaid(
+  kv: Deno.Kv,
+  event: PaymentEvent,
+  known: Deno.KvEntry<Order>,
+): Promise<PaidReads> {
+  let promo = promoOf(known.value, event);
+  const [[handled, cart, pending, holds, fresh], read] = await Promise.all([
+    kv.getMany<[unknown, CartRecord, string, never, Order]>([
+      keys.paymentEvent(event.id),
+      keys.cart(known.value.cartId),
+      keys.pendingCheckout(known.value.cartId),
+      keys.holds(known.value.holdClient ?? ""),
+      keys.order(known.value.orderNumber),
+    ]) as Promise<
+      [
+        Deno.KvEntryMaybe<unknown>,
+        Deno.KvEntryMaybe<CartRecord>,
+        Deno.KvEntryMaybe<string>,
+        HoldsEntry,
+        Deno.KvEntryMaybe<Order>,
+      ]
+    >,
+    promo ? readUsage(kv, [promo]) : null,
+  ]);
+  if (!fresh.value) throw new NotFound("Order not found");
+  const entry = fresh as Deno.KvEntry<Order>;
+  let usage = read;
+  const want = promoOf(entry.value, event);
+  if (JSON.stringify(want) !== JSON.stringify(promo)) {
+    // The paid write of another delivery filled in the email the promo counts by.
+    promo = want;
+    usage = promo ? await readUsage(kv, [promo]) : null;
+  }
+  return { entry, handled, cart, pending, holds, promo, usage };
+}
+
+/**
+ * Step 3: an order no longer waiting for payment. Cancelled before any payment (a replaced
+ * checkout whose payment could not be stopped in time), this money has no order to pay for and
+ * goes back; paid before (another event, redirect or poll won), only the event is marked.
+ */
+function refundUnwanted(
+  deps: OrderDeps,
+  event: PaymentEvent,
+  { entry }: PaidReads,
+  now: number,
+  giveBack: () => void,
+): Outcome {
+  const order = entry.value;
+  if (order.status !== "CANCELLED" || wasPaid(order) || order.refund) return { order };
+  giveBack();
+  const owed = owingRefund({
+    ...withPayment(order, event, now, deps.payments.name),
+    cancelReason: `${
+      order.cancelReason ?? "Cancelled"
+    }. A payment for it arrived afterwards and is refunded in full.`,
+  }, "cancelled before payment");
+  return {
+    order: owed,
+    write(op) {
+      writeOrderTo(op, owed, entry.versionstamp);
+      cancelWithRefundInto(deps, op, owed, now);
+    },
+  };
+}
+
+/**
+ * Step 4, when it cannot stand: the shelf cannot fill the order (the hold lapsed and the units
+ * sold meanwhile, or the owner's count fell below what was held), or its promo code has no use
+ * left for it. The order is cancelled, its hold released, and the payment owed back in full.
+ */
+function cancelUnfillable(
+  deps: OrderDeps,
+  event: PaymentEvent,
+  { entry, holds, promo }: PaidReads,
+  stock: ReadonlyMap<StockKey, StockRecord>,
+  now: number,
+  usedUp: boolean,
+): Outcome {
+  const order = entry.value;
+  const held = order.reservation.state === "held";
+  const released = held ? applyMove(stock, order.reservation.items, "release") : null;
+  const cancelled: Order = owingRefund({
+    ...appendStatus(withPayment(order, event, now, deps.payments.name), "CANCELLED", now),
+    reservation: { ...order.reservation, state: "released" },
+    promoHold: null,
+    cancelReason: usedUp
+      ? `The promo code ${
+        promo!.code
+      } had no use left for this order when its payment arrived; your payment is refunded in full. Return to your cart to check out again.`
+      : held
+      ? "We could not fill this order from our shelf after all; your payment is refunded in full."
+      : "Your reservation expired before the payment arrived and the items sold out meanwhile; your payment is refunded in full.",
+  }, usedUp ? "promo code used up" : "could not be filled");
+  return {
+    order: cancelled,
+    write(op) {
+      writeOrderTo(op, cancelled, entry.versionstamp);
+      cancelWithRefundInto(deps, op, cancelled, now);
+      freeHoldInto(op, order.holdClient, holds, order.orderNumber, now);
+    },
+    moved: released?.ok ? released.next : new Map(),
+  };
+}
+
+/**
+ * Step 4, paid: the order is PAYMENT_RECEIVED with its stock sold, the lines it bought leave its
+ * cart, its client's hold is freed, and the shopper's confirmation and the owner's notice are
+ * queued.
+ */
+function recordPaid(
+  deps: OrderDeps,
+  event: PaymentEvent,
+  { entry, cart, pending, holds }: PaidReads,
+  sold: ReadonlyMap<StockKey, StockRecord>,
+  now: number,
+): Outcome {
+  const order = entry.value;
+  const paid: Order = {
+    ...appendStatus(withPayment(order, event, now, deps.payments.name), "PAYMENT_RECEIVED", now),
+    reservation: { ...order.reservation, state: "committed" },
+    promoHold: null,
+    paymentError: null,
+  };
+  return {
+    order: paid,
+    write(op) {
+      writeOrderTo(op, paid, entry.versionstamp);
+      if (pending.value === order.orderNumber) op.check(pending).delete(pending.key);
+      takeBoughtLinesInto(op, cart, order.items, now);
+      freeHoldInto(op, order.holdClient, holds, order.orderNumber, now);
+      // Hosted checkouts that collected no email have no one to confirm to; the page says it.
+      if (paid.email) {
+        queueEmailInto(
+          op,
+          confirmationOf(deps, paid),
+          now,
+          `order-confirmation:${paid.orderNumber}`,
+        );
+      }
+      queueEmailInto(
+        op,
+        ownerOrderEmail(paid, originFor(deps, paid), deps.config.shopEmail),
+        now,
+        `owner-order:${paid.orderNumber}`,
+      );
+    },
+    moved: sold,
+  };
+}
+
+/**
+ * The shop's promo code a payment uses: the order's own, or one the provider's page applied (the
+ * demo page), with the email it counts against.
+ */
+function promoOf(order: Order, event: PaymentEvent): UsageWant | null {
+  const code = order.promoCode ?? event.details?.promoCode;
+  if (!code) return null;
+  return usageWant(normalizePromoCode(code), order.email ?? event.details?.email);
+}
+
+function confirmationOf(deps: OrderDeps, order: Order): Email {
+  return orderConfirmationEmail(order, originFor(deps, order));
+}
+
+/** The order with what the provider learned, and the payment it was taken through. */
+function withPayment(
+  order: Order,
+  event: PaymentEvent,
+  now: number,
+  provider: string,
+): Order {
+  const next = applyPaidDetails(order, event.details ?? {}, now);
+  // A crash between the reservation and attaching its payment leaves no reference: the event's.
+  next.payment ??= { provider, kind: event.paymentKind, id: event.paymentId };
+  return next;
+}
+
+function applyPaidDetails(order: Order, details: PaidDetails, now: number): Order {
+  const next: Order = { ...order, updatedAt: now };
+  if (details.email && !order.email) next.email = details.email;
+  if (details.customerName && !order.customerName) next.customerName = details.customerName;
+  if (details.address) next.shippingAddress = details.address;
+  if (details.taxId) next.taxId = details.taxId;
+  if (details.promoCode) next.promoCode = details.promoCode;
+  if (details.totals) return { ...next, ...details.totals };
+  if (typeof details.amountTotalCents === "number") {
+    const discount = details.amountDiscountCents ?? order.discountCents;
+    next.discountCents = discount;
+    next.totalCents = details.amountTotalCents;
+    // The provider discounted the tax line too; keep the breakdown adding up to what was charged.
+    next.taxCents = Math.max(
+      0,
+      details.amountTotalCents - (order.subtotalCents - discount) - order.shippingCents,
+    );
+  }
+  return next;
+}

@@ -1,0 +1,421 @@
+/**
+ * The checkout's reservation (step 2 of server/orders/checkout.ts): the one write in which a
+ * priced cart becomes an order holding its stock, replacing the cart's previous unpaid checkout.
+ */
+import type { StockKey } from "../../shared/bom.ts";
+import { computeTotals, type Region } from "../../shared/policy.ts";
+import type { Address } from "../../shared/api_types.ts";
+import { unitsAvailable } from "../../shared/bom.ts";
+import { Conflict, LimitReached } from "../errors.ts";
+import { type CartRecord } from "../cart/store.ts";
+import { type PricedLine, subtotalOf } from "../cart/view.ts";
+import { type HoldsEntry, liveHolds, writeHoldsTo } from "../stock/holds.ts";
+import { keys } from "../kv/keys.ts";
+import { findOrderEntry, writeOrderTo } from "./store.ts";
+import {
+  mergeUsage,
+  type PromoRecord,
+  readUsage,
+  type UsageRead,
+  type UsageWant,
+} from "../promos/store.ts";
+import {
+  discountOf,
+  giveBackUse,
+  holdUse,
+  isLimited,
+  ledgerOf,
+  ledgerSize,
+  usageClaims,
+  writeLedgerInto,
+} from "../promos/rules.ts";
+import type { PaymentTarget } from "../payments/provider.ts";
+import { freeHoldInto } from "../stock/holds.ts";
+import { needOf, newOrderNumber, type Order, orderItemsOf, withStatus } from "./order.ts";
+import { stopJob } from "./stop_job.ts";
+import { type JobPlan, type Prepared, type StockJob } from "../stock/batch.ts";
+import { applyMove, availableOf, type StockRecord, type WorkingStock } from "../stock/record.ts";
+import { type OrderDeps } from "./steps.ts";
+
+/** What a checkout starts from. */
+export interface CheckoutInput {
+  cartId: string;
+  region: Region;
+  /** Hosted: the provider's page collects the rest; embedded: the /checkout page's form. */
+  mode: "hosted" | "embedded";
+  origin: string;
+  /** Who is checking out (the rate-limit client key): holds are counted per client. */
+  client: string;
+  email?: string | null;
+  customerName?: string | null;
+  address?: Address | null;
+  promoCode?: string | null;
+  userId?: string | null;
+}
+
+/** Dependencies of a checkout. */
+export type CheckoutDeps = OrderDeps & { imageBase: string };
+
+/** Thrown by a reservation whose cart changed after it was priced: price it again. */
+export class CartChanged extends Error {}
+
+export interface PricedCart {
+  /** The cart as priced: the reservation checks it is still so. */
+  cart: Deno.KvEntryMaybe<CartRecord>;
+  lines: PricedLine[];
+  userId: string | null;
+  /** The promo code as typed, and the code and email whose uses it counts against. */
+  promo: { typed: string; want: UsageWant } | null;
+  /**
+   * The pending checkout, holds and promo usage as read with the cart, for the reservation's
+   * first try.
+   */
+  firstReads: {
+    cart: Deno.KvEntryMaybe<CartRecord>;
+    pending: Deno.KvEntryMaybe<string>;
+    holds: HoldsEntry;
+    usage: UsageRead | null;
+  } | null;
+}
+
+/** What the reservation did: the new order, and the previous checkout it replaced. */
+export interface Reserved {
+  order: Order;
+  replaced: Order | null;
+}
+
+/** The previous unpaid checkout of the cart, as read for replacing it. */
+interface Previous {
+  entry: Deno.KvEntry<Order>;
+  payment: Deno.KvEntryMaybe<unknown> | null;
+  holds: HoldsEntry | null;
+  /** The usage of the promo use it holds, to give it back. */
+  usage: UsageRead | null;
+}
+
+/** What the reservation read: the cart now, its pending checkout, the client's holds, promo uses. */
+interface ReservationReads {
+  cartNow: Deno.KvEntryMaybe<CartRecord>;
+  pending: Deno.KvEntryMaybe<string>;
+  holds: HoldsEntry;
+  previous: Previous | null;
+  usage: UsageRead;
+}
+
+/**
+ * The reservation: one write, through the stock batch, in which the cart as priced becomes an
+ * order holding its stock. Its steps, top to bottom:
+ *   1. read the cart again, its previous checkout, the client's holds and the promo uses
+ *      (`readForReservation`);
+ *   2. the previous checkout, while unpaid, is replaced; one whose payment was just taken is not
+ *      (`replaceable`);
+ *   3. the promo code's use is held (the replaced checkout's given back first);
+ *   4. the client's holds are counted (no hoarding);
+ *   5. the stock is reserved, after the replaced checkout's is released (`reserveStock`);
+ *   6. the order is made, with its payment when the provider keeps payments in KV, and written
+ *      with everything above (`reservationWrite`).
+ */
+export function reservationJob(
+  deps: CheckoutDeps,
+  input: CheckoutInput,
+  cart: PricedCart,
+): StockJob<Reserved> {
+  const { config, payments } = deps;
+  const need = needOf(cart.lines);
+  let reads: ReservationReads;
+  return {
+    async prepare(): Promise<Prepared> {
+      reads = await readForReservation(deps, input, cart);
+      const prior = reads.previous?.entry.value;
+      const previousKeys = prior?.reservation.items.map(([k]) => k) ?? [];
+      return {
+        stock: [...new Set([...need.keys(), ...previousKeys])],
+        exclusive: [
+          `cart:${input.cartId}`,
+          `holds:${input.client}`,
+          ...usageClaims(reads.usage),
+          ...(prior
+            ? [
+              `order:${prior.orderNumber}`,
+              `holds:${prior.holdClient}`,
+              ...(prior.payment ? [`payment:${prior.payment.id}`] : []),
+            ]
+            : []),
+        ],
+      };
+    },
+    plan(stock, now): JobPlan<Reserved> {
+      // The order is made of the lines as priced: a cart changed since is priced again.
+      if (reads.cartNow.versionstamp !== cart.cart.versionstamp) throw new CartChanged();
+      const replacing = replaceable(deps, reads.previous);
+
+      // The replaced checkout's promo use comes back first, so its shopper can take it again.
+      const ledger = ledgerOf(reads.usage);
+      const replacedHold = replacing?.entry.value.promoHold;
+      if (replacedHold) giveBackUse(ledger, replacedHold, replacing!.entry.value.orderNumber);
+      const orderNumber = newOrderNumber();
+      const promo = cart.promo
+        ? holdUse(ledger, cart.promo.want, orderNumber, {
+          now,
+          subtotalCents: subtotalOf(cart.lines),
+          typed: cart.promo.typed,
+        })
+        : null;
+
+      const others = liveHolds(reads.holds, now)
+        .filter((h) => h.orderNumber !== replacing?.entry.value.orderNumber);
+      if (others.length >= config.maxHoldsPerClient) {
+        throw new LimitReached(holdLimitMessage(others.length, config.reservationMinutes));
+      }
+
+      const { released, reserved } = reserveStock(stock, need, replacing, cart.lines);
+      const expiresAt = now + config.reservationMinutes * 60_000;
+      const order = newOrder(deps, input, cart, { orderNumber, promo, now }, expiresAt);
+      const inlinePayment = payments.inline?.create(paymentTarget(input, order)) ?? null;
+      if (inlinePayment) order.payment = inlinePayment.ref;
+      const replaced = replacing ? replacedOrder(replacing.entry.value, now) : null;
+
+      const promoSize = ledgerSize(ledger);
+      return {
+        stock: new Map([...released, ...reserved]),
+        checks: 7 + promoSize.checks,
+        mutations: 14 + promoSize.mutations,
+        result: { order, replaced },
+        write(op) {
+          writeLedgerInto(op, ledger);
+          inlinePayment?.write(op);
+          reservationWrite(deps, op, { input, reads, order, others, now });
+          if (replaced && replacing) replacementWrite(deps, op, replacing, replaced, now);
+        },
+      };
+    },
+  };
+}
+
+/** Step 1: the reads, those made with the cart on the first try, or fresh ones on a retry. */
+async function readForReservation(
+  deps: CheckoutDeps,
+  input: CheckoutInput,
+  cart: PricedCart,
+): Promise<ReservationReads> {
+  const first = cart.firstReads;
+  cart.firstReads = null;
+  const [cartNow, pending, holds, ownUsage] = first
+    ? [first.cart, first.pending, first.holds, first.usage]
+    : await Promise.all([
+      deps.kv.getMany<[CartRecord, string, never]>([
+        keys.cart(input.cartId),
+        keys.pendingCheckout(input.cartId),
+        keys.holds(input.client),
+      ]) as Promise<[Deno.KvEntryMaybe<CartRecord>, Deno.KvEntryMaybe<string>, HoldsEntry]>,
+      cart.promo ? readUsage(deps.kv, [cart.promo.want]) : null,
+    ]).then(([[c, p, h], u]) => [c, p, h, u] as const);
+  const previous = pending.value ? await readPrevious(deps, pending.value, input.client) : null;
+  const usage = mergeUsage(ownUsage, previous?.usage ?? null);
+  return { cartNow, pending, holds, previous, usage };
+}
+
+/**
+ * Step 2: the previous checkout of the cart to replace, when it still holds its stock unpaid.
+ * One whose payment was taken and is being recorded will be paid, and its paid write takes the
+ * lines it bought out of the cart: a second order for the same lines must not start.
+ */
+function replaceable(deps: CheckoutDeps, previous: Previous | null): Previous | null {
+  const prior = previous && previous.entry.value.status === "STARTED" &&
+      previous.entry.value.reservation.state === "held"
+    ? previous
+    : null;
+  if (prior?.payment && !deps.payments.inline!.stopper(prior.payment)) {
+    throw new Conflict(
+      "Your previous checkout of this cart has just been paid, and we are recording it. Nothing more was charged; reload your cart in a moment to see what is left in it.",
+    );
+  }
+  return prior;
+}
+
+/**
+ * Step 5: the cart's units reserved, once the replaced checkout's are released; a Conflict names
+ * every line the free stock cannot make.
+ */
+function reserveStock(
+  stock: ReadonlyMap<StockKey, StockRecord>,
+  need: Map<StockKey, number>,
+  replacing: Previous | null,
+  lines: readonly PricedLine[],
+): { released: WorkingStock; reserved: WorkingStock } {
+  const afterRelease = new Map(stock);
+  const released = replacing
+    ? applyMove(stock, replacing.entry.value.reservation.items, "release")
+    : null;
+  if (released?.ok) { for (const [k, r] of released.next) afterRelease.set(k, r); }
+  const reservation = applyMove(afterRelease, [...need], "reserve");
+  if (!reservation.ok) {
+    throw new Conflict("Some items are no longer in stock", {
+      insufficientStock: insufficientStockOf(lines, afterRelease),
+    });
+  }
+  return { released: released?.ok ? released.next : new Map(), reserved: reservation.next };
+}
+
+/** What the order's payment is for, in the terms every provider needs. */
+function paymentTarget(input: CheckoutInput, order: Order): PaymentTarget {
+  return {
+    kind: input.mode,
+    orderNumber: order.orderNumber,
+    region: input.region,
+    subtotalCents: order.subtotalCents,
+    totalCents: order.totalCents,
+    expiresAt: order.reservation.expiresAt,
+  };
+}
+
+/** The replaced checkout, as the new one leaves it: cancelled, its stock and promo use freed. */
+function replacedOrder(order: Order, now: number): Order {
+  return {
+    ...withStatus(order, "CANCELLED", now),
+    reservation: { ...order.reservation, state: "released" as const },
+    promoHold: null,
+    cancelReason: "Replaced by a new checkout",
+  };
+}
+
+/**
+ * Step 6: the new order written with its cart's pending checkout, its client's hold and its
+ * expiry job, checked against the cart as read.
+ */
+function reservationWrite(
+  deps: CheckoutDeps,
+  op: Deno.AtomicOperation,
+  { input, reads, order, others, now }: {
+    input: CheckoutInput;
+    reads: ReservationReads;
+    order: Order;
+    others: ReturnType<typeof liveHolds>;
+    now: number;
+  },
+): void {
+  // Checked: a cart changed since it was read makes the batch read it again.
+  op.check(reads.cartNow);
+  writeOrderTo(op, order, null);
+  // No expiry of its own: paying or releasing the order deletes it, replacing moves it.
+  op.check(reads.pending).set(keys.pendingCheckout(input.cartId), order.orderNumber);
+  writeHoldsTo(op, input.client, reads.holds, [...others, {
+    orderNumber: order.orderNumber,
+    expiresAt: order.reservation.expiresAt,
+  }], now);
+  op.enqueue({ type: "reservation-expiry", orderNumber: order.orderNumber }, {
+    delay: deps.config.reservationMinutes * 60_000,
+  });
+}
+
+/** The replaced checkout's write: its order, its payment stopped, its client's hold freed. */
+function replacementWrite(
+  deps: CheckoutDeps,
+  op: Deno.AtomicOperation,
+  replacing: Previous,
+  replaced: Order,
+  now: number,
+): void {
+  writeOrderTo(op, replaced, replacing.entry.versionstamp);
+  if (replacing.payment) deps.payments.inline?.stopper(replacing.payment)?.(op);
+  // A payment kept elsewhere is stopped by a job queued with the write that replaces it.
+  const elsewhere = replacing.entry.value.payment;
+  if (elsewhere && !deps.payments.inline) op.enqueue(stopJob(replaced.orderNumber, elsewhere, now));
+  if (replacing.holds) {
+    freeHoldInto(op, replaced.holdClient, replacing.holds, replaced.orderNumber, now);
+  }
+}
+
+/** Reads the cart's previous checkout, with its payment and its client's holds when needed. */
+async function readPrevious(
+  deps: CheckoutDeps,
+  orderNumber: string,
+  client: string,
+): Promise<Previous | null> {
+  const entry = await findOrderEntry(deps.kv, orderNumber);
+  if (!entry || entry.value.status !== "STARTED") return null;
+  const order = entry.value;
+  const inline = deps.payments.inline;
+  const otherClient = order.holdClient && order.holdClient !== client ? order.holdClient : null;
+  const [payment, holds, usage] = await Promise.all([
+    inline && order.payment ? deps.kv.get(inline.key(order.payment)) : null,
+    otherClient ? deps.kv.get<never>(keys.holds(otherClient)) as Promise<HoldsEntry> : null,
+    order.promoHold ? readUsage(deps.kv, [order.promoHold]) : null,
+  ]);
+  return { entry, payment, holds, usage };
+}
+
+function newOrder(
+  deps: CheckoutDeps,
+  input: CheckoutInput,
+  cart: PricedCart,
+  made: { orderNumber: string; promo: PromoRecord | null; now: number },
+  expiresAt: number,
+): Order {
+  const { orderNumber, promo, now } = made;
+  const totals = computeTotals(
+    subtotalOf(cart.lines),
+    input.region,
+    promo ? discountOf(promo) : 0,
+  );
+  return {
+    ...totals,
+    orderNumber,
+    status: "STARTED",
+    region: input.region,
+    cartId: input.cartId,
+    userId: cart.userId,
+    origin: deps.config.publicUrl ?? input.origin,
+    holdClient: input.client,
+    email: input.email ?? null,
+    customerName: input.customerName ?? null,
+    shippingAddress: input.address ?? null,
+    items: orderItemsOf(cart.lines),
+    promoCode: promo?.code ?? null,
+    promoHold: promo && isLimited(promo)
+      ? {
+        code: promo.code,
+        email: promo.maxUsesPerEmail !== null ? cart.promo!.want.email : null,
+      }
+      : null,
+    taxId: null,
+    reservation: { items: [...needOf(cart.lines)], expiresAt, state: "held" },
+    payment: null,
+    paymentError: null,
+    refund: null,
+    trackingNumber: null,
+    cancelReason: null,
+    createdAt: now,
+    updatedAt: now,
+    history: [{ status: "STARTED", at: now }],
+  };
+}
+
+/** The 429 a shopper reads when their holds are used up. */
+function holdLimitMessage(count: number, minutes: number): string {
+  return `You have ${count} checkouts waiting for payment. Pay for one of them, or return to that cart and check out again (which replaces it), or wait until one is released (holds last ${minutes} minutes), then try again.`;
+}
+
+/**
+ * Names every cart line that touches a short component (lines can share a switch or a box, so
+ * each may fit alone and still not together), with how many of it the free stock could make.
+ */
+function insufficientStockOf(
+  lines: readonly PricedLine[],
+  stock: ReadonlyMap<StockKey, StockRecord>,
+): Record<string, number> {
+  const free = (k: StockKey) => {
+    const record = stock.get(k);
+    return record ? availableOf(record) : 0;
+  };
+  const need = needOf(lines);
+  const short = new Set([...need].filter(([k, n]) => free(k) < n).map(([k]) => k));
+  const result: Record<string, number> = {};
+  for (const line of lines) {
+    if (![...line.bom.keys()].some((k) => short.has(k))) continue;
+    let name = line.item.name;
+    for (let i = 2; name in result; i++) name = `${line.item.name} (${i})`;
+    result[name] = unitsAvailable(line.bom, free);
+  }
+  return result;
+}
