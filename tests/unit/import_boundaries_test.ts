@@ -1,7 +1,8 @@
 /**
  * Where code may import from, checked on the source: client features stay apart (shared client
- * code lives in client/app/), the browser never bundles server code, and shared/ depends on
- * neither side. A failing case names the file and the import that crosses the line.
+ * code lives in client/app/), the browser never bundles server code, shared/ depends on neither
+ * side, and the server's rooms stand in layers that import only downwards (docs/architecture.md).
+ * A failing case names the file and the import that crosses the line.
  */
 import assert from "node:assert/strict";
 import { dirname, relative, resolve } from "node:path";
@@ -80,6 +81,96 @@ Deno.test("the server imports no client code but the app it renders (server/ssr)
       !(from.startsWith("server/ssr/") && to.startsWith("client/app/")),
   );
   assert.deepEqual(found, []);
+});
+
+/**
+ * The server's rooms (a folder, or a file at the top of server/), lowest first. A room imports only
+ * from rooms of lower layers: rooms of one layer do not import each other, and nothing imports
+ * back up. A new room must be placed here before it can import or be imported.
+ */
+const SERVER_LAYERS: readonly (readonly string[])[] = [
+  // Ground: errors, time, logs, ids, CSV fields, addresses, generated images.
+  ["errors.ts", "clock.ts", "log.ts", "crypto.ts", "csv.ts", "net", "images"],
+  // Plumbing, no rule: KV keys and helpers, request validation, the admin password's hashing.
+  ["kv", "http", "password_gate.ts"],
+  // The catalogue's records (read by every wing) and the email outbox.
+  ["catalog", "email"],
+  // Stock: every stock record is built here. Contact messages.
+  ["stock", "contact"],
+  // Carts; the catalogue as shoppers see it (with availability) and as the owner edits it.
+  ["cart", "listings"],
+  ["promos"],
+  // Payment providers and their registry; a provider's pages reach orders only through a desk.
+  ["payments"],
+  ["deps.ts"],
+  // The order workflows; reading the environment.
+  ["orders", "config.ts"],
+  ["accounts", "reports", "ops", "queue.ts"],
+  ["middleware"],
+  ["ssr"],
+  ["routes", "dev_reload.ts"],
+  ["app.ts", "dev.ts"],
+  ["main.ts"],
+];
+
+/** The room of a server path: its top folder under server/, or the file itself. */
+function roomOf(path: string): string | null {
+  const m = path.match(/^server\/([^/]+)(\/)?/);
+  return m ? m[1] : null;
+}
+
+function layerOf(room: string): number {
+  return SERVER_LAYERS.findIndex((rooms) => rooms.includes(room));
+}
+
+/** An import between two server rooms that does not run downwards, or names an unplaced room. */
+function runsUpward(from: string, to: string): boolean {
+  const [source, target] = [roomOf(from), roomOf(to)];
+  if (source === null || target === null || source === target) return false;
+  const [a, b] = [layerOf(source), layerOf(target)];
+  return a < 0 || b < 0 || b >= a;
+}
+
+Deno.test("the server's rooms import only from lower layers", async () => {
+  assert.deepEqual(await crossings("server", runsUpward), []);
+});
+
+Deno.test("every room of server/ has its place in the layers", async () => {
+  const rooms = new Set<string>();
+  for await (const file of sourceFiles(`${ROOT}/server`)) rooms.add(roomOf(relative(ROOT, file))!);
+  const unplaced = [...rooms].filter((room) => layerOf(room) < 0);
+  assert.deepEqual(unplaced, []);
+});
+
+Deno.test("only the stock wing reads or writes stock records", async () => {
+  const found: string[] = [];
+  for await (const file of sourceFiles(`${ROOT}/server`)) {
+    const path = relative(ROOT, file);
+    if (path.startsWith("server/stock/")) continue;
+    const source = await Deno.readTextFile(file);
+    if (/keys\.stocks?\(/.test(source)) found.push(path);
+  }
+  assert.deepEqual(found, []);
+});
+
+Deno.test("the layer check sees a back-up import: stock importing the orders is found", async () => {
+  const root = await Deno.makeTempDir();
+  try {
+    await Deno.mkdir(`${root}/server/stock`, { recursive: true });
+    await Deno.mkdir(`${root}/server/orders`, { recursive: true });
+    await Deno.writeTextFile(
+      `${root}/server/stock/store.ts`,
+      'import type { Order } from "../orders/order.ts";\nimport { keys } from "../kv/keys.ts";\n',
+    );
+    await Deno.writeTextFile(
+      `${root}/server/orders/order.ts`,
+      'import { freeUnits } from "../stock/store.ts";\n',
+    );
+    const found = await crossings("server", runsUpward, root);
+    assert.deepEqual(found, ["server/stock/store.ts imports server/orders/order.ts"]);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
 });
 
 Deno.test("the checks see imports: a crossing in a fixture file is found", async () => {
