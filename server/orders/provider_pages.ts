@@ -9,7 +9,7 @@ import { handlePaymentEvent, notePaymentFailure } from "./payment.ts";
 import type { Order } from "./order.ts";
 import { step } from "./steps.ts";
 import { findOrder, findOrderEntry } from "./store.ts";
-import { publicOrderView } from "./public_view.ts";
+import { publicOrderView } from "./views.ts";
 
 export function shopDesk(deps: RouteDeps): ShopDesk {
   return {

@@ -4,7 +4,7 @@
  */
 import type { Region, Totals } from "../../shared/policy.ts";
 import type { Address } from "../../shared/api_types.ts";
-import type { PublicOrderView } from "../../shared/order_view.ts";
+import type { PublicOrderView } from "../../shared/api_types.ts";
 import type { OrderStatus } from "../../shared/status.ts";
 import type { Clock } from "../clock.ts";
 

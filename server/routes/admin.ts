@@ -24,7 +24,8 @@ import {
 } from "../orders/fulfilment.ts";
 import { listOrderPage } from "../orders/list.ts";
 import type { Order } from "../orders/order.ts";
-import { adminOrderView, newOrdersCsv } from "../orders/admin_view.ts";
+import { newOrdersCsv } from "../orders/new_orders_csv.ts";
+import { adminOrderView } from "../orders/views.ts";
 import { beginAdminAttempt } from "../accounts/login_limits.ts";
 import { componentKey, countShelf, ownerInventory } from "../reports/inventory.ts";
 import { queueEmail } from "../email/outbox.ts";

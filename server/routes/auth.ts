@@ -11,7 +11,7 @@ import type { RouteDeps } from "../deps.ts";
 import { Unauthorized } from "../errors.ts";
 import { linkCartToUser } from "../cart/edits.ts";
 import { listOrdersOfUser } from "../orders/by_user.ts";
-import { publicOrderView } from "../orders/public_view.ts";
+import { publicOrderView } from "../orders/views.ts";
 import { hitRateLimit, type RateLimit } from "../kv/rate_limit.ts";
 import { beginLoginAttempt } from "../accounts/login_limits.ts";
 import {

@@ -8,7 +8,7 @@ import {
 import type { RouteDeps } from "../deps.ts";
 import { NotFound } from "../errors.ts";
 import { findOrder } from "../orders/store.ts";
-import { publicOrderView } from "../orders/public_view.ts";
+import { publicOrderView } from "../orders/views.ts";
 import { hitRateLimit, type RateLimit } from "../kv/rate_limit.ts";
 import { paymentReturned } from "../orders/payment.ts";
 import { previewPromo } from "../promos/preview.ts";

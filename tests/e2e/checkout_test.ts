@@ -4,7 +4,7 @@ import { type E2E, e2eTest } from "./helpers/e2e.ts";
 import { SWITCHES } from "../../shared/catalog/switches.ts";
 import { computeTotals, TIMINGS } from "../../shared/policy.ts";
 import { customTesterCents, formatCents, packCents } from "../../shared/pricing.ts";
-import type { PublicOrderView } from "../../shared/order_view.ts";
+import type { PublicOrderView } from "../../shared/api_types.ts";
 import { getOk, postOk } from "./helpers/api.ts";
 import { settle, waitForBadge } from "./helpers/browser.ts";
 

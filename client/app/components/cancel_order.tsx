@@ -1,6 +1,6 @@
 import { type FormEvent, useState } from "react";
 import { toast } from "react-hot-toast";
-import type { PublicOrderView } from "../../../shared/order_view.ts";
+import type { PublicOrderView } from "../../../shared/api_types.ts";
 import { type CustomerCancelInput, customerCancelSchema } from "../../../shared/schemas.ts";
 import { formatCents } from "../../../shared/pricing.ts";
 import { isNewForAdmin } from "../../../shared/status.ts";

@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { Link } from "react-router-dom";
-import type { PublicOrderView } from "../../../shared/order_view.ts";
+import type { PublicOrderView } from "../../../shared/api_types.ts";
 import { formatCents } from "../../../shared/pricing.ts";
 import { STATUS_LABELS } from "../../../shared/status.ts";
 import { api, ApiError } from "../../app/api.ts";

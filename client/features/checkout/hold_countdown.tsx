@@ -5,7 +5,7 @@
  */
 import { useEffect, useState } from "react";
 import { Link } from "react-router-dom";
-import type { PublicOrderView } from "../../../shared/order_view.ts";
+import type { PublicOrderView } from "../../../shared/api_types.ts";
 
 /** Where a hold ends, on the page's own clocks: the server's seconds left at the answer's arrival. */
 export interface HoldEnd {

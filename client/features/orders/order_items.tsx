@@ -1,5 +1,5 @@
 import { useState } from "react";
-import type { PublicOrderView } from "../../../shared/order_view.ts";
+import type { PublicOrderView } from "../../../shared/api_types.ts";
 import { formatCents } from "../../../shared/pricing.ts";
 import { configurationText, keycapName } from "../../app/order_line_text.ts";
 

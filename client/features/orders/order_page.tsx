@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { Link, useParams, useSearchParams } from "react-router-dom";
-import type { PublicOrderView } from "../../../shared/order_view.ts";
+import type { PublicOrderView } from "../../../shared/api_types.ts";
 import { POLICY } from "../../../shared/policy.ts";
 import { formatCents } from "../../../shared/pricing.ts";
 import { STATUS_LABELS } from "../../../shared/status.ts";

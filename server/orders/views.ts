@@ -1,6 +1,11 @@
+/**
+ * An order as people see it, both views in one place: the shopper's tracking view (no full email
+ * or street address) and the owner's dashboard view (everything, with image URLs). Their shapes
+ * are `PublicOrderView` and `AdminOrderView` in shared/api_types.ts.
+ */
 import { cubeImageUrl, itemImageUrl, packImageUrl, switchImageUrl } from "../../shared/images.ts";
 import { maskAddress, maskEmail } from "../../shared/mask.ts";
-import type { PublicOrderView } from "../../shared/order_view.ts";
+import type { AdminOrderView, PublicOrderView } from "../../shared/api_types.ts";
 import { toDollars } from "../../shared/pricing.ts";
 import { carrierTrackingUrl, progressPercent, trackingText } from "../../shared/status.ts";
 import { isHolding, type Order, type OrderItem } from "./order.ts";
@@ -65,5 +70,35 @@ export function publicOrderView(order: Order, imageBase: string, now: number): P
       : null,
     // The shopper sees money owed until it is on its way back (whatever the provider's steps).
     refund: !order.refund ? null : order.refund.state === "refunded" ? "refunded" : "pending",
+  };
+}
+
+/** An order as the admin dashboard sees it: everything, with image URLs. */
+export function adminOrderView(order: Order, imageBase: string): AdminOrderView {
+  return {
+    orderNumber: order.orderNumber,
+    status: order.status,
+    region: order.region,
+    email: order.email,
+    customerName: order.customerName,
+    shippingAddress: order.shippingAddress,
+    items: order.items.map((i) => ({
+      ...i,
+      price: toDollars(i.priceCents),
+      imageUrl: orderItemImageUrl(i, imageBase),
+      switches: i.switches.map((s) => ({ ...s, imageUrl: switchImageUrl(imageBase, s.image) })),
+    })),
+    trackingNumber: order.trackingNumber,
+    taxId: order.taxId,
+    promoCode: order.promoCode,
+    subtotal: toDollars(order.subtotalCents),
+    discount: toDollars(order.discountCents),
+    shipping: toDollars(order.shippingCents),
+    tax: toDollars(order.taxCents),
+    total: toDollars(order.totalCents),
+    cancelReason: order.cancelReason,
+    refund: order.refund?.state ?? null,
+    createdAt: new Date(order.createdAt).toISOString(),
+    updatedAt: new Date(order.updatedAt).toISOString(),
   };
 }

@@ -1,45 +1,8 @@
-/**
- * An order as the owner sees it: the dashboard's view (everything, with image URLs) and the CSV
- * of new orders. The shopper's view is beside it (public_view.ts).
- */
-import type { AdminOrderView } from "../../shared/api_types.ts";
-import { switchImageUrl } from "../../shared/images.ts";
-import { toDollars } from "../../shared/pricing.ts";
+/** The CSV of new orders the owner downloads for a range of days. */
 import { isNewForAdmin } from "../../shared/status.ts";
 import { toCsv } from "../csv.ts";
 import { listAllOrders } from "./list.ts";
 import type { Order } from "./order.ts";
-import { orderItemImageUrl } from "./public_view.ts";
-
-/** An order as the admin dashboard sees it: everything, with image URLs. */
-export function adminOrderView(order: Order, imageBase: string): AdminOrderView {
-  return {
-    orderNumber: order.orderNumber,
-    status: order.status,
-    region: order.region,
-    email: order.email,
-    customerName: order.customerName,
-    shippingAddress: order.shippingAddress,
-    items: order.items.map((i) => ({
-      ...i,
-      price: toDollars(i.priceCents),
-      imageUrl: orderItemImageUrl(i, imageBase),
-      switches: i.switches.map((s) => ({ ...s, imageUrl: switchImageUrl(imageBase, s.image) })),
-    })),
-    trackingNumber: order.trackingNumber,
-    taxId: order.taxId,
-    promoCode: order.promoCode,
-    subtotal: toDollars(order.subtotalCents),
-    discount: toDollars(order.discountCents),
-    shipping: toDollars(order.shippingCents),
-    tax: toDollars(order.taxCents),
-    total: toDollars(order.totalCents),
-    cancelReason: order.cancelReason,
-    refund: order.refund?.state ?? null,
-    createdAt: new Date(order.createdAt).toISOString(),
-    updatedAt: new Date(order.updatedAt).toISOString(),
-  };
-}
 
 /** One CSV row per new order. */
 function csvRows(orders: Order[]): unknown[][] {
