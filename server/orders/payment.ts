@@ -138,3 +138,23 @@ export async function paymentReturned(deps: OrderDeps, paymentId: string): Promi
   const event = await deps.payments.poll(order.payment, order.orderNumber).catch(() => null);
   return (event && await receivePaymentEvent(deps, event)) ?? order;
 }
+
+/**
+ * A provider's verified webhook event: recorded before the provider is answered (a failure here
+ * is a 5xx, which the provider retries), then handled; one that fails to be handled now is
+ * handled from the queue. Answers what became of it, for the log.
+ */
+export async function receiveWebhookEvent(deps: OrderDeps, event: PaymentEvent): Promise<string> {
+  if (!event.orderNumber) {
+    // Objects created outside this code path lack metadata; the payment id still finds them.
+    const order = await findOrderByPaymentId(deps.kv, event.paymentId);
+    if (order) event.orderNumber = order.orderNumber;
+  }
+  await recordPaymentEvent(deps, event);
+  try {
+    return (await handlePaymentEvent(deps, event))?.status ?? "unknown order";
+  } catch (err) {
+    deps.logger({ msg: "webhook event left to the queue", level: "warn", error: String(err) });
+    return "recorded";
+  }
+}

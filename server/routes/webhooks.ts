@@ -2,8 +2,7 @@ import { Hono } from "hono";
 import { z } from "zod";
 import type { AppDeps } from "../deps.ts";
 import { NotFound } from "../errors.ts";
-import { findOrderByPaymentId } from "../orders/store.ts";
-import { handlePaymentEvent, recordPaymentEvent } from "../orders/payment.ts";
+import { receiveWebhookEvent } from "../orders/payment.ts";
 import { validateParams } from "../http/validate.ts";
 
 const providerParam = z.object({ provider: z.string().min(1).max(20) });
@@ -25,19 +24,7 @@ export function webhookRoutes(deps: AppDeps): Hono {
     }
     const event = await payments.parseWebhook(await c.req.text(), c.req.raw.headers);
     if (!event) return c.json({ received: true, ignored: true });
-    if (!event.orderNumber) {
-      // Objects created outside this code path lack metadata; the payment id still finds them.
-      const order = await findOrderByPaymentId(deps.kv, event.paymentId);
-      if (order) event.orderNumber = order.orderNumber;
-    }
-    // Recorded before the answer: a failure here is a 5xx, which the provider retries.
-    await recordPaymentEvent(deps, event);
-    let status = "recorded";
-    try {
-      status = (await handlePaymentEvent(deps, event))?.status ?? "unknown order";
-    } catch (err) {
-      logger({ msg: "webhook event left to the queue", level: "warn", error: String(err) });
-    }
+    const status = await receiveWebhookEvent(deps, event);
     logger({ msg: "payment webhook", provider: name, event: event.id, type: event.type, status });
     return c.json({ received: true });
   });
