@@ -5,7 +5,12 @@ import type { DemoPayAnswer, DemoSessionView } from "../../../shared/api_types.t
 import { NotFound } from "../../errors.ts";
 import { validateJson, validateParams } from "../../http/validate.ts";
 import type { ProviderRouteDeps } from "../provider.ts";
-import { chargeDemoPayment, getDemoPayment } from "./provider.ts";
+import {
+  chargeDemoPayment,
+  type DemoPayInput,
+  type DemoPayment,
+  getDemoPayment,
+} from "./provider.ts";
 
 const idParam = z.object({ id: z.string().min(1).max(120) });
 
@@ -43,32 +48,28 @@ export function demoRoutes(deps: ProviderRouteDeps): Hono {
     );
   });
 
+  /** Takes a demo payment through the shop's desk, then says where its page goes next. */
+  async function pay(
+    kind: DemoPayment["kind"],
+    id: string,
+    body: DemoPayInput,
+    redirectUrl: string,
+  ): Promise<DemoPayAnswer> {
+    const paid = await desk.takePayment(
+      (orderNumberKnown) => chargeDemoPayment(kv, clock, id, kind, body, orderNumberKnown),
+      async () => (await getDemoPayment(kv, id))?.orderNumber ?? null,
+    );
+    return { ok: true, orderNumber: paid.orderNumber, status: paid.status, redirectUrl };
+  }
+
   app.post(
     "/checkout-sessions/:id/pay",
     validateParams(idParam),
     validateJson(demoPaySchema),
     async (c) => {
       const { id } = c.req.valid("param");
-      const paid = await desk.takePayment(
-        (orderNumberKnown) =>
-          chargeDemoPayment(
-            kv,
-            clock,
-            id,
-            "checkout_session",
-            c.req.valid("json"),
-            orderNumberKnown,
-          ),
-        async () => (await getDemoPayment(kv, id))?.orderNumber ?? null,
-      );
-      return c.json(
-        {
-          ok: true,
-          orderNumber: paid.orderNumber,
-          status: paid.status,
-          redirectUrl: `/order-success?session_id=${id}`,
-        } satisfies DemoPayAnswer,
-      );
+      const redirect = `/order-success?session_id=${id}`;
+      return c.json(await pay("checkout_session", id, c.req.valid("json"), redirect));
     },
   );
 
@@ -78,19 +79,8 @@ export function demoRoutes(deps: ProviderRouteDeps): Hono {
     validateJson(demoPaySchema),
     async (c) => {
       const { id } = c.req.valid("param");
-      const paid = await desk.takePayment(
-        (orderNumberKnown) =>
-          chargeDemoPayment(kv, clock, id, "payment_intent", c.req.valid("json"), orderNumberKnown),
-        async () => (await getDemoPayment(kv, id))?.orderNumber ?? null,
-      );
-      return c.json(
-        {
-          ok: true,
-          orderNumber: paid.orderNumber,
-          status: paid.status,
-          redirectUrl: `/completion?payment_intent=${id}&redirect_status=succeeded`,
-        } satisfies DemoPayAnswer,
-      );
+      const redirect = `/completion?payment_intent=${id}&redirect_status=succeeded`;
+      return c.json(await pay("payment_intent", id, c.req.valid("json"), redirect));
     },
   );
   return app;
