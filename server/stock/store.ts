@@ -142,7 +142,8 @@ export function createStockInto(
 /**
  * Adds the owner's new shelf count of one component to `op`, within the write of the edit that
  * sets it (a switch's edit), checked against the entry read: the change it makes, or null when
- * the count is the same or the component has no record (nothing is added).
+ * the count is the same (nothing is added). A record that was lost counts as empty and is made
+ * again: this edit is how the owner puts one back.
  */
 export function setShelfCountInto(
   op: Deno.AtomicOperation,
@@ -151,12 +152,12 @@ export function setShelfCountInto(
   stock: number,
   now: number,
 ): { from: number; to: number } | null {
-  if (!entry.value) return null;
-  const current = stockRecordOf(entry.value);
-  if (current.stock === stock) return null;
+  const current = entry.value ? stockRecordOf(entry.value) : null;
+  const from = current?.stock ?? 0;
+  if (from === stock) return null;
   op.check(entry);
-  writeWithSignals(op, key, counted(current, { stock }), current, now);
-  return { from: current.stock, to: stock };
+  writeWithSignals(op, key, counted(current ?? stockRecordOf(null), { stock }), current, now);
+  return { from, to: stock };
 }
 
 /**

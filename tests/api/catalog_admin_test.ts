@@ -318,6 +318,18 @@ Deno.test("PATCH a switch: each field, answered with the record and shown by the
   assert.equal(clash.status, 409, clash.text);
 });
 
+Deno.test("PATCH a switch's stock puts back a stock record that was lost", async () => {
+  await using t = await createTestApp();
+  const id = SWITCHES[0].id;
+  await t.kv.delete(keys.stock(switchKey(id)));
+  const res = await patch(t, "switches", id, { stock: 25 });
+  assert.equal(res.status, 200, res.text);
+  assert.equal(res.json.stock, 25);
+  assert.equal(res.json.available, 25);
+  const listed = await t.request("/api/switches");
+  assert.equal(listed.json.find((s: { id: number }) => s.id === id).available, true);
+});
+
 Deno.test("retire a switch: gone from the shop, cart lines unavailable, adds and checkout refused, past orders kept", async () => {
   await using t = await createTestApp();
   const sw = FREE[0];

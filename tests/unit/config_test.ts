@@ -28,6 +28,10 @@ Deno.test("a bad value stops start-up with one line naming the variable", () => 
     [{ CHECKOUTS_PER_CLIENT: "0" }, /^Invalid CHECKOUTS_PER_CLIENT="0"/],
     [{ NEW_CARTS_PER_CLIENT: "many" }, /^Invalid NEW_CARTS_PER_CLIENT="many"/],
     [{ STRIPE_SECRET_KEY: "sk_test_1" }, /Incomplete Stripe settings/],
+    [
+      { STRIPE_SECRET_KEY: " ", STRIPE_PUBLISHABLE_KEY: " ", STRIPE_WEBHOOK_SECRET: " " },
+      /^Invalid STRIPE_SECRET_KEY=" ": must not be blank$/,
+    ],
     [{ MAX_HOLDS_PER_CLIENT: "0" }, /^Invalid MAX_HOLDS_PER_CLIENT="0": .* from 1 to 500$/],
     [{ MAX_HOLDS_PER_CLIENT: "501" }, /^Invalid MAX_HOLDS_PER_CLIENT="501"/],
     [{ MAX_HOLDS_PER_CLIENT: "2.5" }, /^Invalid MAX_HOLDS_PER_CLIENT/],
@@ -63,6 +67,19 @@ Deno.test("empty variables count as unset, and all three Stripe keys switch to S
   assert.equal(config.payments.name, "stripe");
   assert.equal((config.payments.settings as { secretKey: string }).secretKey, "sk_test_1");
   assert.equal(config.publicUrl, "https://shop.example");
+});
+
+Deno.test("Stripe keys are used without the spaces or newline an env file may add", () => {
+  const config = loadConfig({
+    STRIPE_SECRET_KEY: "sk_test_1\n",
+    STRIPE_PUBLISHABLE_KEY: " pk_test_1",
+    STRIPE_WEBHOOK_SECRET: "whsec_1 ",
+  });
+  assert.deepEqual(config.payments.settings, {
+    secretKey: "sk_test_1",
+    publishableKey: "pk_test_1",
+    webhookSecret: "whsec_1",
+  });
 });
 
 Deno.test("TRUSTED_PROXIES: none by default, else addresses and CIDRs split by commas or spaces", () => {

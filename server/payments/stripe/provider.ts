@@ -10,6 +10,7 @@ import type {
   PaymentRef,
   RefundOutcome,
 } from "../provider.ts";
+import { storedPaymentKind } from "../provider.ts";
 
 /** Stripe settings. */
 export interface StripeSettings {
@@ -27,9 +28,9 @@ export interface StripeSettings {
  * some, which stops the start with the one line naming what is missing.
  */
 export function stripeSettings(env: Record<string, string | undefined>): StripeSettings | null {
-  const secretKey = env.STRIPE_SECRET_KEY || undefined;
-  const publishableKey = env.STRIPE_PUBLISHABLE_KEY || undefined;
-  const webhookSecret = env.STRIPE_WEBHOOK_SECRET || undefined;
+  const secretKey = keyIn(env, "STRIPE_SECRET_KEY");
+  const publishableKey = keyIn(env, "STRIPE_PUBLISHABLE_KEY");
+  const webhookSecret = keyIn(env, "STRIPE_WEBHOOK_SECRET");
   const set = [secretKey, publishableKey, webhookSecret].filter(Boolean).length;
   if (set === 0) return null;
   if (set !== 3) {
@@ -39,6 +40,27 @@ export function stripeSettings(env: Record<string, string | undefined>): StripeS
     );
   }
   return { secretKey: secretKey!, publishableKey: publishableKey!, webhookSecret: webhookSecret! };
+}
+
+/**
+ * A key as set, without the spaces or newline an env file or a secret store may add (a webhook
+ * secret with a trailing newline would refuse every webhook); a blank one stops the start.
+ */
+function keyIn(env: Record<string, string | undefined>, name: string): string | undefined {
+  const value = env[name];
+  if (value === undefined) return undefined;
+  if (value.trim() === "") {
+    throw new ConfigError(`Invalid ${name}=${JSON.stringify(value)}: must not be blank`);
+  }
+  return value.trim();
+}
+
+/**
+ * Whether a payment is a Checkout Session. Read through `storedPaymentKind`: during a rolling
+ * deploy an instance still on the code before migration 6 may write an order with the old name.
+ */
+function isHosted(ref: PaymentRef): boolean {
+  return storedPaymentKind(ref.kind) === "hosted";
 }
 
 /** What Stripe.js needs the shop's CSP to allow (its script, frames, images and API). */
@@ -158,7 +180,7 @@ export function stripePayments(settings: StripeSettings): PaymentProvider {
 
     async stop(ref: PaymentRef, orderNumber: string): Promise<PaymentEvent | null> {
       try {
-        if (ref.kind === "hosted") await stripe.checkout.sessions.expire(ref.id);
+        if (isHosted(ref)) await stripe.checkout.sessions.expire(ref.id);
         else await stripe.paymentIntents.cancel(ref.id);
         return null;
       } catch (err) {
@@ -170,7 +192,7 @@ export function stripePayments(settings: StripeSettings): PaymentProvider {
 
     async refund(ref, _amountCents, idempotencyKey, orderNumber): Promise<RefundOutcome> {
       // No amount: a full refund of what Stripe charged, which a promotion code may have lowered.
-      const paymentIntent = ref.kind === "embedded"
+      const paymentIntent = !isHosted(ref)
         ? ref.id
         : idOf((await stripe.checkout.sessions.retrieve(ref.id)).payment_intent);
       // A session a promotion code made free charged nothing, so there is nothing to give back.
@@ -198,7 +220,7 @@ export function stripePayments(settings: StripeSettings): PaymentProvider {
     },
 
     async poll(ref: PaymentRef, orderNumber: string): Promise<PaymentEvent | null> {
-      if (ref.kind === "hosted") {
+      if (isHosted(ref)) {
         const session = await stripe.checkout.sessions.retrieve(ref.id);
         if (!sessionPaid(session)) return null;
         return {

@@ -1,9 +1,12 @@
 /**
  * The Stripe payment form of /checkout. This module is only ever imported lazily, so Stripe's
- * libraries land in their own chunk and shoppers on the demo provider never download them.
+ * libraries land in their own chunk and shoppers on the demo provider never download them; the
+ * `pure` entry fetches Stripe.js only when the form first needs it (the payment exists), not as
+ * soon as the page learns the shop uses Stripe.
  */
 import { type FormEvent, useId, useState } from "react";
-import { loadStripe, type Stripe } from "@stripe/stripe-js";
+import { loadStripe } from "@stripe/stripe-js/pure";
+import type { Stripe } from "@stripe/stripe-js";
 import type { PaymentFormProps } from "../payment_form_props.ts";
 import { Elements, PaymentElement, useElements, useStripe } from "@stripe/react-stripe-js";
 
