@@ -140,7 +140,7 @@ export interface InlinePayments {
 /** One payment provider. */
 export interface PaymentProvider {
   readonly name: string;
-  /** How people name it ("Stripe"): in the start-up line and messages. */
+  /** How people name it: in the start-up line and messages. */
   readonly label: string;
   /** For the embedded payment form in the browser, when the provider's form needs one. */
   readonly publishableKey: string | null;

@@ -6,8 +6,9 @@ import { useOrderFromPayment } from "../../app/use_order_from_payment.ts";
 type View = "working" | "failed-payment" | "no-id" | "not-found" | "error";
 
 /**
- * /completion: where the embedded payment returns (Stripe's return_url, or the demo form). It
- * finds the order of the payment, forgets the paid cart and replaces itself with the tracking page.
+ * /completion: where the embedded payment returns, with the payment's id and outcome in the query
+ * names the shop's contract gives them (`payment_intent`, `redirect_status`). It finds the order of
+ * the payment, forgets the paid cart and replaces itself with the tracking page.
  */
 export function CompletionPage() {
   const [params] = useSearchParams();
