@@ -9,7 +9,7 @@
  * - All clients together have a ceiling per account (50). Past it, an attempt is still compared
  *   when it comes from a device that signed in to the account before (known_devices.ts: judged on
  *   its own failures only), or from a client with no failure for the account in the window (a
- *   "fresh" client: at most 3 per /24 or /48 block and 200 in all per account and window, so a
+ *   "fresh" client: at most 3 per /24 or /48 block and 100 in all per account and window, so a
  *   thousand addresses or a whole IPv6 /48 cannot buy unbounded guesses). Everyone else, that is
  *   clients that have failed, shares one attempt per account every 5 seconds: slowed, not locked.
  * - Shoppers' sign-ins have limits per client (20, whatever the accounts) and per block (200): a
@@ -71,8 +71,11 @@ export const LOGIN_ACCOUNT_CEILING: RateLimit = {
 
 /** Past a ceiling, fresh clients of one block: 3 per account and window (a household's devices). */
 export const FRESH_PER_BLOCK = 3;
-/** Past a ceiling, fresh clients in all: 200 per account and window, whatever the addresses. */
-export const FRESH_PER_ACCOUNT = 200;
+/**
+ * Past a ceiling, fresh clients in all: 100 per account and window, whatever the addresses: far
+ * more than one person's new devices, and fewer than the slowed slot gives in the same window.
+ */
+export const FRESH_PER_ACCOUNT = 100;
 
 /** Past a ceiling, clients that have failed share one attempt per account every 5 seconds. */
 export const SLOWED: RateLimit = { bucket: "slowed", max: 1, windowMs: 5_000 };
