@@ -7,14 +7,16 @@
  *
  * - A client (an IPv4 address, an IPv6 /64) has 5 wrong passwords per account and window.
  * - All clients together have a ceiling per account (50). Past it, an attempt is still compared
- *   when it comes from a device that signed in to the account before (known_devices.ts: judged on
- *   its own failures only), or from a client with no failure for the account in the window (a
- *   "fresh" client: at most 3 per /24 or /48 block and 100 in all per account and window, so a
- *   thousand addresses or a whole IPv6 /48 cannot buy unbounded guesses). Everyone else, that is
- *   clients that have failed, shares one attempt per account every 5 seconds: slowed, not locked.
- * - Shoppers' sign-ins have limits per client (20, whatever the accounts) and per block (200): a
- *   few addresses cannot spend a shop-wide budget, since there is none. The hashing gate
- *   (password_gate.ts) stays the guard of the CPU.
+ *   when it comes from a device that signed in to the account before (known_devices.ts: judged
+ *   on its own wrong passwords, not the account's), or from a client with no failure for the
+ *   account in the window (a "fresh" client: at most 3 per /24 or /48 block and 100 in all per
+ *   account and window, so a thousand addresses or a whole IPv6 /48 cannot buy unbounded
+ *   guesses). Everyone else, that is clients that have failed, shares one attempt per account
+ *   every 5 seconds: slowed, not locked.
+ * - Shoppers' sign-ins have limits per client (20, whatever the accounts) and per block (200),
+ *   known devices included, which bound the hashing a network can cause: a few addresses cannot
+ *   spend a shop-wide budget, since there is none. The hashing gate (password_gate.ts) stays the
+ *   guard of the CPU.
  */
 import type { Clock } from "../clock.ts";
 import { LimitReached } from "../errors.ts";
@@ -47,9 +49,9 @@ export const ADMIN_CEILING: RateLimit = { bucket: "admin-ceiling", max: 50, wind
 /** A shopper's client: 20 sign-in attempts per 10 minutes, whichever accounts they name. */
 export const LOGIN_CLIENT_LIMIT: RateLimit = { bucket: "login", max: 20, windowMs: 10 * MINUTE };
 /**
- * A block (IPv4 /24, IPv6 /48): 200 sign-ins compared per 10 minutes, right ones given back. Ten
- * times what one client may try, so a busy office or campus behind one /24 is not held up, while
- * the 65,536 /64s of one IPv6 /48 cannot try 1.3 million passwords across accounts.
+ * A block (IPv4 /24, IPv6 /48): 200 sign-ins compared per 10 minutes, right or wrong, known devices
+ * too (each costs a hash). Ten times what one client may try, so a busy office behind one /24 is
+ * not held up, while the 65,536 /64s of one IPv6 /48 cannot make 1.3 million.
  */
 export const LOGIN_BLOCK_LIMIT: RateLimit = {
   bucket: "login-block",
@@ -153,21 +155,9 @@ async function beginAttempt(
   account: string,
   caller: Caller,
 ): Promise<PasswordAttempt> {
-  const remember = () => rememberDevice(kv, clock, account, caller.device);
-  const device = await knownDeviceId(kv, clock, account, caller.device);
-  if (device !== null) {
-    // The rightful user's own device: only its own failures can hold it back.
-    const key = `${account} device ${device}`;
-    const failures = await countAttempt(kv, clock, rules.failures, key);
-    if (!failures.within) throw new LimitReached(rules.failuresMessage, failures.retryAfterSeconds);
-    return {
-      succeeded: () => resetRateLimit(kv, clock, rules.failures, key),
-      rememberDevice: remember,
-    };
-  }
-
-  // Counts this attempt has taken, given back if it is refused (a refusal costs nobody later)
-  // and, but for the per-client count, when the password is right.
+  // Counts this attempt has taken, all given back if it is refused (a refusal costs nobody
+  // later); a right password gives back those of the account, but not the client's and the
+  // block's, which bound the hashing a network can cause, right or wrong.
   const taken: Hit[] = [];
   async function refuse(refusing: Count, message: string): Promise<never> {
     await Promise.all(taken.map((hit) => hit.giveBack()));
@@ -179,10 +169,28 @@ async function beginAttempt(
     taken.push(counted);
     return counted;
   }
+  /** The block's count comes last, so attempts the account's rules refuse never spend it. */
+  async function takeBlock(): Promise<Hit | null> {
+    return rules.block ? await take(rules.block.limit, caller.block, rules.block.message) : null;
+  }
+  const remember = () => rememberDevice(kv, clock, account, caller.device);
 
   const perClient = rules.client
     ? await take(rules.client.limit, caller.client, rules.client.message)
     : null;
+  const device = await knownDeviceId(kv, clock, account, caller.device);
+  if (device !== null) {
+    // The rightful user's own device: the account's ceiling and others' failures do not apply,
+    // only its own wrong passwords.
+    const key = `${account} device ${device}`;
+    await take(rules.failures, key, rules.failuresMessage);
+    await takeBlock();
+    return {
+      succeeded: () => resetRateLimit(kv, clock, rules.failures, key),
+      rememberDevice: remember,
+    };
+  }
+
   const pair = `${account} ${caller.client}`;
   const failures = await take(rules.failures, pair, rules.failuresMessage);
   const ceiling = await countAttempt(kv, clock, rules.ceiling, account);
@@ -194,16 +202,14 @@ async function beginAttempt(
     if (fresh) taken.push(...fresh);
     else await take(SLOWED, `${rules.ceiling.bucket} ${account}`, SLOWED_MESSAGE);
   }
-  // Last, so that attempts the account's own limits refuse never spend the block's budget.
-  if (rules.block) await take(rules.block.limit, caller.block, rules.block.message);
+  const perBlock = await takeBlock();
 
+  const kept = [perClient, failures, perBlock];
   return {
     async succeeded() {
       await Promise.all([
         resetRateLimit(kv, clock, rules.failures, pair),
-        ...taken.filter((hit) => hit !== perClient && hit !== failures).map((hit) =>
-          hit.giveBack()
-        ),
+        ...taken.filter((hit) => !kept.includes(hit)).map((hit) => hit.giveBack()),
       ]);
     },
     rememberDevice: remember,

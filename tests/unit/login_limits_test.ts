@@ -120,3 +120,31 @@ Deno.test("the admin: a rotating-address storm leaves a fresh address and the ow
   const shopperDevice = await rememberDevice(kv, clock, ACCOUNT, undefined);
   assert.equal(await compared(beginAdminAttempt(kv, clock, at("10.2.0.1", shopperDevice))), false);
 });
+
+Deno.test("a block's 200 count every sign-in, right ones and known devices too (each costs a hash)", async () => {
+  await using kv = await Deno.openKv(":memory:");
+  const clock = fixedClock();
+  // One IPv6 /48 signing in rightly to its own accounts, from a new /64 each time.
+  for (let i = 0; i < 200; i++) {
+    const attempt = await beginLoginAttempt(
+      kv,
+      clock,
+      `own${i}@example.com`,
+      at(`2001:db8:5:${i.toString(16)}::1`),
+    );
+    await attempt.succeeded();
+  }
+  const device = await rememberDevice(kv, clock, "own0@example.com", undefined);
+  assert.equal(
+    await compared(
+      beginLoginAttempt(kv, clock, "own0@example.com", at("2001:db8:5:ff00::1", device)),
+    ),
+    false,
+  );
+  assert.equal(
+    await compared(beginLoginAttempt(kv, clock, "own1@example.com", at("2001:db8:5:ff01::1"))),
+    false,
+  );
+  // Another /48 is untouched.
+  assert.ok(await compared(beginLoginAttempt(kv, clock, "own1@example.com", at("2001:db8:6::1"))));
+});
