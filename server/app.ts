@@ -46,7 +46,7 @@ export function createApp(deps: AppDeps): Hono {
   const app = new Hono();
   app.onError(createErrorHandler(logger));
   app.use("*", requestId());
-  app.use("*", clientAddress(config.trustedProxies));
+  app.use("*", clientAddress(config.trustedProxies, config.clientIpv6Prefix));
   app.use(
     "*",
     securityHeaders(config.production, {

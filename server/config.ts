@@ -11,6 +11,7 @@ const optionalUrl = z.url({ protocol: /^https?$/ }).optional();
 const PORT_MESSAGE = "must be a whole number from 0 to 65535";
 const HOLDS_MESSAGE = "must be a whole number from 1 to 500";
 const COUNT_MESSAGE = "must be a whole number from 1 to 100000";
+const PREFIX_MESSAGE = "must be a whole number from 32 to 128";
 
 const envSchema = z.object({
   PORT: z.coerce.number({ error: PORT_MESSAGE }).int(PORT_MESSAGE).min(0, PORT_MESSAGE)
@@ -32,6 +33,9 @@ const envSchema = z.object({
     .min(1, COUNT_MESSAGE).max(100_000, COUNT_MESSAGE).default(20),
   NEW_CARTS_PER_CLIENT: z.coerce.number({ error: COUNT_MESSAGE }).int(COUNT_MESSAGE)
     .min(1, COUNT_MESSAGE).max(100_000, COUNT_MESSAGE).default(60),
+  // Shorter than /32 would join unrelated customers of one provider into one client.
+  CLIENT_IPV6_PREFIX: z.coerce.number({ error: PREFIX_MESSAGE }).int(PREFIX_MESSAGE)
+    .min(32, PREFIX_MESSAGE).max(128, PREFIX_MESSAGE).default(64),
   DIST_DIR: optionalText,
   LOG_REQUESTS: z.enum(["0", "1"], { error: "must be 0 or 1" }).default("1"),
   SHOP_DEV_RELOAD: z.enum(["0", "1"], { error: "must be 0 or 1" }).default("0"),
@@ -95,6 +99,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     logRequests: e.LOG_REQUESTS === "1",
     devReload: !production && e.SHOP_DEV_RELOAD === "1",
     trustedProxies: e.TRUSTED_PROXIES,
+    clientIpv6Prefix: e.CLIENT_IPV6_PREFIX,
   };
 }
 

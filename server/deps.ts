@@ -37,6 +37,8 @@ export interface Config {
   logRequests: boolean;
   /** Our own reverse proxies: only their X-Forwarded-For names the client (none by default). */
   trustedProxies: IpRanges;
+  /** IPv6 clients are counted by this prefix (64: one host's network), IPv4 ones by address. */
+  clientIpv6Prefix: number;
 }
 
 /** Everything the app needs from outside, passed in so tests can swap any of it. */

@@ -1,128 +1,250 @@
 /**
  * How password guessing is limited, for the admin and for shoppers' accounts (SECURITY.md).
  *
- * Every attempt is counted before any password is compared, so parallel guesses get exactly the
- * comparisons the limits allow. The limits are keyed so that an attacker at one address cannot
- * lock out the rightful user at another: the tight limit is per account *and* client; what all
- * clients together may try against one account is a larger ceiling, and past it the account is
- * slowed (one attempt per few seconds) rather than locked.
+ * Every attempt is counted in KV before any password is compared, so parallel guesses get exactly
+ * the comparisons the limits allow; an attempt that is refused gives back every count it took, so
+ * a refusal is never held against anyone later. Nobody is locked out by someone else's failures:
+ *
+ * - A client (an IPv4 address, an IPv6 /64) has 5 wrong passwords per account and window.
+ * - All clients together have a ceiling per account (50). Past it, an attempt is still compared
+ *   when it comes from a device that signed in to the account before (known_devices.ts: judged
+ *   on its own wrong passwords, not the account's), or from a client with no failure for the
+ *   account in the window (a "fresh" client: at most 3 per /24 or /48 block and 100 in all per
+ *   account and window, so a thousand addresses or a whole IPv6 /48 cannot buy unbounded
+ *   guesses). Everyone else, that is clients that have failed, shares one attempt per account
+ *   every 5 seconds: slowed, not locked.
+ * - Shoppers' sign-ins have limits per client (20, whatever the accounts) and per block (200),
+ *   known devices included, which bound the hashing a network can cause: a few addresses cannot
+ *   spend a shop-wide budget, since there is none. The hashing gate (password_gate.ts) stays the
+ *   guard of the CPU.
  */
 import type { Clock } from "../clock.ts";
 import { LimitReached } from "../errors.ts";
-import { type Hit, hitRateLimit, type RateLimit, resetRateLimit } from "../kv/rate_limit.ts";
+import {
+  type Count,
+  countAttempt,
+  type Hit,
+  type RateLimit,
+  resetRateLimit,
+} from "../kv/rate_limit.ts";
+import { knownDeviceId, rememberDevice } from "./known_devices.ts";
 
 const MINUTE = 60_000;
 
+/** Who is trying a password: their network, its block, and the known-device token they carry. */
+export interface Caller {
+  /** The client's network (server/net/client_network.ts): an IPv4 address or an IPv6 /64. */
+  client: string;
+  /** The block it is in: an IPv4 /24 or an IPv6 /48. */
+  block: string;
+  /** The known-device cookie's token, if the browser sent one. */
+  device?: string;
+}
+
 /** The admin: 5 wrong passwords a minute per client (login form and bearer header alike). */
 export const ADMIN_CLIENT_LIMIT: RateLimit = { bucket: "admin-login", max: 5, windowMs: MINUTE };
-/** The admin from every client together: 50 per 10 minutes, then slowed. */
+/** The admin from every client together: 50 per 10 minutes before the ceiling's rules apply. */
 export const ADMIN_CEILING: RateLimit = { bucket: "admin-ceiling", max: 50, windowMs: 10 * MINUTE };
 
 /** A shopper's client: 20 sign-in attempts per 10 minutes, whichever accounts they name. */
 export const LOGIN_CLIENT_LIMIT: RateLimit = { bucket: "login", max: 20, windowMs: 10 * MINUTE };
+/**
+ * A block (IPv4 /24, IPv6 /48): 200 sign-ins compared per 10 minutes, right or wrong, known devices
+ * too (each costs a hash). Ten times what one client may try, so a busy office behind one /24 is
+ * not held up, while the 65,536 /64s of one IPv6 /48 cannot make 1.3 million.
+ */
+export const LOGIN_BLOCK_LIMIT: RateLimit = {
+  bucket: "login-block",
+  max: 200,
+  windowMs: 10 * MINUTE,
+};
 /** One account from one client: 5 wrong passwords per 15 minutes. */
 export const LOGIN_ACCOUNT_CLIENT_LIMIT: RateLimit = {
   bucket: "login-account-client",
   max: 5,
   windowMs: 15 * MINUTE,
 };
-/** One account from every client together: 50 per 15 minutes, then slowed. */
+/** One account from every client together: 50 per 15 minutes before the ceiling's rules apply. */
 export const LOGIN_ACCOUNT_CEILING: RateLimit = {
   bucket: "login-account",
   max: 50,
   windowMs: 15 * MINUTE,
 };
-/** Every sign-in of the shop together: 300 a minute, far above real use, far below a flood. */
-export const LOGIN_GLOBAL_LIMIT: RateLimit = { bucket: "login-all", max: 300, windowMs: MINUTE };
 
-/** Past a ceiling, one attempt per account every 5 seconds. */
+/** Past a ceiling, fresh clients of one block: 3 per account and window (a household's devices). */
+export const FRESH_PER_BLOCK = 3;
+/**
+ * Past a ceiling, fresh clients in all: 100 per account and window, whatever the addresses: far
+ * more than one person's new devices, and fewer than the slowed slot gives in the same window.
+ */
+export const FRESH_PER_ACCOUNT = 100;
+
+/** Past a ceiling, clients that have failed share one attempt per account every 5 seconds. */
 export const SLOWED: RateLimit = { bucket: "slowed", max: 1, windowMs: 5_000 };
 
 const SLOWED_MESSAGE =
   "This account is receiving many sign-in attempts, so sign-ins are slowed down. Please try again in a few seconds.";
 
-/** An attempt allowed to compare its password; report a right one so it is not held against it. */
+/** An attempt allowed to compare its password. */
 export interface PasswordAttempt {
+  /** The password was right: its counts are given back and the client's failures forgotten. */
   succeeded(): Promise<void>;
+  /** Marks the caller's device as known to this account; answers the token for its cookie. */
+  rememberDevice(): Promise<string>;
 }
 
-/** Counts an admin password attempt from `client`; throws LimitReached past a limit. */
-export async function beginAdminAttempt(
+/** The limits of one kind of account. */
+interface Rules {
+  /** Every attempt of one client, whatever the account. */
+  client?: { limit: RateLimit; message: string };
+  /** Every compared attempt of one block, whatever the account. */
+  block?: { limit: RateLimit; message: string };
+  /** Wrong passwords of one client (or known device) for one account. */
+  failures: RateLimit;
+  failuresMessage: string;
+  /** Attempts of every client together on one account. */
+  ceiling: RateLimit;
+}
+
+const ADMIN_RULES: Rules = {
+  failures: ADMIN_CLIENT_LIMIT,
+  failuresMessage: "Too many wrong passwords. Please wait a minute and try again.",
+  ceiling: ADMIN_CEILING,
+};
+
+const SHOPPER_RULES: Rules = {
+  client: {
+    limit: LOGIN_CLIENT_LIMIT,
+    message: "Too many sign-in attempts. Please wait a few minutes.",
+  },
+  block: {
+    limit: LOGIN_BLOCK_LIMIT,
+    message: "Too many sign-in attempts from your network. Please wait a few minutes.",
+  },
+  failures: LOGIN_ACCOUNT_CLIENT_LIMIT,
+  failuresMessage: "Too many wrong passwords for this account. Please wait 15 minutes.",
+  ceiling: LOGIN_ACCOUNT_CEILING,
+};
+
+/** The account name the admin's limits and known devices are kept under. */
+const ADMIN_ACCOUNT = "admin";
+
+/** Counts an admin password attempt; throws LimitReached past a limit. */
+export function beginAdminAttempt(
   kv: Deno.Kv,
   clock: Clock,
-  client: string,
+  caller: Caller,
 ): Promise<PasswordAttempt> {
-  await hitRateLimit(
-    kv,
-    clock,
-    ADMIN_CLIENT_LIMIT,
-    client,
-    "Too many wrong passwords. Please wait a minute and try again.",
-  );
-  const ceiling = await passCeiling(kv, clock, ADMIN_CEILING, "admin");
-  return {
-    async succeeded() {
-      await Promise.all([
-        resetRateLimit(kv, clock, ADMIN_CLIENT_LIMIT, client),
-        ceiling.giveBack(),
-      ]);
-    },
-  };
+  return beginAttempt(kv, clock, ADMIN_RULES, ADMIN_ACCOUNT, caller);
 }
 
-/** Counts a shopper's sign-in attempt for `email` from `client`; throws LimitReached past a limit. */
-export async function beginLoginAttempt(
+/** Counts a shopper's sign-in attempt for `email`; throws LimitReached past a limit. */
+export function beginLoginAttempt(
   kv: Deno.Kv,
   clock: Clock,
   email: string,
-  client: string,
+  caller: Caller,
 ): Promise<PasswordAttempt> {
-  await hitRateLimit(
-    kv,
-    clock,
-    LOGIN_CLIENT_LIMIT,
-    client,
-    "Too many sign-in attempts. Please wait a few minutes.",
-  );
-  const account = email.toLowerCase();
-  const pair = `${account} ${client}`;
-  await hitRateLimit(
-    kv,
-    clock,
-    LOGIN_ACCOUNT_CLIENT_LIMIT,
-    pair,
-    "Too many wrong passwords for this account. Please wait 15 minutes.",
-  );
-  const ceiling = await passCeiling(kv, clock, LOGIN_ACCOUNT_CEILING, account);
-  await hitRateLimit(
-    kv,
-    clock,
-    LOGIN_GLOBAL_LIMIT,
-    "shop",
-    "The shop is receiving too many sign-in attempts right now. Please try again in a minute.",
-  );
+  return beginAttempt(kv, clock, SHOPPER_RULES, email.trim().toLowerCase(), caller);
+}
+
+async function beginAttempt(
+  kv: Deno.Kv,
+  clock: Clock,
+  rules: Rules,
+  account: string,
+  caller: Caller,
+): Promise<PasswordAttempt> {
+  // Counts this attempt has taken, all given back if it is refused (a refusal costs nobody
+  // later); a right password gives back those of the account, but not the client's and the
+  // block's, which bound the hashing a network can cause, right or wrong.
+  const taken: Hit[] = [];
+  async function refuse(refusing: Count, message: string): Promise<never> {
+    await Promise.all(taken.map((hit) => hit.giveBack()));
+    throw new LimitReached(message, refusing.retryAfterSeconds);
+  }
+  async function take(limit: RateLimit, key: string, message: string): Promise<Count> {
+    const counted = await countAttempt(kv, clock, limit, key);
+    if (!counted.within) await refuse(counted, message);
+    taken.push(counted);
+    return counted;
+  }
+  /** The block's count comes last, so attempts the account's rules refuse never spend it. */
+  async function takeBlock(): Promise<Hit | null> {
+    return rules.block ? await take(rules.block.limit, caller.block, rules.block.message) : null;
+  }
+  const remember = () => rememberDevice(kv, clock, account, caller.device);
+
+  const perClient = rules.client
+    ? await take(rules.client.limit, caller.client, rules.client.message)
+    : null;
+  const device = await knownDeviceId(kv, clock, account, caller.device);
+  if (device !== null) {
+    // The rightful user's own device: the account's ceiling and others' failures do not apply,
+    // only its own wrong passwords.
+    const key = `${account} device ${device}`;
+    await take(rules.failures, key, rules.failuresMessage);
+    await takeBlock();
+    return {
+      succeeded: () => resetRateLimit(kv, clock, rules.failures, key),
+      rememberDevice: remember,
+    };
+  }
+
+  const pair = `${account} ${caller.client}`;
+  const failures = await take(rules.failures, pair, rules.failuresMessage);
+  const ceiling = await countAttempt(kv, clock, rules.ceiling, account);
+  taken.push(ceiling);
+  if (!ceiling.within) {
+    // Only the first attempt a client has in flight or failed is fresh, so one address gets one.
+    const fresh = failures.count === 1 &&
+      await passFresh(kv, clock, rules.ceiling, account, caller);
+    if (fresh) taken.push(...fresh);
+    else await take(SLOWED, `${rules.ceiling.bucket} ${account}`, SLOWED_MESSAGE);
+  }
+  const perBlock = await takeBlock();
+
+  const kept = [perClient, failures, perBlock];
   return {
     async succeeded() {
       await Promise.all([
-        resetRateLimit(kv, clock, LOGIN_ACCOUNT_CLIENT_LIMIT, pair),
-        ceiling.giveBack(),
+        resetRateLimit(kv, clock, rules.failures, pair),
+        ...taken.filter((hit) => !kept.includes(hit)).map((hit) => hit.giveBack()),
       ]);
     },
+    rememberDevice: remember,
   };
 }
 
-/** Counts against a ceiling; past it, lets one attempt through per SLOWED window. */
-async function passCeiling(
+/**
+ * Past the ceiling, lets a fresh client through while its block (FRESH_PER_BLOCK) and the account
+ * (FRESH_PER_ACCOUNT) have fresh tries left in the ceiling's window; answers the counts taken, or
+ * false (having given them back) when either is spent.
+ */
+async function passFresh(
   kv: Deno.Kv,
   clock: Clock,
   ceiling: RateLimit,
   account: string,
-): Promise<Hit> {
-  try {
-    return await hitRateLimit(kv, clock, ceiling, account);
-  } catch (err) {
-    if (!(err instanceof LimitReached)) throw err;
-    await hitRateLimit(kv, clock, SLOWED, `${ceiling.bucket} ${account}`, SLOWED_MESSAGE);
-    return { giveBack: () => Promise.resolve() };
+  caller: Caller,
+): Promise<Count[] | false> {
+  const window = ceiling.windowMs;
+  const perBlock = await countAttempt(
+    kv,
+    clock,
+    { bucket: `${ceiling.bucket}-fresh-block`, max: FRESH_PER_BLOCK, windowMs: window },
+    `${account} ${caller.block}`,
+  );
+  if (perBlock.within) {
+    const perAccount = await countAttempt(
+      kv,
+      clock,
+      { bucket: `${ceiling.bucket}-fresh`, max: FRESH_PER_ACCOUNT, windowMs: window },
+      account,
+    );
+    if (perAccount.within) return [perBlock, perAccount];
+    await perAccount.giveBack();
   }
+  await perBlock.giveBack();
+  return false;
 }

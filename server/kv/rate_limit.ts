@@ -16,6 +16,16 @@ export interface Hit {
   giveBack(): Promise<void>;
 }
 
+/** A counted attempt, and where it stands against its limit. */
+export interface Count extends Hit {
+  /** The window's count, this attempt included. */
+  count: number;
+  /** False when this attempt is past the limit. */
+  within: boolean;
+  /** Seconds until the window ends, when a refused caller may try again. */
+  retryAfterSeconds: number;
+}
+
 /**
  * Counts an attempt, then throws LimitReached (with the seconds until the window ends) when the
  * count is past the limit. Counting comes first and is atomic, so parallel attempts are numbered
@@ -29,13 +39,30 @@ export async function hitRateLimit(
   client: string,
   message?: string,
 ): Promise<Hit> {
+  const counted = await countAttempt(kv, clock, limit, client);
+  if (!counted.within) throw new LimitReached(message, counted.retryAfterSeconds);
+  return counted;
+}
+
+/**
+ * Counts an attempt like hitRateLimit, but answers where it stands instead of throwing, for
+ * callers that choose between limits (and may give the count back when they choose another).
+ */
+export async function countAttempt(
+  kv: Deno.Kv,
+  clock: Clock,
+  limit: RateLimit,
+  client: string,
+): Promise<Count> {
   const now = clock.now();
   const window = Math.floor(now / limit.windowMs);
   const count = await addToCount(kv, limit, client, window, 1);
-  if (count > limit.max) {
-    throw new LimitReached(message, ((window + 1) * limit.windowMs - now) / 1000);
-  }
-  return { giveBack: () => addToCount(kv, limit, client, window, -1).then(() => undefined) };
+  return {
+    count,
+    within: count <= limit.max,
+    retryAfterSeconds: ((window + 1) * limit.windowMs - now) / 1000,
+    giveBack: () => addToCount(kv, limit, client, window, -1).then(() => undefined),
+  };
 }
 
 /** Forgets a client's attempts in the current window (a right password clears the wrong ones). */

@@ -5,7 +5,7 @@ import { Unauthorized } from "../errors.ts";
 import { secretsEqual } from "../crypto.ts";
 import { touchAdminSession } from "../accounts/admin_sessions.ts";
 import { beginAdminAttempt } from "../accounts/login_limits.ts";
-import { clientKey } from "./client_key.ts";
+import { passwordCaller } from "./password_caller.ts";
 
 /** The cookie's name: `__Host-` binds it to this origin over HTTPS (production). */
 export function adminCookieName(production: boolean): string {
@@ -31,7 +31,8 @@ export function clearAdminCookie(c: Context, production: boolean): void {
  * Requires an admin: the session cookie, or `Authorization: Bearer <ADMIN_PASSWORD>` (the spec's
  * Mark Delivered call and scripts). Anything else is 401 JSON. A bearer password is an attempt
  * like a login (login_limits.ts): counted before it is compared, and given back when right, so
- * a script may have up to 5 requests in flight per client.
+ * a script may have up to 5 requests in flight per client (one while the admin's ceiling is
+ * passed, as a client's first attempt is the one let through then).
  */
 export function requireAdmin(deps: AppDeps): MiddlewareHandler {
   return async function adminOnly(c, next) {
@@ -40,7 +41,11 @@ export function requireAdmin(deps: AppDeps): MiddlewareHandler {
     const auth = c.req.header("Authorization") ?? "";
     const bearer = /^Bearer (.+)$/i.exec(auth)?.[1];
     if (bearer !== undefined) {
-      const attempt = await beginAdminAttempt(deps.kv, deps.clock, clientKey(c));
+      const attempt = await beginAdminAttempt(
+        deps.kv,
+        deps.clock,
+        passwordCaller(c, deps.config.production),
+      );
       if (await secretsEqual(bearer, deps.config.adminPassword)) {
         await attempt.succeeded();
         return await next();

@@ -1,34 +1,51 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { getConnInfo } from "hono/deno";
 import { canonicalIp, type IpRanges } from "../net/ip_ranges.ts";
+import { clientBlock, clientNetwork } from "../net/client_network.ts";
 
 declare module "hono" {
   interface ContextVariableMap {
-    /** Who is calling, for per-client limits (see clientAddress). */
+    /** The caller's own address (see clientAddress), for logs. */
     clientAddress: string;
+    /** Who is calling, for per-client limits: the address's network (see clientNetwork). */
+    clientKey: string;
+    /** The block the caller's network is in, for limits on a whole network (see clientBlock). */
+    clientBlock: string;
   }
 }
 
+/** IPv6 networks as one client when no middleware said otherwise (the configuration's default). */
+const DEFAULT_IPV6_PREFIX = 64;
+
 /**
- * Works out the client once per request (DESIGN.md §8 "Clients"): the connection's address, or,
- * only for connections from one of `trusted` (our own reverse proxies), the right-most
- * X-Forwarded-For address that is not itself a trusted proxy. Anyone else's forwarded headers are
- * ignored, since anyone can send them.
+ * Works out the client once per request: the connection's address, or, only for connections
+ * from one of `trusted` (our own reverse proxies), the right-most X-Forwarded-For address that is
+ * not itself a trusted proxy. Anyone else's forwarded headers are ignored, since anyone can send
+ * them. Every limit then counts the address's network (IPv6 by its `ipv6Prefix`), worked out here
+ * once so that no limit can forget it.
  */
-export function clientAddress(trusted: IpRanges): MiddlewareHandler {
+export function clientAddress(
+  trusted: IpRanges,
+  ipv6Prefix = DEFAULT_IPV6_PREFIX,
+): MiddlewareHandler {
   return async function withClientAddress(c, next) {
     // Headers.get joins repeated X-Forwarded-For headers with ", ", so every hop is in one list.
-    c.set(
-      "clientAddress",
-      resolveClient(connectionAddress(c), c.req.header("X-Forwarded-For"), trusted),
-    );
+    const address = resolveClient(connectionAddress(c), c.req.header("X-Forwarded-For"), trusted);
+    c.set("clientAddress", address);
+    c.set("clientKey", clientNetwork(address, ipv6Prefix));
+    c.set("clientBlock", clientBlock(address, ipv6Prefix));
     await next();
   };
 }
 
-/** Who is calling, for rate limits: what clientAddress worked out, or the connection's address. */
+/** Who is calling, for rate limits: the network clientAddress worked out. */
 export function clientKey(c: Context): string {
-  return c.get("clientAddress") ?? connectionAddress(c);
+  return c.get("clientKey") ?? clientNetwork(connectionAddress(c), DEFAULT_IPV6_PREFIX);
+}
+
+/** The block of networks the caller is in, for limits on what a whole network may try. */
+export function clientBlockOf(c: Context): string {
+  return c.get("clientBlock") ?? clientBlock(connectionAddress(c), DEFAULT_IPV6_PREFIX);
 }
 
 /**

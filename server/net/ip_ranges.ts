@@ -52,6 +52,20 @@ export function canonicalIp(text: string): string | null {
   return value === null ? null : formatIp(value);
 }
 
+/**
+ * The network of `prefix` bits that `text` is in, as canonical CIDR (`2001:db8:1:2::/64`,
+ * `203.0.113.0/24`), counting bits from the address's own family: `v4Bits` for IPv4 (and
+ * IPv4-mapped IPv6), `v6Bits` for other IPv6. Null when `text` is not an IP address.
+ */
+export function networkOf(text: string, v4Bits: number, v6Bits: number): string | null {
+  const value = parseIp(text);
+  if (value === null) return null;
+  const v4 = value >> 32n === 0xffffn;
+  const totalBits = v4 ? 96 + v4Bits : v6Bits;
+  const mask = totalBits === 0 ? 0n : (ALL_BITS << BigInt(128 - totalBits)) & ALL_BITS;
+  return formatRange({ base: value & mask, mask });
+}
+
 function parseRange(entry: string): Range {
   const bad = () => new Error(`${JSON.stringify(entry)} is not an IP address or CIDR`);
   const slash = entry.indexOf("/");

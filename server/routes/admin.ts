@@ -36,7 +36,7 @@ import {
   requireAdmin,
   setAdminCookie,
 } from "../middleware/admin_auth.ts";
-import { clientKey } from "../middleware/client_key.ts";
+import { passwordCaller, setKnownDeviceCookie } from "../middleware/password_caller.ts";
 import {
   optionalJson,
   parseWith,
@@ -65,12 +65,13 @@ export function adminRoutes(deps: RouteDeps): Hono {
   const app = new Hono();
 
   app.post("/verify", validateJson(adminVerifySchema), async (c) => {
-    const attempt = await beginAdminAttempt(kv, clock, clientKey(c));
+    const attempt = await beginAdminAttempt(kv, clock, passwordCaller(c, config.production));
     if (!(await secretsEqual(c.req.valid("json").password, config.adminPassword))) {
       throw new Unauthorized("Invalid password");
     }
     await attempt.succeeded();
     setAdminCookie(c, config.production, await createAdminSession(kv, clock));
+    setKnownDeviceCookie(c, config.production, await attempt.rememberDevice());
     return c.json({ ok: true });
   });
 

@@ -25,6 +25,7 @@ import { confirmPasswordReset, requestPasswordReset } from "../accounts/password
 import { deleteMyAccount, exportMyData } from "../accounts/my_data.ts";
 import { bearerToken, requireUser } from "../middleware/user_auth.ts";
 import { clientKey } from "../middleware/client_key.ts";
+import { passwordCaller, setKnownDeviceCookie } from "../middleware/password_caller.ts";
 import { optionalJson, parseWith, validateJson } from "../http/validate.ts";
 import { originOf } from "../middleware/shop_origin.ts";
 import type {
@@ -44,6 +45,7 @@ export const REGISTER_LIMIT: RateLimit = { bucket: "register", max: 10, windowMs
  */
 export function authRoutes(deps: RouteDeps): Hono {
   const { kv, clock, imageBase } = deps;
+  const production = deps.config.production;
   const app = new Hono();
 
   app.post("/register", validateJson(registerSchema), async (c) => {
@@ -61,11 +63,12 @@ export function authRoutes(deps: RouteDeps): Hono {
 
   app.post("/login", validateJson(loginSchema), async (c) => {
     const { email, password, cartId } = c.req.valid("json");
-    const attempt = await beginLoginAttempt(kv, clock, email, clientKey(c));
+    const attempt = await beginLoginAttempt(kv, clock, email, passwordCaller(c, production));
     const user = await checkCredentials(kv, email, password);
     // One answer for an unknown email and a wrong password.
     if (!user) throw new Unauthorized("Invalid email or password");
     await attempt.succeeded();
+    setKnownDeviceCookie(c, production, await attempt.rememberDevice());
     const token = await createUserSession(kv, clock, user.userId);
     const joined = await linkCartToUser(kv, clock, user.userId, cartId ?? null);
     return c.json(
@@ -93,7 +96,7 @@ export function authRoutes(deps: RouteDeps): Hono {
   app.delete("/me", validateJson(deleteAccountSchema), async (c) => {
     const user = await requireUser(deps, c);
     // Limited like a sign-in: the password is checked the same way.
-    const attempt = await beginLoginAttempt(kv, clock, user.email, clientKey(c));
+    const attempt = await beginLoginAttempt(kv, clock, user.email, passwordCaller(c, production));
     await deleteMyAccount(deps, user, c.req.valid("json").password);
     await attempt.succeeded();
     return c.json({ ok: true });

@@ -70,22 +70,31 @@ Deno.test("50 wrong bearer passwords at once: exactly 5 are compared; the right 
   }
 });
 
-Deno.test("admin guesses from many addresses reach a ceiling that slows, not locks, the owner", async () => {
+Deno.test("admin guesses from many addresses reach a ceiling that slows the guessers, not the owner", async () => {
   await using t = await createTestApp();
-  // 12 addresses x 5 guesses = 60: 50 under the ceiling, then one every 5 seconds.
-  const answers = await Promise.all(
-    Array.from(
-      { length: 60 },
-      (_, i) => adminVerify(t, `wrong-${i}`, `203.0.113.${1 + (i % 12)}`),
-    ),
-  );
+  // 12 addresses x 5 guesses = 60, a round at a time: 50 under the ceiling; past it, addresses
+  // that have failed share one attempt every 5 seconds.
+  const answers = [];
+  for (let round = 0; round < 5; round++) {
+    answers.push(
+      ...await Promise.all(
+        Array.from(
+          { length: 12 },
+          (_, i) => adminVerify(t, `wrong-${round}-${i}`, `203.0.113.${1 + i}`),
+        ),
+      ),
+    );
+  }
   assert.deepEqual(tally(answers), { 401: 51, 429: 9 });
-  const slowed = await adminVerify(t, TEST_ADMIN_PASSWORD, OWNER);
-  assert.equal(slowed.status, 429);
-  assert.match(slowed.json.error, /slowed down/);
-  assert.ok(Number(slowed.headers.get("retry-after")) <= 5);
-  t.clock.advance(5_000);
+  // The owner, who has not failed, signs in at once.
   assert.equal((await adminVerify(t, TEST_ADMIN_PASSWORD, OWNER)).status, 200);
+  // A guesser's address has spent its own 5 a minute, even for the right password; a minute
+  // later it is not locked either.
+  const refused = await adminVerify(t, TEST_ADMIN_PASSWORD, "203.0.113.1");
+  assert.equal(refused.status, 429);
+  assert.match(refused.json.error, /Too many wrong passwords/);
+  t.clock.advance(60_000);
+  assert.equal((await adminVerify(t, TEST_ADMIN_PASSWORD, "203.0.113.1")).status, 200);
 });
 
 async function registerAccount(t: TestApp, email: string) {
@@ -116,7 +125,7 @@ Deno.test("wrong shopper passwords at once from one address: 5 compared; the own
   assert.equal(owner.status, 200, owner.text);
 });
 
-Deno.test("one account guessed from 60 addresses: the ceiling lets 50 through, then slows", async () => {
+Deno.test("one account guessed from 60 addresses of one /24: 50, then 3 fresh and 1 slowed are compared", async () => {
   await using t = await createTestApp();
   await registerAccount(t, "erin@example.com");
   const answers = await Promise.all(
@@ -125,13 +134,18 @@ Deno.test("one account guessed from 60 addresses: the ceiling lets 50 through, t
       (_, i) => login(t, "erin@example.com", `guess-${i}xx`, `10.9.0.${i}`),
     ),
   );
-  assert.equal(tally(answers)[429], 9, JSON.stringify(tally(answers)));
-  const slowed = await login(t, "erin@example.com", "The-Right-Password-1", OWNER);
+  // The 54 let through may meet the full hashing queue (503) instead of their 401.
+  assert.equal(tally(answers)[429], 6, JSON.stringify(tally(answers)));
+  // The owner, elsewhere and without a failure, signs in at once.
+  const owner = await login(t, "erin@example.com", "The-Right-Password-1", OWNER);
+  assert.equal(owner.status, 200, owner.text);
+  // A guessing address is slowed, not locked, even with the right password.
+  const slowed = await login(t, "erin@example.com", "The-Right-Password-1", "10.9.0.1");
   assert.equal(slowed.status, 429);
   assert.match(slowed.json.error, /slowed down/);
   t.clock.advance(5_000);
-  const owner = await login(t, "erin@example.com", "The-Right-Password-1", OWNER);
-  assert.equal(owner.status, 200, owner.text);
+  const later = await login(t, "erin@example.com", "The-Right-Password-1", "10.9.0.1");
+  assert.equal(later.status, 200, later.text);
 });
 
 Deno.test("one address naming many accounts: 20 sign-in attempts per 10 minutes", async () => {

@@ -1,10 +1,11 @@
 /**
- * TRUSTED_PROXIES (DESIGN.md §8 "Clients"): behind our own reverse proxy each shopper is limited
+ * TRUSTED_PROXIES: behind our own reverse proxy each shopper is limited
  * on their own address, taken from X-Forwarded-For; from anywhere else forwarded headers change
  * nothing. Shown with the admin password limit (5 wrong a minute per client, then 429).
  */
 import assert from "node:assert/strict";
 import { createTestApp, TEST_ADMIN_PASSWORD, type TestApp } from "../helpers/test_app.ts";
+import { serveOnLoopback } from "../helpers/loopback.ts";
 
 const PROXY = "10.0.0.5";
 const SHOPPER_A = "203.0.113.10";
@@ -112,4 +113,47 @@ Deno.test("IPv4-mapped IPv6 spellings are one client", async () => {
   await useUpAttempts(t, "::ffff:10.0.0.5", `::ffff:${SHOPPER_A}`);
   assert.equal(await tryPassword(t, PROXY, SHOPPER_A), 429);
   assert.equal(await tryPassword(t, PROXY, SHOPPER_B), 401);
+});
+
+/** An admin password tried through a trusted proxy on loopback, for the client `forwarded`. */
+function throughProxy(
+  shop: ReturnType<typeof serveOnLoopback>,
+  forwarded: string,
+  password: string,
+) {
+  return shop.request("/api/admin/verify", {
+    from: LOOPBACK_PROXY,
+    body: { password },
+    headers: { "X-Forwarded-For": forwarded },
+  });
+}
+
+const LOOPBACK_PROXY = "127.0.0.2";
+
+Deno.test("IPv6 clients are networks: two addresses in one /64 share one budget, other /64s do not", async () => {
+  await using t = await createTestApp({ env: { TRUSTED_PROXIES: LOOPBACK_PROXY } });
+  await using shop = serveOnLoopback(t.app);
+  // Five wrong passwords, each from another address of one /64 (as a host picks new ones).
+  for (let i = 1; i <= 5; i++) {
+    const res = await throughProxy(shop, `2001:db8:1:2::${i.toString(16)}`, `wrong-${i}`);
+    assert.equal(res.status, 401, `address ${i}`);
+  }
+  const sameNetwork = await throughProxy(shop, "2001:db8:1:2:abcd::1", TEST_ADMIN_PASSWORD);
+  assert.equal(sameNetwork.status, 429, "a sixth address of the same /64 is the same client");
+  assert.match(sameNetwork.json.error, /Too many wrong passwords/);
+  // The next /64 of the same site is another client, and signs in.
+  const nextNetwork = await throughProxy(shop, "2001:db8:1:3::1", TEST_ADMIN_PASSWORD);
+  assert.equal(nextNetwork.status, 200);
+});
+
+Deno.test("CLIENT_IPV6_PREFIX=128 makes each IPv6 address its own client", async () => {
+  await using t = await createTestApp({
+    env: { TRUSTED_PROXIES: LOOPBACK_PROXY, CLIENT_IPV6_PREFIX: "128" },
+  });
+  await using shop = serveOnLoopback(t.app);
+  for (let i = 1; i <= 5; i++) {
+    assert.equal((await throughProxy(shop, "2001:db8:1:2::1", `wrong-${i}`)).status, 401);
+  }
+  assert.equal((await throughProxy(shop, "2001:db8:1:2::1", TEST_ADMIN_PASSWORD)).status, 429);
+  assert.equal((await throughProxy(shop, "2001:db8:1:2::2", TEST_ADMIN_PASSWORD)).status, 200);
 });

@@ -305,15 +305,21 @@ for (const production of [false, true]) {
 
 Deno.test("the admin cookie in development: HttpOnly, SameSite=Strict, Path=/", async () => {
   await using t = await createTestApp();
-  const { res, setCookie, cookie } = await adminLogin(t);
+  const { res, cookie } = await adminLogin(t);
   assert.equal(res.status, 200, res.text);
   assert.deepEqual(res.json, { ok: true });
+  const [setCookie, device] = res.headers.getSetCookie();
   assert.match(setCookie, /^admin_session=[A-Za-z0-9_-]{43,};/, "a 256-bit token");
   assert.match(setCookie, /; HttpOnly/i);
   assert.match(setCookie, /; SameSite=Strict/i);
   assert.match(setCookie, /; Path=\/(;|$)/);
   assert.doesNotMatch(setCookie, /Domain=/i, "bound to this host");
   assert.doesNotMatch(setCookie, /Max-Age|Expires/i, "a session cookie; the server ends it");
+  // The known-device cookie: kept 90 days, unreadable by scripts, never sent from other sites.
+  assert.match(device, /^known_device=[A-Za-z0-9_-]{43};/);
+  for (const flag of [/; HttpOnly/i, /; SameSite=Strict/i, /; Path=\/(;|$)/, /; Max-Age=7776000/]) {
+    assert.match(device, flag);
+  }
   assert.equal(
     (await t.request("/api/admin/session", { headers: { Cookie: cookie } })).status,
     200,
@@ -322,11 +328,14 @@ Deno.test("the admin cookie in development: HttpOnly, SameSite=Strict, Path=/", 
 
 Deno.test("the admin cookie in production: __Host- prefix and Secure; logout clears it", async () => {
   await using t = await createTestApp({ env: PRODUCTION });
-  const { res, setCookie, cookie } = await adminLogin(t);
+  const { res, cookie } = await adminLogin(t);
   assert.equal(res.status, 200, res.text);
+  const [setCookie, device] = res.headers.getSetCookie();
   assert.match(setCookie, /^__Host-admin_session=[A-Za-z0-9_-]{43,};/);
+  assert.match(device, /^__Host-known_device=[A-Za-z0-9_-]{43};/);
   for (const flag of [/; HttpOnly/i, /; Secure/i, /; SameSite=Strict/i, /; Path=\/(;|$)/]) {
     assert.match(setCookie, flag);
+    assert.match(device, flag);
   }
   assert.doesNotMatch(setCookie, /Domain=/i, "__Host- cookies may not name a domain");
   assert.equal(

@@ -91,3 +91,17 @@ Deno.test("TRUSTED_PROXIES: none by default, else addresses and CIDRs split by c
   assert.ok(trustedProxies.contains("::ffff:127.0.0.1"));
   assert.ok(!trustedProxies.contains("192.168.0.1"));
 });
+
+Deno.test("CLIENT_IPV6_PREFIX: 64 by default, a whole number from 32 to 128", () => {
+  assert.equal(loadConfig({}).clientIpv6Prefix, 64);
+  assert.equal(loadConfig({ CLIENT_IPV6_PREFIX: "56" }).clientIpv6Prefix, 56);
+  assert.equal(loadConfig({ CLIENT_IPV6_PREFIX: "128" }).clientIpv6Prefix, 128);
+  for (const bad of ["31", "129", "64.5", "sixty-four"]) {
+    assert.throws(
+      () => loadConfig({ CLIENT_IPV6_PREFIX: bad }),
+      (err: Error) =>
+        err.message.startsWith("Invalid CLIENT_IPV6_PREFIX") && /32 to 128/.test(err.message),
+      bad,
+    );
+  }
+});

@@ -45,7 +45,13 @@ export function PrivacyPolicyPage() {
           come back;
         </li>
         <li>your choice of light or dark theme, in local storage;</li>
-        <li>if you sign in, your user id and a sign-in token, in local storage.</li>
+        <li>if you sign in, your user id and a sign-in token, in local storage;</li>
+        <li>
+          once you have signed in, a cookie that tells the shop this browser signed in before, so
+          that nobody guessing at your password from elsewhere can slow down your own sign-ins. It
+          holds a random number, nothing about you, and is forgotten after 90 days without a
+          sign-in.
+        </li>
       </ul>
       <p>
         The shop does not use advertising cookies. You can clear these values at any time from your
