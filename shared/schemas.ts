@@ -8,6 +8,7 @@ import { z } from "zod";
 // is caught, but the browser reports the violation). The server keeps zod's compiled parsers.
 if (typeof document !== "undefined") z.config({ jitless: true });
 import { CONTACT_MESSAGE_MAX } from "./policy.ts";
+import { isCountryCode } from "./countries.ts";
 import { EMAIL_MESSAGE, isStrongPassword, PASSWORD_MESSAGE, stripTags } from "./account_rules.ts";
 
 export { EMAIL_MESSAGE, isStrongPassword, PASSWORD_MESSAGE, stripTags };
@@ -153,7 +154,8 @@ const anyAddressSchema = z.object({
   city: text("City", 100),
   state: line("State", 100).nullish().transform((s) => s ?? ""),
   zipCode: line("Postal code", 20).nullish().transform((p) => p ?? ""),
-  country: z.string().trim().regex(/^[A-Z]{2}$/, "Country must be a two-letter code"),
+  country: z.string().trim().regex(/^[A-Z]{2}$/, "Country must be a two-letter code")
+    .refine(isCountryCode, "Country must be the two-letter code of a real country"),
 });
 
 /** A promo code as typed: codes are letters, digits, dashes and underscores (spaces ignored). */
