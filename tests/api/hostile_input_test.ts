@@ -63,6 +63,7 @@ import {
 } from "../../shared/schemas.ts";
 import { SWITCHES } from "../../shared/catalog/switches.ts";
 import { PACKS } from "../../shared/catalog/packs.ts";
+import { pngFile } from "../helpers/image_files.ts";
 
 type Json = Record<string, unknown>;
 
@@ -1383,11 +1384,9 @@ const GROUPS: Group[] = [
   {
     name: "uploaded images",
     setup: async (t) => {
-      const png = new Uint8Array(64);
-      png.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
       const res = await t.request("/api/admin/catalog/items/1/image", {
         method: "PUT",
-        body: png,
+        body: await pngFile(),
         headers: { Cookie: await adminCookie(t) },
       });
       assert.equal(res.status, 200, res.text);
