@@ -55,7 +55,7 @@ export function createApp(deps: AppDeps): Hono {
       imageBaseUrl: config.imageBaseUrl,
     }),
   );
-  app.use("*", shopOrigin(config));
+  app.use("*", shopOrigin(config, deps.listenPort));
   const log = requestLog(logger, clock, config.logRequests);
   for (const path of ["/api/*", "/auth/*"]) {
     app.use(path, log);

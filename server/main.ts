@@ -48,8 +48,15 @@ async function main(): Promise<void> {
       );
     },
   }, (request, info) => shop.app!.fetch(request, info));
-  const bound = { ...config, port: server.addr.port };
-  const deps = { kv, config: bound, clock: systemClock, logger: jsonLogger, mailer, payments };
+  const deps = {
+    kv,
+    config,
+    clock: systemClock,
+    logger: jsonLogger,
+    mailer,
+    payments,
+    listenPort: server.addr.port,
+  };
   shop.app = createApp(deps);
   startQueueWorker(deps).catch((err) =>
     jsonLogger({ msg: "queue worker stopped", level: "error", error: String(err) })

@@ -19,13 +19,12 @@ declare module "hono" {
  * reach a link in an email, the sitemap or a payment return URL (and a DNS-rebinding page cannot
  * talk to a development server).
  */
-export function shopOrigin(config: Config): MiddlewareHandler {
+export function shopOrigin(config: Config, listenPort?: number): MiddlewareHandler {
   const fixed = config.publicUrl ? new URL(config.publicUrl).origin : null;
   const names = fixed ? new Set<string>() : listenNames(config.host);
-  // Port 0 is "any free port": main.ts binds first and builds the app with the port it got, so
-  // only an app that is never served on a port of its own (tests calling it directly) has 0 here,
-  // and it answers to any port of its names.
-  const port = config.port === 0 ? null : String(config.port);
+  // main.ts binds first and builds the app with the port it got; only an app never served on a
+  // port of its own (tests calling it directly) has none, and answers to any port of its names.
+  const port = listenPort === undefined ? null : String(listenPort);
   return async function withShopOrigin(c, next) {
     const authority = c.req.header("host") ?? authorityOf(c.req.url);
     if (!isPlainAuthority(authority)) {

@@ -13,10 +13,13 @@ import {
   fakeDist,
   forgetRateLimits,
   PRODUCTION,
+  sendTo,
   snapshot,
   TEST_ADMIN_PASSWORD,
   type TestApp,
+  type TestRequest,
 } from "../helpers/test_app.ts";
+import { createApp } from "../../server/app.ts";
 import { newPackCart, paidOrder, US_ADDRESS } from "../helpers/shop_fixtures.ts";
 import { ADMIN_ABSOLUTE_MS, ADMIN_IDLE_MS } from "../../server/accounts/admin_sessions.ts";
 import { newOrderNumber } from "../../server/orders/order.ts";
@@ -459,25 +462,29 @@ async function rawGet(port: number, path: string, host: string) {
 }
 
 Deno.test("in development a Host naming another port is refused, so no link carries it", async () => {
-  await using t = await createTestApp({ env: { PORT: "8000" } });
+  await using t = await createTestApp();
+  // The app as main.ts builds it once the server has bound port 8000.
+  const { kv, config, clock, logger, mailer, payments } = t;
+  const app = createApp({ kv, config, clock, logger, mailer, payments, listenPort: 8000 });
+  const request = (path: string, init?: TestRequest) => sendTo(app, path, init);
   const account = { email: "pat@example.com", password: "Sw1tchesRule" };
-  const made = await t.request("http://localhost:8000/auth/register", {
+  const made = await request("http://localhost:8000/auth/register", {
     method: "POST",
     body: account,
   });
   assert.equal(made.status, 201, made.text);
   // A bare "localhost" means port 80, which this server does not listen on either.
-  assert.equal((await t.request("/robots.txt")).status, 400);
-  const forged = await t.request("http://127.0.0.1:9999/auth/password-reset", {
+  assert.equal((await request("/robots.txt")).status, 400);
+  const forged = await request("http://127.0.0.1:9999/auth/password-reset", {
     method: "POST",
     body: { email: "pat@example.com" },
   });
   assert.equal(forged.status, 400, forged.text);
   assert.match(forged.json.error, /does not answer to the host "127\.0\.0\.1:9999"/);
-  const robots = await t.request("http://localhost:9999/robots.txt");
+  const robots = await request("http://localhost:9999/robots.txt");
   assert.equal(robots.status, 400);
   // The port it listens on is answered, and the email's link names it.
-  const right = await t.request("http://127.0.0.1:8000/auth/password-reset", {
+  const right = await request("http://127.0.0.1:8000/auth/password-reset", {
     method: "POST",
     body: { email: "pat@example.com" },
   });

@@ -112,9 +112,6 @@ export async function createTestApp(options: TestAppOptions = {}) {
     ADMIN_PASSWORD: TEST_ADMIN_PASSWORD,
     DENO_ENV: "test",
     DIST_DIR: "/nonexistent-dist",
-    // Bound to no port: a test app is called directly or served on any free port, so it answers
-    // to any port of its names (a test about the port sets PORT).
-    PORT: "0",
     ...options.env,
   });
   if (options.seed !== false) await seedKv(kv, clock);
