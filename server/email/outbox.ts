@@ -38,6 +38,8 @@ export interface OutboxEntry {
   refused?: boolean;
   /** Its text was erased with the account it was about (see forgetEmails): never resent. */
   erased?: boolean;
+  /** Why the owner may not resend it (a link that is its recipient's alone); absent: they may. */
+  noResend?: string;
 }
 
 /** Message put on the KV queue to deliver one outbox entry. */
@@ -89,6 +91,7 @@ export function queueEmailInto(
   email: Email,
   now: number,
   dedupeKey: string | null = null,
+  options: { noResend?: string } = {},
 ): OutboxEntry {
   const entry: OutboxEntry = {
     id: `${now.toString(36)}-${randomId(8)}`,
@@ -99,6 +102,7 @@ export function queueEmailInto(
     sentAt: null,
     lastError: null,
     dedupeKey,
+    ...(options.noResend ? { noResend: options.noResend } : {}),
   };
   if (dedupeKey) {
     op.check({ key: keys.emailSent(dedupeKey), versionstamp: null })
@@ -357,6 +361,7 @@ export async function resendEmail(kv: Deno.Kv, clock: Clock, id: string): Promis
   for (;;) {
     const original = await kv.get<OutboxEntry>(keys.outbox(id));
     if (!original.value) throw new NotFound(`No email with id ${id}`);
+    if (original.value.noResend) throw new Conflict(original.value.noResend);
     if (original.value.erased) {
       throw new Conflict(
         "This email was erased when its customer deleted their account, so it cannot be resent",
