@@ -55,7 +55,7 @@ export function createApp(deps: AppDeps): Hono {
       imageBaseUrl: config.imageBaseUrl,
     }),
   );
-  app.use("*", shopOrigin(config));
+  app.use("*", shopOrigin(config, deps.listenPort));
   const log = requestLog(logger, clock, config.logRequests);
   for (const path of ["/api/*", "/auth/*"]) {
     app.use(path, log);
@@ -91,6 +91,8 @@ export function createApp(deps: AppDeps): Hono {
   app.route("/api", noticeRoutes(deps));
   app.route("/api/stock-alerts", stockAlertRoutes(deps));
   app.route("/api/build-stock", buildStockRoutes(routeDeps));
+  // Its pages carry a link's token and answer for one mailbox: never kept by a cache.
+  app.use("/stock-alerts/*", noStoreByDefault());
   app.route("/stock-alerts", unsubscribeRoutes(deps));
   // Before /api/admin, whose own admin check would otherwise run a second time for these.
   app.route("/api/admin/promos", adminPromoRoutes(deps));

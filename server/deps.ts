@@ -55,6 +55,12 @@ export interface AppDeps {
    * that dies there would.
    */
   onStep?: (step: string) => void | Promise<void>;
+  /**
+   * The port the server bound (main.ts, once it listens; PORT=0 picks any free one). Without
+   * PUBLIC_URL the shop answers only to a Host naming it. An app never served on a port of its
+   * own (tests calling it directly) has none, and answers to any port of its host names.
+   */
+  listenPort?: number;
 }
 
 /** What route modules get: the app's dependencies and where product images are served from. */

@@ -1,5 +1,6 @@
 import { createApp } from "./app.ts";
 import { loadConfig } from "./config.ts";
+import type { Config } from "./deps.ts";
 import { ConfigError } from "./errors.ts";
 import { jsonLogger } from "./log.ts";
 import { systemClock } from "./clock.ts";
@@ -12,7 +13,7 @@ import { createPayments, paymentsLabel } from "./payments/registry.ts";
 
 /** Starts the shop: validated config, KV, seed data, then the HTTP server. */
 async function main(): Promise<void> {
-  let config;
+  let config: Config;
   try {
     config = loadConfig(Deno.env.toObject());
   } catch (err) {
@@ -28,12 +29,10 @@ async function main(): Promise<void> {
     ? smtpMailer(config.smtpUrl, config.mailFrom)
     : logMailer(jsonLogger);
   const payments = createPayments(config.payments, kv, systemClock);
-  const deps = { kv, config, clock: systemClock, logger: jsonLogger, mailer, payments };
-  const app = createApp(deps);
-  startQueueWorker(deps).catch((err) =>
-    jsonLogger({ msg: "queue worker stopped", level: "error", error: String(err) })
-  );
-
+  // The app is built once the server has bound, with the port it got (PORT=0 picks any free
+  // one), since without PUBLIC_URL it answers only to a Host naming that port. No request is
+  // handled before the app exists: the handler runs only after this synchronous start returns.
+  const shop: { app?: ReturnType<typeof createApp> } = {};
   const server = Deno.serve({
     port: config.port,
     hostname: config.host,
@@ -48,7 +47,20 @@ async function main(): Promise<void> {
         `Payments: ${paymentsLabel(config.payments)}`,
       );
     },
-  }, app.fetch);
+  }, (request, info) => shop.app!.fetch(request, info));
+  const deps = {
+    kv,
+    config,
+    clock: systemClock,
+    logger: jsonLogger,
+    mailer,
+    payments,
+    listenPort: server.addr.port,
+  };
+  shop.app = createApp(deps);
+  startQueueWorker(deps).catch((err) =>
+    jsonLogger({ msg: "queue worker stopped", level: "error", error: String(err) })
+  );
 
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
     Deno.addSignalListener(signal, async () => {

@@ -8,6 +8,7 @@ import { z } from "zod";
 // is caught, but the browser reports the violation). The server keeps zod's compiled parsers.
 if (typeof document !== "undefined") z.config({ jitless: true });
 import { CONTACT_MESSAGE_MAX } from "./policy.ts";
+import { isCountryCode } from "./countries.ts";
 import { EMAIL_MESSAGE, isStrongPassword, PASSWORD_MESSAGE, stripTags } from "./account_rules.ts";
 
 export { EMAIL_MESSAGE, isStrongPassword, PASSWORD_MESSAGE, stripTags };
@@ -87,14 +88,22 @@ export const quantityUpdateSchema = z.object({
 });
 
 /**
- * Control characters, bidirectional overrides (U+202A-E, U+2066-9) and the line and paragraph
- * separators (U+2028-9) have no place in names, addresses or subjects: they hide or reorder text
- * in the admin, emails and the CSV, and a line break in an email subject would start a new header
- * (the separators break lines in editors, label printers and some JSON readers, and \p{Cc} does
- * not cover them). Messages may keep tabs and line breaks.
+ * Control characters, format characters (\p{Cf}: bidirectional marks, overrides and isolates
+ * U+200E-F, U+202A-E, U+2066-9, U+061C; the invisible U+200B-D, U+2060-4, U+FEFF, the soft hyphen
+ * U+00AD, tag characters) and the line and paragraph separators (U+2028-9) have no place in names,
+ * addresses or subjects: they hide or reorder text in the admin, emails, labels and the CSV (a
+ * name that reads one way and sorts or prints another), and a line break in an email subject would
+ * start a new header (the separators break lines in editors, label printers and some JSON readers,
+ * and \p{Cc} does not cover them). No name needs one: without the joiners a name in Persian or an
+ * Indic script still reads right, only some ligatures are not drawn. Messages may keep tabs and
+ * line breaks, and the two joiners (U+200C, U+200D), which emoji sequences (a family, a flag) and
+ * Persian words use and which reorder nothing.
  */
-const LINE_CONTROLS = /[\p{Cc}\u2028\u2029\u202a-\u202e\u2066-\u2069]/u;
-const TEXT_CONTROLS = /(?![\t\n\r])[\p{Cc}\u202a-\u202e\u2066-\u2069]/u;
+const LINE_CONTROLS = /[\p{Cc}\p{Cf}\u2028\u2029]/u;
+const TEXT_CONTROLS = /(?![\t\n\r\u200c\u200d])[\p{Cc}\p{Cf}]/u;
+
+/** What a field refused for LINE_CONTROLS or TEXT_CONTROLS says, after its name. */
+const CONTROLS_MESSAGE = "cannot contain control characters or invisible formatting marks";
 
 /**
  * Marks text a person typed and other people read (names, addresses, messages): stored as
@@ -105,18 +114,18 @@ export const FREE_TEXT = { freeText: true } as const;
 /** One optional line of text a person typed: trimmed, bounded, without control characters. */
 const line = (label: string, max: number) =>
   z.string().trim().max(max, `${label} must be at most ${max} characters`)
-    .refine((v) => !LINE_CONTROLS.test(v), `${label} cannot contain control characters`)
+    .refine((v) => !LINE_CONTROLS.test(v), `${label} ${CONTROLS_MESSAGE}`)
     .meta(FREE_TEXT);
 
 /** Body of POST /api/sendMessage. The email is empty when the shopper writes anonymously. */
 export const contactSchema = z.object({
   topic: z.string({ error: "Subject is required" }).trim().min(1, "Subject is required")
     .max(200, "Subject must be at most 200 characters")
-    .refine((v) => !LINE_CONTROLS.test(v), "Subject cannot contain control characters")
+    .refine((v) => !LINE_CONTROLS.test(v), `Subject ${CONTROLS_MESSAGE}`)
     .meta(FREE_TEXT),
   message: z.string({ error: "Message is required" }).trim().min(1, "Message is required")
     .max(CONTACT_MESSAGE_MAX, `Message must be at most ${CONTACT_MESSAGE_MAX} characters`)
-    .refine((v) => !TEXT_CONTROLS.test(v), "Message cannot contain control characters")
+    .refine((v) => !TEXT_CONTROLS.test(v), `Message ${CONTROLS_MESSAGE}`)
     .meta(FREE_TEXT),
   userEmail: z.union([
     z.literal(""),
@@ -128,7 +137,7 @@ export const contactSchema = z.object({
 const text = (label: string, max: number) =>
   z.string({ error: `${label} is required` }).trim().min(1, `${label} is required`)
     .max(max, `${label} must be at most ${max} characters`)
-    .refine((v) => !LINE_CONTROLS.test(v), `${label} cannot contain control characters`)
+    .refine((v) => !LINE_CONTROLS.test(v), `${label} ${CONTROLS_MESSAGE}`)
     .meta(FREE_TEXT);
 
 /** A US ZIP code as the /checkout form sends it; a ZIP+4 is accepted too. */
@@ -153,7 +162,8 @@ const anyAddressSchema = z.object({
   city: text("City", 100),
   state: line("State", 100).nullish().transform((s) => s ?? ""),
   zipCode: line("Postal code", 20).nullish().transform((p) => p ?? ""),
-  country: z.string().trim().regex(/^[A-Z]{2}$/, "Country must be a two-letter code"),
+  country: z.string().trim().regex(/^[A-Z]{2}$/, "Country must be a two-letter code")
+    .refine(isCountryCode, "Country must be the two-letter code of a real country"),
 });
 
 /** A promo code as typed: codes are letters, digits, dashes and underscores (spaces ignored). */
@@ -284,7 +294,7 @@ export const promoUpdateSchema = z.strictObject({
 export const noticeSchema = z.strictObject({
   text: z.string({ error: "text is required (an empty text shows no banner)" }).trim()
     .max(300, "text must be at most 300 characters")
-    .refine((v) => !LINE_CONTROLS.test(v), "text cannot contain control characters")
+    .refine((v) => !LINE_CONTROLS.test(v), `text ${CONTROLS_MESSAGE}`)
     .meta(FREE_TEXT),
   active: z.boolean({ error: "active must be true or false" }),
   version: z.string().max(100).optional(),
@@ -294,7 +304,7 @@ export const noticeSchema = z.strictObject({
 const catalogName = (field: string, max: number) =>
   z.string({ error: `${field} is required` }).trim().min(1, `${field} is required`)
     .max(max, `${field} must be at most ${max} characters`)
-    .refine((v) => !LINE_CONTROLS.test(v), `${field} cannot contain control characters`)
+    .refine((v) => !LINE_CONTROLS.test(v), `${field} ${CONTROLS_MESSAGE}`)
     .meta(FREE_TEXT);
 
 const SWITCH_TYPE_MESSAGE =
@@ -373,7 +383,7 @@ export const packUpdateSchema = z.strictObject({
   title: catalogName("title", 80).optional(),
   description: z.string({ error: "description is required" }).trim()
     .min(1, "description is required").max(1000, "description must be at most 1000 characters")
-    .refine((v) => !TEXT_CONTROLS.test(v), "description cannot contain control characters")
+    .refine((v) => !TEXT_CONTROLS.test(v), `description ${CONTROLS_MESSAGE}`)
     .meta(FREE_TEXT).optional(),
   /** Dollars without keycaps; the with-keycaps product costs $2.00 more. */
   price: dollarsField("price", 0).optional(),

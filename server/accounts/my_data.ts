@@ -7,6 +7,7 @@ import { Unauthorized } from "../errors.ts";
 import { keys } from "../kv/keys.ts";
 import { updateOrder } from "../orders/store.ts";
 import { listOrdersOfUser } from "../orders/by_user.ts";
+import { forgetEmails } from "../email/outbox.ts";
 import { checkCredentials, type User } from "./users.ts";
 import type { Order } from "../orders/order.ts";
 import type { MyDataExport } from "../../shared/api_types.ts";
@@ -79,8 +80,11 @@ function anonymised(order: Order, now: number): Order {
 }
 
 /**
- * Deletes the account after checking its password: the account, its email index and cart link
- * go, every session stops working (they resolve to no account), and its orders are anonymised.
+ * Deletes the account after checking its password: its orders are anonymised, the emails sent to
+ * it (and to the addresses its orders gave) leave the outbox and the owner's notes of its orders
+ * lose their text, then the account, its email index and cart link go and every session stops
+ * working (they resolve to no account). The account goes last, so a deletion cut short leaves an
+ * account its owner can delete again, never personal data nobody can reach.
  */
 export async function deleteMyAccount(
   deps: Pick<AppDeps, "kv" | "clock">,
@@ -91,12 +95,17 @@ export async function deleteMyAccount(
   if (!(await checkCredentials(kv, user.email, password))) {
     throw new Unauthorized("That password is not right, so the account was not deleted");
   }
-  for (const order of await listOrdersOfUser(kv, user.userId)) {
+  const orders = await listOrdersOfUser(kv, user.userId);
+  for (const order of orders) {
     await updateOrder(kv, order.orderNumber, (current, op) => {
       op.delete(keys.ordersByUser(user.userId, order.orderNumber));
       return anonymised(current, clock.now());
     });
   }
+  await forgetEmails(kv, {
+    to: [user.email, ...orders.flatMap((o) => o.email ? [o.email] : [])],
+    mentioning: orders.map((o) => o.orderNumber),
+  });
   await kv.atomic()
     .delete(keys.user(user.userId))
     .delete(keys.userByEmail(user.email))

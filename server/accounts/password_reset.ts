@@ -27,6 +27,14 @@ export const RESET_ACCOUNT_LIMIT: RateLimit = {
   windowMs: 60 * 60_000,
 };
 
+/**
+ * Why the owner's Emails tab does not resend a reset email: a copy would carry the same live link
+ * (or, minted anew, let the owner send shoppers reset mail they never asked for); the shopper gets
+ * a fresh link from the reset page in a minute, and the one they have keeps working meanwhile.
+ */
+const NO_RESEND =
+  "Password reset emails are not resent: the link is the shopper's alone. They can ask for a new one on the password reset page.";
+
 /** What a reset link's token stands for (stored under the token's hash). */
 interface ResetRecord {
   userId: string;
@@ -72,7 +80,7 @@ export async function requestPasswordReset(
   const op = kv.atomic().set(keys.passwordReset(await sha256Hex(token)), record, {
     expireIn: RESET_LINK_MS,
   });
-  queueEmailInto(op, passwordResetEmail(email, link), now);
+  queueEmailInto(op, passwordResetEmail(email, link), now, null, { noResend: NO_RESEND });
   await op.commit();
 }
 

@@ -3,7 +3,7 @@ import type { Clock } from "../clock.ts";
 import { keys } from "../kv/keys.ts";
 import { randomId } from "../crypto.ts";
 import { listValues } from "../kv/kv_util.ts";
-import { NotFound } from "../errors.ts";
+import { Conflict, NotFound } from "../errors.ts";
 import { type Email, type Mailer, PermanentMailError } from "./mailer.ts";
 import {
   GIVE_UP_AFTER_MS,
@@ -36,6 +36,10 @@ export interface OutboxEntry {
   resentAs?: string;
   /** The server refused this email for good (an address it will not deliver to). */
   refused?: boolean;
+  /** Its text was erased with the account it was about (see forgetEmails): never resent. */
+  erased?: boolean;
+  /** Why the owner may not resend it (a link that is its recipient's alone); absent: they may. */
+  noResend?: string;
 }
 
 /** Message put on the KV queue to deliver one outbox entry. */
@@ -87,6 +91,7 @@ export function queueEmailInto(
   email: Email,
   now: number,
   dedupeKey: string | null = null,
+  options: { noResend?: string } = {},
 ): OutboxEntry {
   const entry: OutboxEntry = {
     id: `${now.toString(36)}-${randomId(8)}`,
@@ -97,6 +102,7 @@ export function queueEmailInto(
     sentAt: null,
     lastError: null,
     dedupeKey,
+    ...(options.noResend ? { noResend: options.noResend } : {}),
   };
   if (dedupeKey) {
     op.check({ key: keys.emailSent(dedupeKey), versionstamp: null })
@@ -355,6 +361,12 @@ export async function resendEmail(kv: Deno.Kv, clock: Clock, id: string): Promis
   for (;;) {
     const original = await kv.get<OutboxEntry>(keys.outbox(id));
     if (!original.value) throw new NotFound(`No email with id ${id}`);
+    if (original.value.noResend) throw new Conflict(original.value.noResend);
+    if (original.value.erased) {
+      throw new Conflict(
+        "This email was erased when its customer deleted their account, so it cannot be resent",
+      );
+    }
     const op = kv.atomic();
     const copy = queueEmailInto(op, original.value.email, clock.now());
     // A failed original the copy replaces is not tried again at the next start.
@@ -369,4 +381,56 @@ export async function resendEmail(kv: Deno.Kv, clock: Clock, id: string): Promis
 export async function listOutbox(kv: Deno.Kv): Promise<OutboxEntry[]> {
   const all = await listValues<OutboxEntry>(kv, keys.outboxAll());
   return all.sort((a, b) => a.createdAt - b.createdAt);
+}
+
+/** What an email about a deleted account says instead of its text. */
+export const ERASED_TEXT =
+  "This email was erased: the customer it was about deleted their account.";
+
+/** Outbox writes per atomic commit while forgetting (well under KV's mutation limit). */
+const FORGET_BATCH = 100;
+
+/**
+ * Forgets what the outbox keeps of one person: emails sent to any of `to` (case-insensitive) are
+ * deleted, so neither their text nor a resend is left; other emails whose subject names one of
+ * `mentioning` (the owner's notes of that person's orders) keep their subject, which names no one,
+ * and lose their text. Each entry is written only if unchanged since read, so an entry a delivery
+ * is recording at the same moment is looked at again.
+ */
+export async function forgetEmails(
+  kv: Deno.Kv,
+  who: { to: string[]; mentioning: string[] },
+): Promise<void> {
+  const to = new Set(who.to.map((a) => a.trim().toLowerCase()));
+  const names = who.mentioning.filter((m) => m !== "");
+  const concerns = (e: OutboxEntry) =>
+    to.has(e.email.to.trim().toLowerCase()) ||
+    (!e.erased && names.some((n) => e.email.subject.includes(n)));
+  for (;;) {
+    const found: Deno.KvEntry<OutboxEntry>[] = [];
+    for await (const entry of kv.list<OutboxEntry>({ prefix: keys.outboxAll() })) {
+      if (concerns(entry.value)) found.push(entry);
+    }
+    if (found.length === 0) return;
+    let raced = false;
+    for (let i = 0; i < found.length; i += FORGET_BATCH) {
+      const op = kv.atomic();
+      for (const entry of found.slice(i, i + FORGET_BATCH)) {
+        op.check(entry);
+        if (to.has(entry.value.email.to.trim().toLowerCase())) op.delete(entry.key);
+        else op.set(entry.key, erased(entry.value));
+      }
+      if (!(await op.commit()).ok) raced = true;
+    }
+    if (!raced) return;
+  }
+}
+
+/** An entry with its text gone; a pending one still goes out, saying it was erased. */
+function erased(entry: OutboxEntry): OutboxEntry {
+  return {
+    ...entry,
+    email: { ...entry.email, text: ERASED_TEXT, html: `<p>${ERASED_TEXT}</p>` },
+    erased: true,
+  };
 }

@@ -15,6 +15,7 @@ export const keys = {
   image: (hash: string) => ["images", hash] as const,
   imageChunk: (hash: string, index: number) => ["image_chunks", hash, index] as const,
   imageChunks: (hash: string) => ["image_chunks", hash] as const,
+  images: () => ["images"] as const,
   /** Stock and used counts of one component. */
   stock: (key: StockKey) => ["stock", key] as const,
   stocks: () => ["stock"] as const,

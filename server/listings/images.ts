@@ -1,8 +1,9 @@
 /**
  * Images the owner uploads for a switch, pack or item, in place of its generated illustration.
- * The type is read from the bytes, never from a name or header. The record names its upload in
- * one atomic write with the history entry and the stock version, so every catalogue answer, cart
- * and page shows the new image at once.
+ * The type is read from the bytes, never from a name or header, and the file is decoded before it
+ * is kept (server/images/decode_upload.ts). The record names its upload in one atomic write with
+ * the history entry and the stock version, so every catalogue answer, cart and page shows the new
+ * image at once; the image it showed before goes in that write when nothing else shows it.
  */
 import {
   type ImageUpload,
@@ -22,7 +23,8 @@ import {
   writeProductInto,
   writeSwitchInto,
 } from "../catalog/store.ts";
-import { prepareImage } from "../catalog/image_store.ts";
+import { prepareImage, prepareRelease } from "../catalog/image_store.ts";
+import { type DecodedImage, decodeUpload } from "../images/decode_upload.ts";
 import { CONFLICT, withRetries } from "../kv/kv_util.ts";
 import { commitStockChange } from "../kv/version.ts";
 import { type CatalogDeps, getAdminSwitch } from "./switches.ts";
@@ -36,6 +38,8 @@ export type ImageOwner = "switches" | "packs" | "items";
 interface Loaded {
   label: string;
   upload: ImageUpload | null;
+  /** The records the write changes, as the image store names them (see prepareRelease). */
+  records: string[];
   write(op: Deno.AtomicOperation, upload: ImageUpload | null, now: number): void;
 }
 
@@ -56,6 +60,7 @@ const OWNERS: Record<ImageOwner, Owner> = {
       return {
         label: `${s.brand} ${s.name}`,
         upload: s.upload ?? null,
+        records: [`switch:${id}`],
         write: (op, upload) => writeSwitchInto(op, entry, { ...s, upload }),
       };
     },
@@ -75,6 +80,7 @@ const OWNERS: Record<ImageOwner, Owner> = {
       return {
         label: pack.title,
         upload: pack.upload ?? null,
+        records: [`pack:${id}`, ...products.map((p) => `product:${String(p.key[2])}`)],
         // Its two products carry the image too: product lists and cart lines read products.
         write: (op, upload, now) => {
           writePackInto(op, entry, { ...pack, upload, updatedAt: now });
@@ -91,6 +97,7 @@ const OWNERS: Record<ImageOwner, Owner> = {
       return {
         label: entry.value.name,
         upload: entry.value.upload ?? null,
+        records: [`product:${id}`],
         write: (op, upload) => writeProductInto(op, entry, { ...entry.value, upload }),
       };
     },
@@ -98,8 +105,19 @@ const OWNERS: Record<ImageOwner, Owner> = {
   },
 };
 
-/** The upload's type from its bytes; refuses an empty, too large or unknown file. */
-export function checkUpload(bytes: Uint8Array): keyof typeof UPLOAD_TYPES {
+/** How each type is called in a refusal. */
+const FORMAT_NAMES: Record<keyof typeof UPLOAD_TYPES, string> = {
+  "image/png": "PNG",
+  "image/jpeg": "JPEG",
+  "image/webp": "WebP",
+};
+
+/**
+ * The upload decoded: its type from its bytes, its dimensions from its header. Refuses an empty,
+ * too large or unknown file, and one that starts like an image but is not a whole one (400 saying
+ * what is wrong).
+ */
+export async function checkUpload(bytes: Uint8Array): Promise<DecodedImage> {
   if (bytes.length === 0) throw new InvalidInput("The image is empty: send the file's bytes");
   if (bytes.length > MAX_UPLOAD_BYTES) throw tooLarge();
   const type = sniffImageType(bytes);
@@ -110,7 +128,15 @@ export function checkUpload(bytes: Uint8Array): keyof typeof UPLOAD_TYPES {
       { allowedTypes: Object.keys(UPLOAD_TYPES) },
     );
   }
-  return type;
+  const decoded = await decodeUpload(bytes, type);
+  if (!decoded.ok) {
+    throw new InvalidInput(
+      `This file starts like a ${
+        FORMAT_NAMES[type]
+      } image but is not one: ${decoded.problem}. Save it again from an image editor and upload that.`,
+    );
+  }
+  return decoded.image;
 }
 
 /** The 413 of an image over the limit. */
@@ -134,21 +160,28 @@ export async function setCatalogImage(
 ): Promise<AdminSwitchView | AdminPackView | AdminItemView> {
   const { kv, clock } = deps;
   const owner = OWNERS[kind];
-  const type = bytes ? checkUpload(bytes) : null;
+  const decoded = bytes ? await checkUpload(bytes) : null;
   // Read first, so an unknown id stores no bytes.
   await owner.load(kv, id);
-  const image = bytes && type ? await prepareImage(kv, bytes, type) : null;
-  const upload = image?.upload ?? null;
+  let upload: ImageUpload | null = null;
   await withRetries(
     async () => {
+      // Prepared on each try: the image may have been deleted since (its last use released).
+      const image = bytes && decoded ? await prepareImage(kv, bytes, decoded) : null;
+      upload = image?.upload ?? null;
       const record = await owner.load(kv, id);
       if (record.upload?.hash === upload?.hash && record.upload?.type === upload?.type) {
         return null;
       }
+      const old = record.upload?.hash;
+      const release = old && old !== upload?.hash
+        ? await prepareRelease(kv, old, record.records)
+        : null;
       const now = clock.now();
       const op = kv.atomic();
       record.write(op, upload, now);
       image?.into(op);
+      release?.(op);
       recordEditInto(op, {
         at: now,
         kind: "image",

@@ -16,6 +16,7 @@ import { mailboxOf, type PromoRecord, promoRecord } from "../promos/store.ts";
 import { PACKS } from "../../shared/catalog/packs.ts";
 import { PRODUCTS } from "../../shared/catalog/products.ts";
 import type { PackRecord, ProductRecord, SwitchRecord } from "../catalog/store.ts";
+import { deleteUnusedImages } from "../catalog/image_store.ts";
 
 interface Migration {
   id: number;
@@ -176,6 +177,16 @@ const MIGRATIONS: Migration[] = [
           ? { ...entry, event: { ...entry.event, paymentKind } }
           : null;
       });
+    },
+  },
+  {
+    id: 7,
+    name: "unused-images",
+    // Replaced and removed uploads were kept, chunks and all, though nothing showed them (180 MB
+    // after 172 uploads). Now the write that stops the last record showing an image deletes it;
+    // this deletes those kept before.
+    async run(kv) {
+      await deleteUnusedImages(kv);
     },
   },
 ];

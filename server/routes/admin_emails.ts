@@ -10,16 +10,20 @@ import {
   type OutboxEntry,
   resendEmail,
 } from "../email/outbox.ts";
+import { hideLinkSecrets } from "../email/link_secrets.ts";
 import { requireAdmin } from "../middleware/admin_auth.ts";
 import { validateParams, validateQuery } from "../http/validate.ts";
 
-/** An outbox entry as the Emails tab shows it; a delivery under way is still "pending". */
+/**
+ * An outbox entry as the Emails tab shows it, without its links' secrets; a delivery under way is
+ * still "pending".
+ */
 function emailView(entry: OutboxEntry): AdminEmailView {
   return {
     id: entry.id,
     to: entry.email.to,
-    subject: entry.email.subject,
-    text: entry.email.text,
+    subject: hideLinkSecrets(entry.email.subject),
+    text: hideLinkSecrets(entry.email.text),
     status: entry.status === "sending" ? "pending" : entry.status,
     error: entry.lastError,
     attempts: entry.attempts,

@@ -205,7 +205,10 @@ export function staticRoutes(
     const [head, tail] = frameFor(indexHtml, page, origin, c.req.path, preview);
     const encoding = pageEncoding(c.req.header("Accept-Encoding") ?? "");
     const headers: Record<string, string> = {
-      "Cache-Control": "no-cache",
+      // A page search engines do not see is one person's (an order's name, city and ZIP, a
+      // cart, an account, a payment, a link's token): no cache, shared or the browser's, keeps
+      // it. Public pages are only revalidated.
+      "Cache-Control": page && !page.public ? "no-store" : "no-cache",
       "Content-Type": "text/html; charset=UTF-8",
       "Vary": "Accept-Encoding",
       ...(encoding ? { "Content-Encoding": encoding } : {}),

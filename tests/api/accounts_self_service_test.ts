@@ -4,9 +4,9 @@
  * orders kept anonymised.
  */
 import assert from "node:assert/strict";
-import { createTestApp, type TestApp } from "../helpers/test_app.ts";
+import { createTestApp, TEST_ADMIN_PASSWORD, type TestApp } from "../helpers/test_app.ts";
 import { newPackCart, sessionIdOf, US_ADDRESS } from "../helpers/shop_fixtures.ts";
-import { listOutbox } from "../../server/email/outbox.ts";
+import { ERASED_TEXT, listOutbox } from "../../server/email/outbox.ts";
 import { getOrder } from "../../server/orders/store.ts";
 
 const EMAIL = "dana@example.com";
@@ -201,4 +201,55 @@ Deno.test("deleting the account: sessions and sign-in end, orders stay anonymise
   const fresh = await signIn(t, PASSWORD);
   const orders = await t.request("/auth/orders", { headers: { Authorization: `Bearer ${fresh}` } });
   assert.deepEqual(orders.json, []);
+});
+
+Deno.test("deleting the account takes its emails out of the owner's Emails tab; none can be resent", async () => {
+  await using t = await createTestApp();
+  const token = await account(t);
+  const orderNumber = await ordersAsShopper(t, token);
+  await askReset(t, EMAIL);
+  await t.deliverEmails();
+  const admin = { Authorization: `Bearer ${TEST_ADMIN_PASSWORD}` };
+  const before = await t.request("/api/admin/emails", { headers: admin });
+  const theirs = before.json.filter((e: { to: string }) => e.to === EMAIL);
+  assert.ok(theirs.length >= 2, "an order confirmation and a reset link were sent");
+  assert.match(JSON.stringify(theirs), /Dana Doe/);
+  // Someone else's email stays.
+  await t.request("/auth/register", {
+    method: "POST",
+    body: { email: "eve@example.com", password: PASSWORD },
+  });
+  await askReset(t, "eve@example.com");
+
+  const deleted = await t.request("/auth/me", {
+    method: "DELETE",
+    body: { password: PASSWORD },
+    headers: { Authorization: `Bearer ${token}` },
+  });
+  assert.equal(deleted.status, 200, deleted.text);
+
+  const after = await t.request("/api/admin/emails", { headers: admin });
+  assert.equal(after.status, 200);
+  for (const secret of [EMAIL, "Dana Doe", US_ADDRESS.street]) {
+    assert.ok(!after.text.includes(secret), `${secret} is still in the Emails tab`);
+  }
+  assert.ok(after.text.includes("eve@example.com"), "another shopper's email stays");
+  for (const old of theirs) {
+    const resend = await t.request(`/api/admin/emails/${old.id}/resend`, {
+      method: "POST",
+      headers: admin,
+    });
+    assert.equal(resend.status, 404, resend.text);
+  }
+  const stored = JSON.stringify(await listOutbox(t.kv));
+  assert.ok(!stored.includes("Dana Doe") && !stored.includes(US_ADDRESS.street));
+  // The owner's own note of the order keeps its subject (the order number), not its text.
+  const note = after.json.find((e: { subject: string }) => e.subject.includes(orderNumber));
+  assert.equal(note?.text, ERASED_TEXT);
+  const resendNote = await t.request(`/api/admin/emails/${note.id}/resend`, {
+    method: "POST",
+    headers: admin,
+  });
+  assert.equal(resendNote.status, 409, resendNote.text);
+  assert.match(resendNote.json.error, /erased/);
 });

@@ -63,6 +63,7 @@ import {
 } from "../../shared/schemas.ts";
 import { SWITCHES } from "../../shared/catalog/switches.ts";
 import { PACKS } from "../../shared/catalog/packs.ts";
+import { pngFile } from "../helpers/image_files.ts";
 
 type Json = Record<string, unknown>;
 
@@ -1383,11 +1384,9 @@ const GROUPS: Group[] = [
   {
     name: "uploaded images",
     setup: async (t) => {
-      const png = new Uint8Array(64);
-      png.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
       const res = await t.request("/api/admin/catalog/items/1/image", {
         method: "PUT",
-        body: png,
+        body: await pngFile(),
         headers: { Cookie: await adminCookie(t) },
       });
       assert.equal(res.status, 200, res.text);
@@ -1712,4 +1711,34 @@ Deno.test("markup in names and addresses: stored as typed, escaped in emails, te
   }
   const message = sent.find((e) => e.subject.startsWith("Contact:"))!;
   assert.equal(message.html.split(XSS_ESCAPED).length - 1, 3, "name, subject and message");
+});
+
+Deno.test("invisible and text-direction marks in names are a 400 naming the field, nothing stored", async () => {
+  await using t = await createTestApp();
+  // One checkout, refused each time (a refused payment leaves it open).
+  const hosted = await startHostedCheckout(t);
+  for (const mark of ["\u200f", "\u061c", "\ufeff", "\u00ad", "\u2066"]) {
+    const paid = await payDemo(t, hosted.sessionId, {
+      cardNumber: "4242424242424242",
+      email: "ann@example.com",
+      name: `Ann${mark} Lee`,
+      address: { ...US_ADDRESS, city: `Spring${mark}field` },
+    });
+    assert.equal(paid.status, 400, paid.text);
+    assert.match(paid.json.error, /Name cannot contain control characters or invisible/);
+    const message = await t.request("/api/sendMessage", {
+      method: "POST",
+      body: { topic: "Hello", message: "Hi", name: `An${mark}n`, userEmail: "ann@example.com" },
+    });
+    assert.equal(message.status, 400, message.text);
+    assert.match(message.json.error, /Name cannot contain/);
+  }
+  const orders = await t.request("/api/admin/orders", {
+    headers: { Cookie: await adminCookie(t) },
+  });
+  assert.deepEqual(
+    orders.json.map((o: { status: string }) => o.status),
+    ["STARTED"],
+    "no payment went through",
+  );
 });

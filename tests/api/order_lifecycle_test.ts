@@ -247,6 +247,44 @@ Deno.test("demo sessions keep to their region: a clear 400 and nothing charged",
   assert.equal(ok.status, 200, ok.text);
 });
 
+Deno.test("the demo page takes only a real country and a postcode of the session's region", async () => {
+  await using t = await createTestApp();
+  const us = await checkout(t, await newPackCart(t), "127.0.0.2", "us");
+  const intl = await checkout(t, await newPackCart(t), "127.0.0.3", "international");
+  const pay = (r: typeof us, address: unknown) =>
+    payDemo(t, sessionIdOf(r.json.url), { cardNumber: GOOD_CARD, address });
+  const refused: [typeof us, unknown, RegExp][] = [
+    [intl, { ...US_ADDRESS, zipCode: "12345", country: "ZZ" }, /Country/],
+    [intl, { ...US_ADDRESS, zipCode: "12345", country: "XX" }, /Country/],
+    // A UK postcode, or none of the digits a ZIP has, on a US session.
+    [us, { ...US_ADDRESS, zipCode: "SW1A 1AA", country: "US" }, /ZIP code/],
+    [us, { ...US_ADDRESS, zipCode: "1234", country: "US" }, /ZIP code/],
+    // A postcode that is not the country's shape.
+    [intl, { ...US_ADDRESS, state: "", zipCode: "62701", country: "GB" }, /Postal code/],
+    [intl, { ...US_ADDRESS, state: "", zipCode: "1234", country: "DE" }, /Postal code/],
+    [intl, { ...US_ADDRESS, state: "", zipCode: "<b>!</b>", country: "FR" }, /Postal code/],
+  ];
+  for (const [session, address, message] of refused) {
+    const res = await pay(session, address);
+    assert.equal(res.status, 400, `${JSON.stringify(address)}: ${res.text}`);
+    assert.match(res.json.error, message, JSON.stringify(address));
+  }
+  for (const payment of await demoPayments(t)) assert.equal(payment.status, "open");
+  // Only the card number is needed; real addresses of each region pay.
+  const bare = await checkout(t, await newPackCart(t), "127.0.0.4", "international");
+  assert.equal(
+    (await payDemo(t, sessionIdOf(bare.json.url), { cardNumber: GOOD_CARD })).status,
+    200,
+  );
+  const noZip = await checkout(t, await newPackCart(t), "127.0.0.5", "us");
+  const withoutZip = { ...US_ADDRESS, zipCode: "", country: "US" };
+  assert.equal((await pay(noZip, withoutZip)).status, 200, "a postcode not given is not checked");
+  const zipPlus4 = { ...US_ADDRESS, zipCode: "62701-1234", country: "US" };
+  assert.equal((await pay(us, zipPlus4)).status, 200);
+  const berlin = { ...US_ADDRESS, state: "", zipCode: "10115", country: "DE" };
+  assert.equal((await pay(intl, berlin)).status, 200);
+});
+
 /** Where a workflow can stop: every named step boundary of checkout, payment and expiry. */
 const PAY_STEPS = ["charge", "record payment"];
 const CHECKOUT_STEPS = ["load cart", "reserve"];

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { createTestApp } from "../helpers/test_app.ts";
+import { createTestApp, TEST_ADMIN_PASSWORD } from "../helpers/test_app.ts";
 import { keptQueue } from "../helpers/kept_queue.ts";
 import type { Clock } from "../../server/clock.ts";
 import { keys } from "../../server/kv/keys.ts";
@@ -224,4 +224,55 @@ Deno.test("an email that failed before the schedule existed is not sent again at
   await t.kv.set(entry.key, old);
   await t.deliverEmails();
   assert.equal(t.mailer.sent.length, 0);
+});
+
+Deno.test("the owner's Emails tab shows no live link secret, and a reset email is never resent", async () => {
+  await using t = await createTestApp();
+  const account = { email: "ivy@example.com", password: "Sw1tchesRule" };
+  assert.equal((await t.request("/auth/register", { method: "POST", body: account })).status, 201);
+  await t.request("/auth/password-reset", { method: "POST", body: { email: account.email } });
+  // A back-in-stock email's unsubscribe link, and any other link with a token.
+  await queueEmail(t.kv, t.clock, {
+    to: "ivy@example.com",
+    subject: "MX Red is back",
+    text: "Buy it: http://localhost/shop\nStop: http://localhost/stock-alerts/unsubscribe?token=" +
+      "unsub_TOKEN_1234567890&x=1",
+    html: "<p>x</p>",
+  });
+  await t.deliverEmails();
+  const sent = t.mailer.sent.find((m) => m.to === account.email && /restore-password/.test(m.text));
+  const token = /restore-password\?token=([A-Za-z0-9_-]+)/.exec(sent!.text)![1];
+
+  const admin = { Authorization: `Bearer ${TEST_ADMIN_PASSWORD}` };
+  const tab = await t.request("/api/admin/emails", { headers: admin });
+  assert.equal(tab.status, 200);
+  assert.ok(!tab.text.includes(token), "the reset token is not in the admin's answer");
+  assert.ok(!tab.text.includes("unsub_TOKEN_1234567890"), "nor the unsubscribe token");
+  const reset = tab.json.find((e: { text: string }) => /restore-password/.test(e.text));
+  assert.match(reset.text, /restore-password\?token=\[hidden\]/);
+  assert.match(JSON.stringify(tab.json), /unsubscribe\?token=\[hidden\]&x=1/);
+
+  // Resending the reset email is refused (the shopper asks for a new one); the link still works.
+  const resend = await t.request(`/api/admin/emails/${reset.id}/resend`, {
+    method: "POST",
+    headers: admin,
+  });
+  assert.equal(resend.status, 409, resend.text);
+  assert.match(resend.json.error, /password reset page/);
+  const sentBefore = t.mailer.sent.length;
+  await t.deliverEmails();
+  assert.equal(t.mailer.sent.length, sentBefore, "nothing was queued");
+  const used = await t.request("/auth/password-reset/confirm", {
+    method: "POST",
+    body: { token, password: "N3w-Password!" },
+  });
+  assert.equal(used.status, 200, used.text);
+  // Other emails are still resent, and their copy is masked too.
+  const other = tab.json.find((e: { subject: string }) => e.subject === "MX Red is back");
+  const copy = await t.request(`/api/admin/emails/${other.id}/resend`, {
+    method: "POST",
+    headers: admin,
+  });
+  assert.equal(copy.status, 201, copy.text);
+  assert.ok(!copy.text.includes("unsub_TOKEN_1234567890"));
 });

@@ -13,10 +13,13 @@ import {
   fakeDist,
   forgetRateLimits,
   PRODUCTION,
+  sendTo,
   snapshot,
   TEST_ADMIN_PASSWORD,
   type TestApp,
+  type TestRequest,
 } from "../helpers/test_app.ts";
+import { createApp } from "../../server/app.ts";
 import { newPackCart, paidOrder, US_ADDRESS } from "../helpers/shop_fixtures.ts";
 import { ADMIN_ABSOLUTE_MS, ADMIN_IDLE_MS } from "../../server/accounts/admin_sessions.ts";
 import { newOrderNumber } from "../../server/orders/order.ts";
@@ -445,3 +448,88 @@ Deno.test("an internal error answers 500 JSON with a request id and no internals
     } catch { /* already closed */ }
   }
 });
+
+// ---------------------------------------------------------------------------------------------
+// The Host a request names
+
+/** Sends one raw HTTP/1.1 request naming `host` to a server on `port`; answers status and body. */
+async function rawGet(port: number, path: string, host: string) {
+  const conn = await Deno.connect({ hostname: "127.0.0.1", port });
+  try {
+    await conn.write(
+      new TextEncoder().encode(
+        `GET ${path} HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`,
+      ),
+    );
+    const answer = new TextDecoder().decode(await new Response(conn.readable).arrayBuffer());
+    const [head, body] = answer.split("\r\n\r\n");
+    return { status: Number(head.split(" ")[1]), body };
+  } catch (err) {
+    conn.close();
+    throw err;
+  }
+}
+
+Deno.test("in development a Host naming another port is refused, so no link carries it", async () => {
+  await using t = await createTestApp();
+  // The app as main.ts builds it once the server has bound port 8000.
+  const { kv, config, clock, logger, mailer, payments } = t;
+  const app = createApp({ kv, config, clock, logger, mailer, payments, listenPort: 8000 });
+  const request = (path: string, init?: TestRequest) => sendTo(app, path, init);
+  const account = { email: "pat@example.com", password: "Sw1tchesRule" };
+  const made = await request("http://localhost:8000/auth/register", {
+    method: "POST",
+    body: account,
+  });
+  assert.equal(made.status, 201, made.text);
+  // A bare "localhost" means port 80, which this server does not listen on either.
+  assert.equal((await request("/robots.txt")).status, 400);
+  const forged = await request("http://127.0.0.1:9999/auth/password-reset", {
+    method: "POST",
+    body: { email: "pat@example.com" },
+  });
+  assert.equal(forged.status, 400, forged.text);
+  assert.match(forged.json.error, /does not answer to the host "127\.0\.0\.1:9999"/);
+  const robots = await request("http://localhost:9999/robots.txt");
+  assert.equal(robots.status, 400);
+  // The port it listens on is answered, and the email's link names it.
+  const right = await request("http://127.0.0.1:8000/auth/password-reset", {
+    method: "POST",
+    body: { email: "pat@example.com" },
+  });
+  assert.equal(right.status, 200, right.text);
+  await t.deliverEmails();
+  const mail = t.mailer.sent.map((m) => m.text).join("\n");
+  assert.match(mail, /http:\/\/127\.0\.0\.1:8000\/restore-password\?token=/);
+  assert.doesNotMatch(mail, /9999/);
+});
+
+for (const env of [{}, PRODUCTION]) {
+  Deno.test(`a malformed Host is a 400 JSON, never a 500 (${env === PRODUCTION ? "production" : "development"})`, async () => {
+    await using t = await createTestApp({ env });
+    const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, t.app.fetch);
+    try {
+      const port = server.addr.port;
+      for (
+        const host of [
+          `127.0.0.1:${port} evil`,
+          "a b",
+          "[::1",
+          "127.0.0.1:99999",
+          `127.0.0.1:${port}/admin`,
+          `evil@127.0.0.1:${port}`,
+        ]
+      ) {
+        for (const path of ["/api/switches", "/", "/robots.txt"]) {
+          const res = await rawGet(port, path, host);
+          assert.equal(res.status, 400, `${host} ${path}: ${res.body.slice(0, 200)}`);
+          assert.match(JSON.parse(res.body).error, /host/i, host);
+        }
+      }
+      const fine = await rawGet(port, "/api/switches", `127.0.0.1:${port}`);
+      assert.equal(fine.status, 200, fine.body);
+    } finally {
+      await server.shutdown();
+    }
+  });
+}

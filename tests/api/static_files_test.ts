@@ -8,13 +8,43 @@ Deno.test("the built client: pages get index.html, assets are immutable", async 
   await using shop = await createTestApp({ env: { DIST_DIR: distDir } });
 
   await t.step("client routes answer the app, uncached, with their own title", async () => {
-    for (const path of ["/", "/shop", "/order/track/abc", "/testers/custom", "/checkout"]) {
+    for (const path of ["/", "/shop", "/testers/custom", "/tos"]) {
       const res = await shop.request(path);
       assert.equal(res.status, 200, path);
       assert.match(res.headers.get("content-type") ?? "", /text\/html/);
-      assert.equal(res.headers.get("cache-control"), "no-cache");
+      assert.equal(res.headers.get("cache-control"), "no-cache", path);
     }
     assert.match((await shop.request("/shop")).text, /<title>Shop \| Switch Tester Shop<\/title>/);
+  });
+
+  await t.step("one person's pages are never stored by any cache", async () => {
+    // A tracking page shows a name, city and ZIP; the others a cart, an account, a payment or a
+    // link's token: a shared cache (or the browser's, on a shared computer) must not keep them.
+    for (
+      const path of [
+        "/order/track/abc",
+        "/order-success",
+        "/account/orders",
+        "/checkout",
+        "/cart",
+        "/completion",
+        "/demo-checkout/abc",
+        "/restore-password?token=abc",
+        "/login",
+        "/admin",
+      ]
+    ) {
+      const res = await shop.request(path);
+      assert.equal(res.status, 200, path);
+      assert.equal(res.headers.get("cache-control"), "no-store", path);
+    }
+    const unsubscribe = await shop.request("/stock-alerts/unsubscribe?token=abcdefghijkl");
+    assert.equal(unsubscribe.status, 200);
+    assert.equal(unsubscribe.headers.get("cache-control"), "no-store", "the unsubscribe page");
+    const done = await shop.request("/stock-alerts/unsubscribe?token=abcdefghijkl", {
+      method: "POST",
+    });
+    assert.equal(done.headers.get("cache-control"), "no-store", "its answer");
   });
 
   await t.step("public pages arrive rendered; signed-in ones are left to the browser", async () => {

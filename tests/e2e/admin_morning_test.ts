@@ -61,6 +61,17 @@ e2eTest(
       });
     }
 
+    // A shopper asks for a password reset link: the owner sees that it went, never the link.
+    const shopper = { email: "buyer1@example.com", password: "Sw1tchesRule" };
+    for (const path of ["/auth/register", "/auth/password-reset"]) {
+      const res = await fetch(`${shop.url}${path}`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify(shopper),
+      });
+      await res.body?.cancel();
+    }
+
     const { page } = await e2e.newPage();
     await page.goto("/admin");
     await page.getByLabel("Enter admin password").fill(shop.adminPassword);
@@ -117,6 +128,12 @@ e2eTest(
     await page.getByRole("button", { name: "Show" }).click();
     await page.getByText(/emails? to this address/).waitFor();
     const mine = await rows.count();
+    const reset = rows.filter({ hasText: "reset your password" });
+    await reset.getByText("reset your password").click();
+    const resetText = await reset.locator("pre").innerText();
+    assert.match(resetText, /restore-password\?token=\[hidden\]/);
+    await reset.getByRole("button", { name: /Resend/ }).click();
+    await expectToast(page, /Password reset emails are not resent/);
     await rows.filter({ hasText: "has shipped" }).getByRole("button", { name: /Resend/ }).click();
     await expectToast(page, "Email to buyer1@example.com queued again");
     await page.waitForFunction(

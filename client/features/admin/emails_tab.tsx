@@ -145,7 +145,8 @@ function EmailRow({ email, onResent }: { email: AdminEmailView; onResent: () => 
       toast.success(`Email to ${email.to} queued again`);
       onResent();
     } catch (err) {
-      toast.error(adminErrorMessage(err, "The email could not be queued", [404]));
+      // 409: an email the shop does not resend (a password reset link), with the reason.
+      toast.error(adminErrorMessage(err, "The email could not be queued", [404, 409]));
     } finally {
       setBusy(false);
     }

@@ -10,6 +10,7 @@
 import { computeTotals, type Region } from "../../../shared/policy.ts";
 import type { z } from "zod";
 import type { demoPaySchema } from "../../../shared/schemas.ts";
+import { fitsCountry, US_ZIP } from "../../../shared/countries.ts";
 import type { Clock } from "../../clock.ts";
 import { Conflict, InvalidInput, NotFound, PaymentDeclined } from "../../errors.ts";
 import { recordEventInto } from "../inbox.ts";
@@ -358,6 +359,19 @@ function detailsOf(payment: DemoPayment, body: DemoPayInput): PaidDetails {
   if (country && payment.region === "international" && country === "US") {
     throw new InvalidInput(
       "This checkout ships outside the United States. For a US address, return to your cart and choose US checkout.",
+    );
+  }
+  // Only a postcode given is checked: the pay call needs nothing but the card number.
+  const postcode = body.address?.zipCode ?? "";
+  if (postcode !== "" && payment.region === "us" && !US_ZIP.test(postcode)) {
+    throw new InvalidInput("ZIP code must be 5 digits (or ZIP+4) for a US address");
+  }
+  if (
+    postcode !== "" && country && payment.region === "international" &&
+    !fitsCountry(country, postcode)
+  ) {
+    throw new InvalidInput(
+      `Postal code ${JSON.stringify(postcode.slice(0, 20))} is not a postal code of ${country}`,
     );
   }
   return {
