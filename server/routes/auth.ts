@@ -24,7 +24,7 @@ import { startCheckout } from "../orders/checkout.ts";
 import { confirmPasswordReset, requestPasswordReset } from "../accounts/password_reset.ts";
 import { deleteMyAccount, exportMyData } from "../accounts/my_data.ts";
 import { bearerToken, requireUser } from "../middleware/user_auth.ts";
-import { clientKey } from "../middleware/client_key.ts";
+import { clientBlockOf, clientKey } from "../middleware/client_key.ts";
 import { passwordCaller, setKnownDeviceCookie } from "../middleware/password_caller.ts";
 import { optionalJson, parseWith, validateJson } from "../http/validate.ts";
 import { originOf } from "../middleware/shop_origin.ts";
@@ -38,6 +38,15 @@ import type {
 
 /** Per client: 10 sign-ups per 10 minutes (sign-in limits: login_limits.ts). */
 export const REGISTER_LIMIT: RateLimit = { bucket: "register", max: 10, windowMs: 10 * 60_000 };
+/**
+ * Per block (IPv4 /24, IPv6 /48): 30 sign-ups per 10 minutes. Each costs a password hash, and the
+ * 65,536 /64s of one /48 would otherwise start 655,360 of them.
+ */
+export const REGISTER_BLOCK_LIMIT: RateLimit = {
+  bucket: "register-block",
+  max: 30,
+  windowMs: 10 * 60_000,
+};
 
 /**
  * Accounts (docs/product.md#accounts-api, docs/decisions.md#accounts-and-passwords), served under
@@ -55,6 +64,13 @@ export function authRoutes(deps: RouteDeps): Hono {
       REGISTER_LIMIT,
       clientKey(c),
       "Too many sign-ups. Please wait a few minutes.",
+    );
+    await hitRateLimit(
+      kv,
+      clock,
+      REGISTER_BLOCK_LIMIT,
+      clientBlockOf(c),
+      "Too many sign-ups from your network. Please wait a few minutes.",
     );
     const { email, password, user_id } = c.req.valid("json");
     const user = await registerUser(kv, clock, email, password, user_id ?? null);

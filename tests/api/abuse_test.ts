@@ -170,6 +170,31 @@ Deno.test("sign-ups at once from one address: exactly 10 go on", async () => {
   assert.equal(tally(answers)[429], 4);
 });
 
+Deno.test("sign-ups from one network: 30 per /24 per 10 minutes, each a hash; other networks sign up", async () => {
+  await using t = await createTestApp();
+  function signUp(i: number, client: string) {
+    return t.request("/auth/register", {
+      method: "POST",
+      body: { email: `block${i}@example.com`, password: "A-long-Password1" },
+      client,
+    });
+  }
+  // Three addresses of one /24 spend their 10 each, one at a time (no full hashing queue).
+  for (let i = 0; i < 30; i++) {
+    const res = await signUp(i, `203.0.113.${1 + Math.floor(i / 10)}`);
+    assert.equal(res.status, 201, res.text);
+  }
+  // A fourth address of the /24 has its own 10, but the block is spent.
+  const fourth = await signUp(30, "203.0.113.4");
+  assert.equal(fourth.status, 429, fourth.text);
+  assert.match(fourth.json.error, /your network/);
+  // Another network signs up.
+  assert.equal((await signUp(31, "198.51.100.20")).status, 201);
+  // The next window, the block signs up again.
+  t.clock.advance(10 * 60_000);
+  assert.equal((await signUp(32, "203.0.113.4")).status, 201);
+});
+
 Deno.test("order number guesses at once: exactly 30 misses are looked up; real orders are not counted", async () => {
   await using t = await createTestApp();
   const guesses = await Promise.all(
