@@ -7,7 +7,7 @@ import { z } from "zod";
 // The browser runs under a CSP without 'unsafe-eval': zod must not probe for eval there (the probe
 // is caught, but the browser reports the violation). The server keeps zod's compiled parsers.
 if (typeof document !== "undefined") z.config({ jitless: true });
-import { CONTACT_MESSAGE_MAX } from "./policy.ts";
+import { CONTACT_MESSAGE_MAX, MAX_LINE_QUANTITY } from "./policy.ts";
 import { EMAIL_MESSAGE, isStrongPassword, PASSWORD_MESSAGE, stripTags } from "./account_rules.ts";
 
 export { EMAIL_MESSAGE, isStrongPassword, PASSWORD_MESSAGE, stripTags };
@@ -18,8 +18,6 @@ import {
   TESTER_KEYCAPS,
   TESTER_SIZES,
 } from "./pricing.ts";
-
-const MAX_QUANTITY = 20;
 
 /**
  * A whole quantity, from JSON or from a query string. Only numbers and numeric text count: an empty
@@ -42,7 +40,7 @@ export const simpleAddSchema = z.object({
   itemId: idSchema,
   quantity: quantitySchema.optional().default(1)
     .refine((n) => n >= 1, "Quantity must be at least 1")
-    .refine((n) => n <= MAX_QUANTITY, `Quantity must be at most ${MAX_QUANTITY}`),
+    .refine((n) => n <= MAX_LINE_QUANTITY, `Quantity must be at most ${MAX_LINE_QUANTITY}`),
   cartId: z.string().max(64).optional(),
 });
 
@@ -65,7 +63,10 @@ export const testerAddSchema = z.discriminatedUnion("name", [
     keycaps: z.enum(TESTER_KEYCAPS, { error: "Keycaps must be none, transparent or random" }),
     switches: z.array(switchPick).max(20, "A tester holds at most 20 switches"),
     quantity: quantitySchema.optional().default(1)
-      .refine((n) => n >= 1 && n <= MAX_QUANTITY, `Quantity must be 1 to ${MAX_QUANTITY}`),
+      .refine(
+        (n) => n >= 1 && n <= MAX_LINE_QUANTITY,
+        `Quantity must be 1 to ${MAX_LINE_QUANTITY}`,
+      ),
     bodyColor,
   }),
   z.object({
@@ -75,7 +76,10 @@ export const testerAddSchema = z.discriminatedUnion("name", [
     keycaps: z.enum(CUBE_KEYCAPS, { error: "Cube keycaps must be white or pastel" }),
     switches: z.array(switchPick).max(20, "A Fidget Cube holds 6 switches"),
     quantity: quantitySchema.optional().default(1)
-      .refine((n) => n >= 1 && n <= MAX_QUANTITY, `Quantity must be 1 to ${MAX_QUANTITY}`),
+      .refine(
+        (n) => n >= 1 && n <= MAX_LINE_QUANTITY,
+        `Quantity must be 1 to ${MAX_LINE_QUANTITY}`,
+      ),
     bodyColor,
   }),
 ], { error: "name must be 'Custom Switch Tester' or 'Custom Fidget Cube'" });

@@ -1028,7 +1028,7 @@ const GROUPS: Group[] = [
   {
     name: "demo payments",
     // Every case starts a fresh checkout from one client: holds are not what this suite tests.
-    options: { env: { MAX_HOLDS_PER_CLIENT: "500" } },
+    options: { env: { MAX_HOLDS_PER_CLIENT: "500", MAX_HELD_UNITS_PER_CLIENT: "100000" } },
     setup: async (t) => {
       await plentyOfStock(t);
       return await startHostedCheckout(t);
