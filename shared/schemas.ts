@@ -563,6 +563,12 @@ export const stockAlertSchema = z.object({
   error: "Send a switchId or a productId (one of them)",
 });
 
+/** Query of the back-in-stock confirmation page and its button (tokens as unsubscribe links). */
+export const stockAlertConfirmQuerySchema = z.object({
+  token: z.string({ error: "This confirmation link is not complete" })
+    .regex(/^[A-Za-z0-9_-]{10,64}$/, "This confirmation link is not one we sent"),
+});
+
 /** Query of the back-in-stock email's unsubscribe page and its button. */
 export const unsubscribeQuerySchema = z.object({
   token: z.string({ error: "This unsubscribe link is not complete" })
