@@ -16,6 +16,9 @@ import {
 } from "../helpers/stock_alerts.ts";
 import { switchKey } from "../../shared/bom.ts";
 import { setShelfCount } from "../../server/stock/store.ts";
+import type { StockAlert } from "../../server/stock/back_in_stock/store.ts";
+import { keys } from "../../server/kv/keys.ts";
+import { migrate } from "../../server/ops/migrations.ts";
 
 const SWITCH = STARTER.switchIds[0];
 
@@ -247,4 +250,37 @@ Deno.test("the confirmation page asks; its button confirms; bad, used and expire
     method: "POST",
   });
   assert.equal(expired.status, 404);
+});
+
+Deno.test("sign-ups from before confirmations: a shopper's stay; a mailbox under many spellings is held back", async () => {
+  await using t = await testApp();
+  await shelf(t, 0);
+  // As a store from before: sign-ups in force without confirmation, and no migration marker.
+  const legacy = (email: string, i: number): StockAlert => ({
+    subject: `switch:${SWITCH}`,
+    email,
+    token: `legacytoken${i}legacytoken`,
+    origin: "http://shop.test",
+    createdAt: t.clock.now() - 60_000,
+    notified: false,
+  });
+  const emails = [
+    "ann@example.com",
+    "bo+shop@example.com",
+    ...Array.from({ length: 5 }, (_, i) => `victim+${i}@gmail.com`),
+    "v.ictim@gmail.com",
+  ];
+  for (const [i, email] of emails.entries()) {
+    const alert = legacy(email, i);
+    await t.kv.set(keys.stockAlert(alert.subject, email), alert);
+    await t.kv.set(keys.stockAlertToken(alert.token), { subject: alert.subject, email });
+  }
+  await t.kv.delete(keys.migration("7-stock-alert-spellings"));
+  await migrate(t.kv, t.clock);
+
+  await shelf(t, 5);
+  assert.equal((await alertMails(t, (to) => to === "ann@example.com")).length, 1);
+  assert.equal((await alertMails(t, (to) => to === "bo+shop@example.com")).length, 1);
+  assert.equal((await alertMails(t, isVictim)).length, 0);
+  assert.equal((await confirmationMails(t, isVictim)).length, 0, "nobody is mailed to confirm");
 });
