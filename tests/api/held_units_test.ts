@@ -78,6 +78,8 @@ Deno.test("one address checking out cart after cart holds at most 60 units; othe
   assert.deepEqual(answers.map((a) => a.status), [200, 200, 429, 429]);
   assert.match(answers[2].json.error, /60 items/);
   assert.match(answers[2].json.error, /Pay for one of your checkouts|wait until/);
+  // Until the first of the attacker's holds lapses (30 minutes).
+  assert.equal(answers[2].headers.get("Retry-After"), "1800");
   assert.equal(await reservedOfTarget(t), 60, "the attacker holds 60 of 150");
 
   // A shopper at another address buys as usual.

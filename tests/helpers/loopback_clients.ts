@@ -14,6 +14,7 @@ export interface LoopbackShop extends AsyncDisposable {
     init?: { method?: string; body?: unknown; headers?: Record<string, string> },
   ): Promise<{
     status: number;
+    headers: Headers;
     text: string;
     // deno-lint-ignore no-explicit-any
     json: any;
@@ -55,7 +56,7 @@ export function serveOnLoopback(t: Pick<TestApp, "app">): LoopbackShop {
       try {
         json = JSON.parse(text);
       } catch { /* not JSON */ }
-      return { status: res.status, text, json };
+      return { status: res.status, headers: res.headers, text, json };
     },
     async [Symbol.asyncDispose]() {
       for (const client of clients.values()) client.close();
