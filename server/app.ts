@@ -26,7 +26,7 @@ import { adminNoticeRoutes, noticeRoutes } from "./routes/notice.ts";
 import { adminEmailRoutes } from "./routes/admin_emails.ts";
 import { adminReportRoutes } from "./routes/admin_reports.ts";
 import { buildStockRoutes } from "./routes/build_stock.ts";
-import { stockAlertRoutes, unsubscribeRoutes } from "./routes/stock_alerts.ts";
+import { confirmRoutes, stockAlertRoutes, unsubscribeRoutes } from "./routes/stock_alerts.ts";
 import { authRoutes } from "./routes/auth.ts";
 import { webhookRoutes } from "./routes/webhooks.ts";
 import { imageRoutes } from "./routes/images.ts";
@@ -94,6 +94,7 @@ export function createApp(deps: AppDeps): Hono {
   // Its pages carry a link's token and answer for one mailbox: never kept by a cache.
   app.use("/stock-alerts/*", noStoreByDefault());
   app.route("/stock-alerts", unsubscribeRoutes(deps));
+  app.route("/stock-alerts", confirmRoutes(deps));
   // Before /api/admin, whose own admin check would otherwise run a second time for these.
   app.route("/api/admin/promos", adminPromoRoutes(deps));
   app.route("/api/admin/catalog", adminCatalogRoutes(routeDeps));

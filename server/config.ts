@@ -29,6 +29,9 @@ const envSchema = z.object({
   // A client's holds are one KV value (at most 64 KiB): 500 keeps far inside it.
   MAX_HOLDS_PER_CLIENT: z.coerce.number({ error: HOLDS_MESSAGE }).int(HOLDS_MESSAGE)
     .min(1, HOLDS_MESSAGE).max(500, HOLDS_MESSAGE).default(3),
+  // Far above any real shopper's order (a cart line holds at most 10): only a hoarder meets it.
+  MAX_HELD_UNITS_PER_CLIENT: z.coerce.number({ error: COUNT_MESSAGE }).int(COUNT_MESSAGE)
+    .min(1, COUNT_MESSAGE).max(100_000, COUNT_MESSAGE).default(60),
   CHECKOUTS_PER_CLIENT: z.coerce.number({ error: COUNT_MESSAGE }).int(COUNT_MESSAGE)
     .min(1, COUNT_MESSAGE).max(100_000, COUNT_MESSAGE).default(20),
   NEW_CARTS_PER_CLIENT: z.coerce.number({ error: COUNT_MESSAGE }).int(COUNT_MESSAGE)
@@ -93,6 +96,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     imageBaseUrl: e.IMAGE_BASE_URL?.replace(/\/+$/, ""),
     reservationMinutes: e.RESERVATION_MINUTES,
     maxHoldsPerClient: e.MAX_HOLDS_PER_CLIENT,
+    maxHeldUnitsPerClient: e.MAX_HELD_UNITS_PER_CLIENT,
     checkoutsPerClient: e.CHECKOUTS_PER_CLIENT,
     newCartsPerClient: e.NEW_CARTS_PER_CLIENT,
     distDir: e.DIST_DIR ?? new URL("../dist", import.meta.url).pathname,

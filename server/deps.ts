@@ -25,6 +25,8 @@ export interface Config {
   reservationMinutes: number;
   /** Unpaid checkouts one client may hold stock with at once. */
   maxHoldsPerClient: number;
+  /** Units (testers, packs, items) one client's unpaid checkouts may hold together. */
+  maxHeldUnitsPerClient: number;
   /** Checkouts one client may start per 10 minutes. */
   checkoutsPerClient: number;
   /** Carts one client may create per 10 minutes. */

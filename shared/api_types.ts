@@ -291,6 +291,16 @@ export interface RegisterAnswer {
   userId: string;
 }
 
+/**
+ * `POST /api/stock-alerts`. `checkInbox`: the sign-up is in force once its address confirms (the
+ * first time an address asks, a link is emailed); false for a signed-in shopper's own address,
+ * in force at once. It says nothing about the address itself, whoever asks.
+ */
+export interface StockAlertAnswer {
+  ok: true;
+  checkInbox: boolean;
+}
+
 /** `GET /auth/me`. */
 export interface AccountView {
   userId: string;

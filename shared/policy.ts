@@ -52,6 +52,14 @@ export const TIMINGS = {
   zipEstimateDelayMs: 500,
 } as const;
 
+/**
+ * Most of one cart line. A tester is a one-person tool: ten covers a club's or a family's round
+ * of gifts, which is the most a shopper buys of one configuration; a larger order is a bulk order
+ * to agree with the shop by email. It also keeps one line well inside what one client may hold at
+ * once (MAX_HELD_UNITS_PER_CLIENT, 60 by default).
+ */
+export const MAX_LINE_QUANTITY = 10;
+
 /** Longest contact message. */
 export const CONTACT_MESSAGE_MAX = 800;
 

@@ -7,7 +7,7 @@ import { z } from "zod";
 // The browser runs under a CSP without 'unsafe-eval': zod must not probe for eval there (the probe
 // is caught, but the browser reports the violation). The server keeps zod's compiled parsers.
 if (typeof document !== "undefined") z.config({ jitless: true });
-import { CONTACT_MESSAGE_MAX } from "./policy.ts";
+import { CONTACT_MESSAGE_MAX, MAX_LINE_QUANTITY } from "./policy.ts";
 import { isCountryCode } from "./countries.ts";
 import { EMAIL_MESSAGE, isStrongPassword, PASSWORD_MESSAGE, stripTags } from "./account_rules.ts";
 
@@ -19,8 +19,6 @@ import {
   TESTER_KEYCAPS,
   TESTER_SIZES,
 } from "./pricing.ts";
-
-const MAX_QUANTITY = 20;
 
 /**
  * A whole quantity, from JSON or from a query string. Only numbers and numeric text count: an empty
@@ -43,7 +41,7 @@ export const simpleAddSchema = z.object({
   itemId: idSchema,
   quantity: quantitySchema.optional().default(1)
     .refine((n) => n >= 1, "Quantity must be at least 1")
-    .refine((n) => n <= MAX_QUANTITY, `Quantity must be at most ${MAX_QUANTITY}`),
+    .refine((n) => n <= MAX_LINE_QUANTITY, `Quantity must be at most ${MAX_LINE_QUANTITY}`),
   cartId: z.string().max(64).optional(),
 });
 
@@ -66,7 +64,10 @@ export const testerAddSchema = z.discriminatedUnion("name", [
     keycaps: z.enum(TESTER_KEYCAPS, { error: "Keycaps must be none, transparent or random" }),
     switches: z.array(switchPick).max(20, "A tester holds at most 20 switches"),
     quantity: quantitySchema.optional().default(1)
-      .refine((n) => n >= 1 && n <= MAX_QUANTITY, `Quantity must be 1 to ${MAX_QUANTITY}`),
+      .refine(
+        (n) => n >= 1 && n <= MAX_LINE_QUANTITY,
+        `Quantity must be 1 to ${MAX_LINE_QUANTITY}`,
+      ),
     bodyColor,
   }),
   z.object({
@@ -76,7 +77,10 @@ export const testerAddSchema = z.discriminatedUnion("name", [
     keycaps: z.enum(CUBE_KEYCAPS, { error: "Cube keycaps must be white or pastel" }),
     switches: z.array(switchPick).max(20, "A Fidget Cube holds 6 switches"),
     quantity: quantitySchema.optional().default(1)
-      .refine((n) => n >= 1 && n <= MAX_QUANTITY, `Quantity must be 1 to ${MAX_QUANTITY}`),
+      .refine(
+        (n) => n >= 1 && n <= MAX_LINE_QUANTITY,
+        `Quantity must be 1 to ${MAX_LINE_QUANTITY}`,
+      ),
     bodyColor,
   }),
 ], { error: "name must be 'Custom Switch Tester' or 'Custom Fidget Cube'" });
@@ -567,6 +571,12 @@ export const stockAlertSchema = z.object({
   productId: z.number({ error: "productId must be a number" }).int().positive().optional(),
 }).refine((b) => (b.switchId === undefined) !== (b.productId === undefined), {
   error: "Send a switchId or a productId (one of them)",
+});
+
+/** Query of the back-in-stock confirmation page and its button (tokens as unsubscribe links). */
+export const stockAlertConfirmQuerySchema = z.object({
+  token: z.string({ error: "This confirmation link is not complete" })
+    .regex(/^[A-Za-z0-9_-]{10,64}$/, "This confirmation link is not one we sent"),
 });
 
 /** Query of the back-in-stock email's unsubscribe page and its button. */

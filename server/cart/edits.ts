@@ -24,6 +24,7 @@ import { CONFLICT, withRetries } from "../kv/kv_util.ts";
 import { freeUnits } from "../stock/store.ts";
 import { readStockVersion } from "../kv/version.ts";
 import { describeShortages } from "../stock/names.ts";
+import { MAX_LINE_QUANTITY } from "../../shared/policy.ts";
 
 import {
   type CartLine,
@@ -32,7 +33,6 @@ import {
   type LineSpec,
   lineUnitCents,
   MAX_CART_LINES,
-  MAX_LINE_QUANTITY,
   shapeProblem,
   unsoldReason,
 } from "./rules.ts";

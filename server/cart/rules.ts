@@ -14,8 +14,7 @@ import {
 } from "../../shared/pricing.ts";
 import { type ProductRecord, type SwitchRecord } from "../catalog/store.ts";
 
-/** Most units of one line, and most lines in a cart. */
-export const MAX_LINE_QUANTITY = 20;
+/** Most lines in a cart (most units of one line: MAX_LINE_QUANTITY in shared/policy.ts). */
 export const MAX_CART_LINES = 30;
 
 /** What a line is, without its id and quantity. */

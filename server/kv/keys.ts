@@ -98,4 +98,10 @@ export const keys = {
   stockAlerts: () => ["stock_alerts"] as const,
   /** A sign-up by its unsubscribe token. */
   stockAlertToken: (token: string) => ["stock_alert_tokens", token] as const,
+  /** An address that asked for back-in-stock emails: confirmed, or when it was last asked to. */
+  stockAlertAddress: (email: string) => ["stock_alert_addresses", email] as const,
+  /** A back-in-stock confirmation link, by its token (expires with the link). */
+  stockAlertConfirm: (token: string) => ["stock_alert_confirms", token] as const,
+  /** When a mailbox (however spelled) was last sent confirmations, within a day. */
+  stockAlertMailbox: (mailbox: string) => ["stock_alert_mailboxes", mailbox] as const,
 };

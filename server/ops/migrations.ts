@@ -12,7 +12,9 @@ import { keys } from "../kv/keys.ts";
 import { countHeldAsReserved } from "../stock/store.ts";
 import { commitStockChange } from "../kv/version.ts";
 import type { StockKey } from "../../shared/bom.ts";
-import { mailboxOf, type PromoRecord, promoRecord } from "../promos/store.ts";
+import { type PromoRecord, promoRecord } from "../promos/store.ts";
+import { mailboxOf } from "../email/mailbox.ts";
+import type { StockAlert } from "../stock/back_in_stock/store.ts";
 import { PACKS } from "../../shared/catalog/packs.ts";
 import { PRODUCTS } from "../../shared/catalog/products.ts";
 import type { PackRecord, ProductRecord, SwitchRecord } from "../catalog/store.ts";
@@ -187,6 +189,33 @@ const MIGRATIONS: Migration[] = [
     // this deletes those kept before.
     async run(kv) {
       await deleteUnusedImages(kv);
+    },
+  },
+  {
+    id: 8,
+    name: "stock-alert-spellings",
+    // Back-in-stock sign-ups now wait for their address to confirm. Those made before stay in
+    // force: a shopper asked for them, and re-asking would mail every address unprompted. But a
+    // mailbox signed up under more than one spelling (+tags, Gmail's dots) is what flooding a
+    // stranger looked like, and no shopper needs it: those sign-ups wait for a confirmation that
+    // is never sent, so they mail nobody, and the next check drops them once a week old (unless
+    // that spelling signs up again and confirms).
+    async run(kv) {
+      const spellings = new Map<string, Set<string>>();
+      for await (const { value } of kv.list<StockAlert>({ prefix: keys.stockAlerts() })) {
+        const mailbox = mailboxOf(value.email);
+        spellings.set(mailbox, (spellings.get(mailbox) ?? new Set()).add(value.email));
+      }
+      const many = new Set([...spellings].filter(([, s]) => s.size > 1).map(([m]) => m));
+      for await (const listed of kv.list<StockAlert>({ prefix: keys.stockAlerts() })) {
+        if (!many.has(mailboxOf(listed.value.email))) continue;
+        for (let entry: Deno.KvEntryMaybe<StockAlert> = listed; entry.value;) {
+          if (entry.value.pending) break;
+          const held = { ...entry.value, pending: true };
+          if ((await kv.atomic().check(entry).set(entry.key, held).commit()).ok) break;
+          entry = await kv.get<StockAlert>(entry.key);
+        }
+      }
     },
   },
 ];

@@ -9,7 +9,7 @@ import { unitsAvailable } from "../../shared/bom.ts";
 import { Conflict, LimitReached } from "../errors.ts";
 import { type CartRecord } from "../cart/store.ts";
 import { type PricedLine, subtotalOf } from "../cart/view.ts";
-import { type HoldsEntry, liveHolds, writeHoldsTo } from "../stock/holds.ts";
+import { checkHeldUnits, type HoldsEntry, liveHolds, writeHoldsTo } from "../stock/holds.ts";
 import { keys } from "../kv/keys.ts";
 import { findOrderEntry, writeOrderTo } from "./store.ts";
 import {
@@ -110,7 +110,7 @@ interface ReservationReads {
  *   2. the previous checkout, while unpaid, is replaced; one whose payment was just taken is not
  *      (`replaceable`);
  *   3. the promo code's use is held (the replaced checkout's given back first);
- *   4. the client's holds are counted (no hoarding);
+ *   4. the client's holds are counted, and the units they hold (no hoarding);
  *   5. the stock is reserved, after the replaced checkout's is released (`reserveStock`);
  *   6. the order is made, with its payment when the provider keeps payments in KV, and written
  *      with everything above (`reservationWrite`).
@@ -167,6 +167,12 @@ export function reservationJob(
       if (others.length >= config.maxHoldsPerClient) {
         throw new LimitReached(holdLimitMessage(others.length, config.reservationMinutes));
       }
+      // Checked on the holds as read, and written with them below in one checked write: parallel
+      // checkouts of one client take turns on its holds entry, so they cannot pass it together.
+      checkHeldUnits(others, unitsOf(cart.lines), {
+        maxUnits: config.maxHeldUnitsPerClient,
+        reservationMinutes: config.reservationMinutes,
+      }, now);
 
       const { released, reserved } = reserveStock(stock, need, replacing, cart.lines);
       const expiresAt = now + config.reservationMinutes * 60_000;
@@ -302,6 +308,7 @@ function reservationWrite(
   writeHoldsTo(op, input.client, reads.holds, [...others, {
     orderNumber: order.orderNumber,
     expiresAt: order.reservation.expiresAt,
+    units: unitsOf(order.items),
   }], now);
   op.enqueue({ type: "reservation-expiry", orderNumber: order.orderNumber }, {
     delay: deps.config.reservationMinutes * 60_000,
@@ -389,6 +396,11 @@ function newOrder(
     updatedAt: now,
     history: [{ status: "STARTED", at: now }],
   };
+}
+
+/** The units a checkout holds: testers, packs and items, as the shopper counts them. */
+function unitsOf(lines: readonly { quantity: number }[]): number {
+  return lines.reduce((sum, l) => sum + l.quantity, 0);
 }
 
 /** The 429 a shopper reads when their holds are used up. */

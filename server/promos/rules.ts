@@ -9,10 +9,10 @@
 import type { PromoDiscount } from "../../shared/policy.ts";
 import { formatCents } from "../../shared/pricing.ts";
 import { InvalidInput, Unavailable } from "../errors.ts";
+import { mailboxOf } from "../email/mailbox.ts";
 import {
   type CodeUsage,
   type EmailUsage,
-  mailboxOf,
   type PromoRecord,
   USAGE_WRITE_CHECKS,
   USAGE_WRITE_MUTATIONS,

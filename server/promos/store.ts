@@ -62,30 +62,6 @@ export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
-/** Mail providers whose mailboxes ignore dots in the name (and their other names). */
-const DOTLESS_DOMAINS: Record<string, string> = {
-  "gmail.com": "gmail.com",
-  "googlemail.com": "gmail.com",
-};
-
-/**
- * The mailbox a per-email promo limit counts: one person however they spell it. Case is ignored,
- * a "+tag" after the name reaches the same mailbox at every common provider, and Gmail ignores
- * dots in the name (googlemail.com is gmail.com). So eve@, Eve+1@ and e.ve@gmail.com are one.
- */
-export function mailboxOf(email: string): string {
-  const address = normalizeEmail(email);
-  const at = address.lastIndexOf("@");
-  if (at <= 0) return address;
-  let name = address.slice(0, at).split("+")[0];
-  let domain = address.slice(at + 1);
-  if (domain in DOTLESS_DOMAINS) {
-    domain = DOTLESS_DOMAINS[domain];
-    name = name.replaceAll(".", "");
-  }
-  return `${name || address.slice(0, at)}@${domain}`;
-}
-
 /** One code's record as stored (a miss for input that cannot be a code). */
 export async function getPromoEntry(
   kv: Deno.Kv,

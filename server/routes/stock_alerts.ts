@@ -1,10 +1,20 @@
 import { Hono } from "hono";
 import { escapeHtml } from "../../shared/html.ts";
 import { SHOP_NAME } from "../../shared/policy.ts";
-import { stockAlertSchema, unsubscribeQuerySchema } from "../../shared/schemas.ts";
+import {
+  stockAlertConfirmQuerySchema,
+  stockAlertSchema,
+  unsubscribeQuerySchema,
+} from "../../shared/schemas.ts";
+import type { StockAlertAnswer } from "../../shared/api_types.ts";
 import type { AppDeps } from "../deps.ts";
 import { hitRateLimit, type RateLimit } from "../kv/rate_limit.ts";
-import { removeStockAlert } from "../stock/back_in_stock/store.ts";
+import {
+  confirmAlertAddress,
+  confirmLinkWorks,
+  removeStockAlert,
+} from "../stock/back_in_stock/store.ts";
+import { optionalUser } from "../middleware/user_auth.ts";
 import { signUp } from "../stock/back_in_stock/alerts.ts";
 import { clientKey } from "../middleware/client_key.ts";
 import { originOf } from "../middleware/shop_origin.ts";
@@ -30,8 +40,10 @@ export function stockAlertRoutes(deps: AppDeps): Hono {
     );
     const { email, switchId, productId } = c.req.valid("json");
     const target = switchId !== undefined ? { switchId } : { productId: productId! };
-    await signUp(deps, email, target, originOf(c));
-    return c.json({ ok: true });
+    // A signed-in shopper's own address needs no confirmation; the answer says only that.
+    const own = (await optionalUser(deps, c))?.email === email;
+    await signUp(deps, email, target, originOf(c), own);
+    return c.json({ ok: true, checkInbox: !own } satisfies StockAlertAnswer);
   });
 }
 
@@ -65,6 +77,44 @@ export function unsubscribeRoutes(deps: AppDeps): Hono {
       removed
         ? "<p>You will not get an email when it is back in stock.</p>"
         : "<p>There was nothing to unsubscribe from: this sign-up was already removed.</p>",
+    ));
+  });
+  return app;
+}
+
+const STALE_LINK =
+  "<p>This confirmation link has expired or was already used. If you confirmed it, you are all set. Otherwise ask again from the item's page: a new link will be emailed.</p>";
+
+/**
+ * The confirmation link of a back-in-stock sign-up, which works as the unsubscribe link does:
+ * opening it asks (a mail scanner's GET must not confirm anyone), the button's POST confirms the
+ * address. The pages carry a token, so no cache keeps them.
+ */
+export function confirmRoutes(deps: AppDeps): Hono {
+  const { kv, clock } = deps;
+  const app = new Hono();
+  app.get("/confirm", validateQuery(stockAlertConfirmQuerySchema), async (c) => {
+    const { token } = c.req.valid("query");
+    c.header("Cache-Control", "no-store");
+    if (!await confirmLinkWorks(kv, token, clock.now())) {
+      return c.html(page("Link expired", STALE_LINK), 404);
+    }
+    return c.html(page(
+      "Confirm back-in-stock emails?",
+      `<p>We will email this address once each time something it asked for is back in stock.</p><form method="post" action="/stock-alerts/confirm?token=${
+        escapeHtml(token)
+      }"><button type="submit">Confirm</button></form>`,
+    ));
+  });
+  app.post("/confirm", validateQuery(stockAlertConfirmQuerySchema), async (c) => {
+    const { token } = c.req.valid("query");
+    c.header("Cache-Control", "no-store");
+    if (!await confirmAlertAddress(kv, token, clock.now())) {
+      return c.html(page("Link expired", STALE_LINK), 404);
+    }
+    return c.html(page(
+      "Confirmed",
+      "<p>Thank you. We will email you once when what you asked for is back in stock.</p>",
     ));
   });
   return app;

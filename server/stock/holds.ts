@@ -1,10 +1,47 @@
 /** The unpaid checkouts each client holds stock with, so no one client can hoard the shelf. */
 import { keys } from "../kv/keys.ts";
+import { Conflict, LimitReached } from "../errors.ts";
 
-/** One hold: an unpaid order and when its reservation lapses. */
+/** One hold: an unpaid order, the units it holds, and when its reservation lapses. */
 export interface Hold {
   orderNumber: string;
   expiresAt: number;
+  /**
+   * Units (testers, packs, items) the order holds. Absent on holds written before units were
+   * counted: those lapse within one reservation time and count as none meanwhile.
+   */
+  units?: number;
+}
+
+/** The units a client's holds hold together. */
+export function heldUnits(holds: readonly Hold[]): number {
+  return holds.reduce((sum, h) => sum + (h.units ?? 0), 0);
+}
+
+/**
+ * Refuses a new hold of `units` that would take one client past `maxUnits` with its `others`
+ * (the holds it keeps): a cart bigger than the cap on its own is a 409 (waiting changes nothing),
+ * one that fits alone is a 429 until one of the others is paid, replaced or lapses.
+ */
+export function checkHeldUnits(
+  others: readonly Hold[],
+  units: number,
+  limits: { maxUnits: number; reservationMinutes: number },
+  now: number,
+): void {
+  const { maxUnits, reservationMinutes } = limits;
+  if (units > maxUnits) {
+    throw new Conflict(
+      `A checkout can hold at most ${maxUnits} items at once, and this cart has ${units}. Remove some items and check out again; for a larger order, write to us.`,
+    );
+  }
+  const held = heldUnits(others);
+  if (held + units <= maxUnits) return;
+  const firstLapse = Math.min(...others.map((h) => h.expiresAt));
+  throw new LimitReached(
+    `Your checkouts waiting for payment already hold ${held} items, and this cart has ${units}: one shopper can hold at most ${maxUnits} items at once. Pay for one of your checkouts, or wait until one is released (holds last ${reservationMinutes} minutes), then try again.`,
+    Math.max(1, Math.ceil((firstLapse - now) / 1000)),
+  );
 }
 
 /** A client's holds as stored (with the versionstamp for check-and-set). */

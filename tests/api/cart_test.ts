@@ -12,7 +12,8 @@ import {
   toDollars,
 } from "../../shared/pricing.ts";
 import { CART_TTL_MS } from "../../server/cart/store.ts";
-import { MAX_CART_LINES, MAX_LINE_QUANTITY } from "../../server/cart/rules.ts";
+import { MAX_CART_LINES } from "../../server/cart/rules.ts";
+import { MAX_LINE_QUANTITY } from "../../shared/policy.ts";
 import { keys } from "../../server/kv/keys.ts";
 import { commitStockChange } from "../../server/kv/version.ts";
 import { createTestApp, setStock, type TestApp } from "../helpers/test_app.ts";
@@ -640,13 +641,16 @@ Deno.test(`more than ${MAX_LINE_QUANTITY} of one line answers 400`, async () => 
     await addTester(t, testerBody(10, "none", pick(10), { quantity: MAX_LINE_QUANTITY + 1 })),
     400,
   );
-  const { json: tester } = await addTester(t, testerBody(10, "none", pick(10), { quantity: 15 }));
+  const { json: tester } = await addTester(
+    t,
+    testerBody(10, "none", pick(10), { quantity: MAX_LINE_QUANTITY - 5 }),
+  );
   assertError(
     await addTester(t, testerBody(10, "none", pick(10), { cartId: tester.id, quantity: 6 })),
     400,
     /at most/,
   );
-  assert.equal((await getCart(t, tester.id)).json.items[0].quantity, 15);
+  assert.equal((await getCart(t, tester.id)).json.items[0].quantity, MAX_LINE_QUANTITY - 5);
 });
 
 Deno.test(`a cart holds at most ${MAX_CART_LINES} different lines`, async () => {
@@ -737,18 +741,18 @@ Deno.test("every change renews a cart's expiry", async () => {
   assertError(await getCart(t, cartId), 404);
 });
 
-Deno.test("20 concurrent adds to one cart lose no update", async () => {
+Deno.test(`${MAX_LINE_QUANTITY} concurrent adds to one cart lose no update`, async () => {
   await using t = await createTestApp();
   const { json } = await addProduct(t, 1);
   await deleteLine(t, json.id, "1");
   const results = await Promise.all(
-    Array.from({ length: 20 }, () => addProduct(t, 384, 1, json.id)),
+    Array.from({ length: MAX_LINE_QUANTITY }, () => addProduct(t, 384, 1, json.id)),
   );
   for (const res of results) assert.equal(res.status, 200, res.text);
   const cart = await getCart(t, json.id);
   assert.equal(cart.json.items.length, 1);
-  assert.equal(cart.json.items[0].quantity, 20);
-  assert.equal(cart.json.subtotalCents, 20 * 999);
+  assert.equal(cart.json.items[0].quantity, MAX_LINE_QUANTITY);
+  assert.equal(cart.json.subtotalCents, MAX_LINE_QUANTITY * 999);
 });
 
 Deno.test("concurrent adds of different things to one cart keep every line", async () => {

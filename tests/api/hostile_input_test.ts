@@ -53,6 +53,7 @@ import {
   salesQuerySchema,
   shipChosenSchema,
   simpleAddSchema,
+  stockAlertConfirmQuerySchema,
   stockAlertSchema,
   stockUpdateSchema,
   switchCreateSchema,
@@ -610,6 +611,20 @@ async function shippedOrder(t: TestApp, cookie: string): Promise<string> {
 }
 
 /** Stock for hundreds of checkouts, since every case of some routes starts one. */
+let confirmations = 0;
+
+/** A working back-in-stock confirmation link's token, for a new address each time. */
+async function confirmationToken(t: TestApp): Promise<string> {
+  const email = `confirm${++confirmations}@example.com`;
+  const res = await t.request("/api/stock-alerts", {
+    method: "POST",
+    body: { email, switchId: STARTER.switchIds[0] },
+  });
+  assert.equal(res.status, 200, res.text);
+  const mail = (await listOutbox(t.kv)).find((e) => e.email.to === email)!;
+  return /confirm\?token=([A-Za-z0-9_-]+)/.exec(mail.email.text)![1];
+}
+
 async function plentyOfStock(t: TestApp): Promise<void> {
   for await (const e of t.kv.list<Json>({ prefix: ["stock"] })) {
     await t.kv.set(e.key, { ...e.value, stock: 100_000 });
@@ -1024,12 +1039,28 @@ const GROUPS: Group[] = [
         query: fieldsOf(unsubscribeQuerySchema),
         body: IGNORED_BODY,
       },
+      {
+        method: "GET",
+        path: "/stock-alerts/confirm",
+        fresh: true,
+        base: async (ctx) => ({ query: { token: await confirmationToken(ctx.t) } }),
+        query: fieldsOf(stockAlertConfirmQuerySchema),
+        body: NO_BODY,
+      },
+      {
+        method: "POST",
+        path: "/stock-alerts/confirm",
+        fresh: true,
+        base: async (ctx) => ({ query: { token: await confirmationToken(ctx.t) } }),
+        query: fieldsOf(stockAlertConfirmQuerySchema),
+        body: IGNORED_BODY,
+      },
     ],
   },
   {
     name: "demo payments",
     // Every case starts a fresh checkout from one client: holds are not what this suite tests.
-    options: { env: { MAX_HOLDS_PER_CLIENT: "500" } },
+    options: { env: { MAX_HOLDS_PER_CLIENT: "500", MAX_HELD_UNITS_PER_CLIENT: "100000" } },
     setup: async (t) => {
       await plentyOfStock(t);
       return await startHostedCheckout(t);

@@ -846,6 +846,9 @@ async function main(): Promise<void> {
       DENO_ENV: "",
       LOG_REQUESTS: "0",
       MAX_HOLDS_PER_CLIENT: String(HOLDS_PER_ADDRESS),
+      // The server's default, explicit for the same reason; the scenarios' one-unit carts stay
+      // far below it.
+      MAX_HELD_UNITS_PER_CLIENT: "60",
       // The scenarios measure the work of thousands of shoppers from a few dozen loopback
       // addresses; the per-address rates on new carts and checkouts (tests/api/abuse_test.ts)
       // would measure refusals instead. The holds limit stays on: the scenarios respect it.

@@ -1,13 +1,15 @@
 /**
  * Shopper self-service in a real browser: a password reset from the emailed link, a guest
- * cancelling a paid order from its tracking page, a back-in-stock sign-up on a sold-out pack that
- * the owner's restock answers with an email, and a shopper downloading then deleting their data.
+ * cancelling a paid order from its tracking page, a back-in-stock sign-up on a sold-out pack,
+ * confirmed from its emailed link, that the owner's restock answers with an email, and a shopper
+ * downloading then deleting their data.
  */
 import assert from "node:assert/strict";
 import { e2eTest } from "./helpers/e2e.ts";
 import { expectToast } from "./helpers/browser.ts";
 import { paidOrder, setSwitchStock } from "./helpers/api.ts";
 import { PACKS } from "../../shared/catalog/packs.ts";
+import { listOutbox } from "../../server/email/outbox.ts";
 
 const STARTER = PACKS[0];
 
@@ -32,6 +34,18 @@ async function waitForEmail(
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`no email to ${to} matching ${subject}`);
+}
+
+/** The back-in-stock confirmation link sent to `to`, read (bounded) from the shop's outbox. */
+async function confirmationLink(kvPath: string, to: string): Promise<string> {
+  await using kv = await Deno.openKv(kvPath);
+  for (let i = 0; i < 100; i++) {
+    const mail = (await listOutbox(kv)).find((e) => e.email.to === to);
+    const link = mail && /\S+\/stock-alerts\/confirm\?token=[A-Za-z0-9_-]+/.exec(mail.email.text);
+    if (link) return link[0];
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`no confirmation link for ${to} in the outbox`);
 }
 
 const BUYER = {
@@ -124,8 +138,16 @@ e2eTest("a sold-out pack takes a back-in-stock sign-up, and the restock emails i
   await page.getByText("Please enter a valid email address").waitFor();
   await page.getByLabel("Your email").fill("ivy@example.com");
   await page.getByRole("button", { name: "Notify me" }).click();
-  await page.getByText(`We will email ivy@example.com once when ${STARTER.title} is back.`)
-    .waitFor();
+  await page.getByText(
+    `Check your inbox: the first time an address asks, we email it a link to confirm. Once it is confirmed, we will email ivy@example.com once when ${STARTER.title} is back.`,
+  ).waitFor();
+
+  // The confirmation link, as the shop's outbox holds it: opening it asks, its button confirms.
+  const link = await confirmationLink(shop.kvPath, "ivy@example.com");
+  await page.goto(link);
+  await page.getByRole("heading", { name: "Confirm back-in-stock emails?" }).waitFor();
+  await page.getByRole("button", { name: "Confirm" }).click();
+  await page.getByRole("heading", { name: "Confirmed" }).waitFor();
 
   // The owner sees who waits, in the inventory.
   const owner = await e2e.newPage();

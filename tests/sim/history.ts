@@ -23,6 +23,7 @@ import {
   AddTester,
   Checkout,
   ConfirmReset,
+  ConfirmStockAlert,
   Contact,
   CustomerCancel,
   NotifyMe,
@@ -240,6 +241,7 @@ const stepArb: fc.Arbitrary<Step> = fc.oneof(
     weight: 3,
     arbitrary: fc.record({ shopper, switch: fc.nat({ max: 21 }), at }).map((p) => new NotifyMe(p)),
   },
+  { weight: 3, arbitrary: fc.record({ shopper, at }).map((p) => new ConfirmStockAlert(p)) },
   { weight: 2, arbitrary: fc.record({ shopper, at }).map((p) => new Contact(p)) },
   { weight: 9, arbitrary: setShelf },
   {

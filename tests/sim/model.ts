@@ -101,6 +101,14 @@ export interface Model {
   resetWindows: Map<string, number>;
   contactsOwed: number;
   alerts: AlertSignUp[];
+  /**
+   * Back-in-stock confirmations that may be owed, per address: one at most per sign-up the shop
+   * accepted while the address had not confirmed (the shop sends fewer: one an hour, three a
+   * day per mailbox).
+   */
+  alertConfirmations: Map<string, number>;
+  /** Addresses that confirmed back-in-stock emails, at which step: only these are told. */
+  alertConfirmed: Map<string, number>;
   /** Order numbers seen paid (history holds PAYMENT_RECEIVED). */
   paid: Set<string>;
 }
@@ -142,6 +150,8 @@ export function newModel(shoppers: number, stock: Map<StockKey, number>): Model 
     resetWindows: new Map(),
     contactsOwed: 0,
     alerts: [],
+    alertConfirmations: new Map(),
+    alertConfirmed: new Map(),
     paid: new Set(),
   };
 }

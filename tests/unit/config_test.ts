@@ -35,6 +35,11 @@ Deno.test("a bad value stops start-up with one line naming the variable", () => 
     [{ MAX_HOLDS_PER_CLIENT: "0" }, /^Invalid MAX_HOLDS_PER_CLIENT="0": .* from 1 to 500$/],
     [{ MAX_HOLDS_PER_CLIENT: "501" }, /^Invalid MAX_HOLDS_PER_CLIENT="501"/],
     [{ MAX_HOLDS_PER_CLIENT: "2.5" }, /^Invalid MAX_HOLDS_PER_CLIENT/],
+    [
+      { MAX_HELD_UNITS_PER_CLIENT: "0" },
+      /^Invalid MAX_HELD_UNITS_PER_CLIENT="0": .* from 1 to 100000$/,
+    ],
+    [{ MAX_HELD_UNITS_PER_CLIENT: "lots" }, /^Invalid MAX_HELD_UNITS_PER_CLIENT="lots"/],
     [{ SHOP_DEV_RELOAD: "yes" }, /^Invalid SHOP_DEV_RELOAD/],
     [
       { TRUSTED_PROXIES: "127.0.0.1, 10.0.0.300" },

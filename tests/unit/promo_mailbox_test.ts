@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { mailboxOf } from "../../server/promos/store.ts";
+import { mailboxOf } from "../../server/email/mailbox.ts";
 
 Deno.test("one mailbox however it is spelled", () => {
   const same: [string, string][] = [

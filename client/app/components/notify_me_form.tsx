@@ -1,5 +1,6 @@
 import { type FormEvent, useEffect, useState } from "react";
 import { type StockAlertInput, stockAlertSchema } from "../../../shared/schemas.ts";
+import type { StockAlertAnswer } from "../../../shared/api_types.ts";
 import { api, ApiError } from "../api.ts";
 import { TextField } from "./text_field.tsx";
 import { fieldErrors } from "../field_errors.ts";
@@ -10,7 +11,8 @@ export type NotifyTarget = { switchId: number } | { productId: number };
 
 /**
  * The "Email me when it's back" form: the shopper's email (a signed-in shopper's is filled in),
- * checked with the server's schema, then one email when it returns.
+ * checked with the server's schema, then one email when it returns. An address other than a
+ * signed-in shopper's own is emailed only once it confirms, from the link the shop sends it.
  */
 export function NotifyMeForm({ target, name }: {
   target: NotifyTarget;
@@ -21,7 +23,7 @@ export function NotifyMeForm({ target, name }: {
   const [email, setEmail] = useState(signedInEmail ?? "");
   const [error, setError] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
-  const [done, setDone] = useState<string | null>(null);
+  const [done, setDone] = useState<{ email: string; checkInbox: boolean } | null>(null);
   const key = "switchId" in target ? `switch-${target.switchId}` : `product-${target.productId}`;
   const inputId = `notify-${key}-email`;
   // Opened by its button, which is gone now: the shopper's place moves to the field.
@@ -39,8 +41,8 @@ export function NotifyMeForm({ target, name }: {
     }
     setBusy(true);
     try {
-      await api("/api/stock-alerts", { method: "POST", body });
-      setDone(checked.data.email);
+      const answer = await api<StockAlertAnswer>("/api/stock-alerts", { method: "POST", body });
+      setDone({ email: checked.data.email, checkInbox: answer.checkInbox });
     } catch (err) {
       setError(
         err instanceof ApiError && err.status < 500
@@ -55,7 +57,9 @@ export function NotifyMeForm({ target, name }: {
   if (done) {
     return (
       <p className="notify-me-done small" role="status">
-        We will email {done} once when {name} is back.
+        {done.checkInbox
+          ? `Check your inbox: the first time an address asks, we email it a link to confirm. Once it is confirmed, we will email ${done.email} once when ${name} is back.`
+          : `We will email ${done.email} once when ${name} is back.`}
       </p>
     );
   }

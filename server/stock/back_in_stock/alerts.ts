@@ -2,8 +2,9 @@
  * "Email me when it's back" (docs/decisions.md#back-in-stock-alerts). A shopper signs up for an
  * out-of-stock switch, pack or item; when it can be bought again each waiting shopper gets one
  * email, and another only after it sold out and came back. Stock writes that free units or sell
- * something out queue a check (server/db/stock.ts); the check compares every sign-up with the
- * stock and emails in the same atomic write that marks the sign-up told.
+ * something out queue a check (server/stock/store.ts); the check compares every sign-up with the
+ * stock and emails in the same atomic write that marks the sign-up told. Only addresses that
+ * confirmed (or a signed-in shopper's own) are emailed: anyone can type anyone's address.
  */
 import { bomOf, type StockKey, switchKey, unitsAvailable } from "../../../shared/bom.ts";
 import { InvalidInput, NotFound } from "../../errors.ts";
@@ -12,9 +13,16 @@ import { keys } from "../../kv/keys.ts";
 import { productSnapshot, switchSnapshot } from "../../catalog/store.ts";
 import { listStock, stockSnapshot } from "../store.ts";
 import { availableOf } from "../record.ts";
-import { addStockAlert, type StockAlert } from "./store.ts";
+import {
+  dropUnconfirmed,
+  mayEmail,
+  type SignUpStored,
+  type StockAlert,
+  storeSignUp,
+} from "./store.ts";
 import { type MailDeps, queueEmailInto } from "../../email/outbox.ts";
-import { backInStockEmail } from "./email.ts";
+import { backInStockEmail, confirmationEmail } from "./email.ts";
+import { CONFIRM_LINK_MS } from "./confirmation_rules.ts";
 
 /** The store, the time, and the shop's addresses its emails carry. */
 type Deps = Pick<MailDeps, "kv" | "clock" | "config">;
@@ -25,6 +33,11 @@ export type AlertTarget = { switchId: number } | { productId: number };
 /** The unsubscribe page of a sign-up (served by server/routes/stock_alerts.ts). */
 export function unsubscribeUrl(origin: string, token: string): string {
   return `${origin}/stock-alerts/unsubscribe?token=${token}`;
+}
+
+/** The confirmation page of an address (served by server/routes/stock_alerts.ts). */
+export function confirmUrl(origin: string, token: string): string {
+  return `${origin}/stock-alerts/confirm?token=${token}`;
 }
 
 interface Described {
@@ -68,13 +81,18 @@ async function describe(
   };
 }
 
-/** Signs `email` up for `target`; the same sign-up twice is one. */
+/**
+ * Signs `email` up for `target`; the same sign-up twice is one. `own`: the signed-in shopper's own
+ * address, in force at once; any other waits for its address to confirm (a confirmation is
+ * emailed when the rules allow). The caller answers the same whatever was sent.
+ */
 export async function signUp(
   deps: Deps,
   email: string,
   target: AlertTarget,
   origin: string,
-): Promise<void> {
+  own: boolean,
+): Promise<SignUpStored> {
   const subject = "switchId" in target
     ? `switch:${target.switchId}`
     : `product:${target.productId}`;
@@ -85,15 +103,22 @@ export async function signUp(
   if (described.gone) {
     throw new InvalidInput(`${described.name} is no longer sold, so it will not be back in stock.`);
   }
+  const shopOrigin = deps.config.publicUrl ?? origin;
+  const now = deps.clock.now();
   const alert: StockAlert = {
     subject,
     email,
     token: randomId(24),
-    origin: deps.config.publicUrl ?? origin,
-    createdAt: deps.clock.now(),
+    origin: shopOrigin,
+    createdAt: now,
     notified: false,
   };
-  await addStockAlert(deps.kv, alert);
+  return await storeSignUp(deps.kv, alert, {
+    own,
+    now,
+    confirmation: (token) =>
+      confirmationEmail(email, described.name, confirmUrl(shopOrigin, token)),
+  });
 }
 
 /**
@@ -109,8 +134,14 @@ export async function sendStockAlerts(deps: Deps): Promise<number> {
   // each "back" is an email.
   let stock: Map<StockKey, number> | null = null;
   let sent = 0;
+  const confirmed = new Map<string, boolean>();
   for await (const entry of kv.list<StockAlert>({ prefix: keys.stockAlerts() })) {
     const alert = entry.value;
+    if (!await mayEmail(kv, alert, confirmed)) {
+      // Never confirmed within a link's life: nobody asked for it, so it is kept no longer.
+      if (alert.createdAt + CONFIRM_LINK_MS <= clock.now()) await dropUnconfirmed(kv, entry);
+      continue;
+    }
     if (!described.has(alert.subject)) {
       stock ??= new Map([...await listStock(kv)].map(([k, r]) => [k, availableOf(r)]));
       described.set(alert.subject, await describe(kv, alert.subject, stock));
@@ -119,8 +150,9 @@ export async function sendStockAlerts(deps: Deps): Promise<number> {
     if (!item || item.gone) continue;
     if (item.available === alert.notified) continue;
     const emails = (alert.emails ?? 0) + (item.available ? 1 : 0);
+    const { pending: _, ...inForce } = alert;
     const op = kv.atomic().check(entry).set(entry.key, {
-      ...alert,
+      ...inForce,
       notified: item.available,
       emails,
     });

@@ -39,3 +39,24 @@ export function backInStockEmail(
     ].join("\n"),
   };
 }
+
+/**
+ * The one email a new address gets: someone asked for back-in-stock emails to it; they come only
+ * once it confirms, so a stranger typing it gets them nothing.
+ */
+export function confirmationEmail(to: string, name: string, confirmUrl: string): Email {
+  const lines = [
+    `Someone asked us to email this address when ${name} is back in stock.`,
+    "If it was you, confirm this address with the link below (it works for 7 days). After that you get one email each time something you asked for is back, each with a link to stop them.",
+    "If it was not you, ignore this email: this address gets no back-in-stock emails unless the link is used.",
+  ];
+  return {
+    to,
+    subject: `${SHOP_NAME}: confirm back-in-stock emails`,
+    text: [...lines.slice(0, 2), "", `Confirm: ${confirmUrl}`, "", lines[2]].join("\n"),
+    html: [
+      page(lines.slice(0, 2), { href: confirmUrl, text: "Confirm back-in-stock emails" }),
+      `<p>${escapeHtml(lines[2])}</p>`,
+    ].join("\n"),
+  };
+}

@@ -3,7 +3,8 @@
  * status changes (paid, printing, shipped, delivered, cancelled or refunded), each fall of a
  * component to the owner's low-stock level (replayed write by write from the stock log, with
  * the level the owner had set at that step), each password reset and contact message the shop
- * accepted, each return to stock a waiting shopper signed up for. After every step no email was
+ * accepted, each return to stock a confirmed waiting shopper signed up for (and a confirmation
+ * per sign-up at most). After every step no email was
  * sent that is not owed (nor twice); once the mail server is back and the queue has run, every
  * email owed was sent exactly once.
  */
@@ -36,6 +37,7 @@ const KINDS: [RegExp, (m: RegExpMatchArray, e: Email) => string][] = [
   [/^Low stock: (.+) \(\d+ left\)$/, (m) => `low:${m[1]}`],
   [new RegExp(`^${SHOP}: reset your password$`), (_m, e) => `reset:${e.to}`],
   [new RegExp(`^${SHOP}: (.+) is back in stock$`), (m, e) => `back:${e.to}:${m[1]}`],
+  [new RegExp(`^${SHOP}: confirm back-in-stock emails$`), (_m, e) => `back-confirm:${e.to}`],
   [/^Contact: /, () => "contact"],
   [/^Emails are not going out$/, () => "mail-failing"],
   [/^Refund for order (ST\w+) needs you$/, (m) => `refund-refused:${m[1]}`],
@@ -86,6 +88,11 @@ export function owedEmails(model: Model, view: View, world: World, names: StockN
   for (const [to, n] of model.resetsOwed) owe(`reset:${to}`, to, n);
   if (model.contactsOwed > 0) owe("contact", SHOP_EMAIL, model.contactsOwed);
   for (const [key, range] of backInStock(model, view, replay)) owed.set(key, range);
+  // At most one per sign-up while unconfirmed, and none owed for sure: the shop holds back
+  // repeats (one an hour per address, three a day per mailbox).
+  for (const [to, n] of model.alertConfirmations) {
+    owed.set(`back-confirm:${to}`, { to, min: 0, max: n });
+  }
   const outages = longOutages(world);
   if (outages > 0) owe("mail-failing", SHOP_EMAIL, outages);
   for (const orderNumber of longRefusals(world)) owe(`refund-refused:${orderNumber}`, SHOP_EMAIL);
@@ -180,8 +187,9 @@ function replayOf(model: Model, world: World): StockReplay {
 }
 
 /**
- * Back-in-stock emails: a shopper who signed up for a sold-out switch gets at most one email per
- * return to stock since, and at least one when it is back once the world has healed.
+ * Back-in-stock emails: a shopper who signed up for a sold-out switch, from an address that
+ * confirmed (before or after), gets at most one email per return to stock since the sign-up, and
+ * at least one when it is back once the world has healed; an unconfirmed address gets none.
  */
 function backInStock(model: Model, view: View, replay: StockReplay): Map<string, Owed> {
   const owed = new Map<string, Owed>();
@@ -192,6 +200,8 @@ function backInStock(model: Model, view: View, replay: StockReplay): Map<string,
     if (!first.has(k)) first.set(k, alert);
   }
   for (const alert of first.values()) {
+    // An address that never confirmed is owed nothing, whoever signed it up.
+    if (!model.alertConfirmed.has(alert.email)) continue;
     const key: StockKey = `switch:${alert.switchId}`;
     let returns = 0;
     let was = 0;
