@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { createTestApp, type TestApp } from "../helpers/test_app.ts";
-import { serveOnLoopback } from "../helpers/loopback_clients.ts";
+import { loopback, serveOnLoopback } from "../helpers/loopback.ts";
 import { STARTER } from "../helpers/shop_fixtures.ts";
 import { COMPONENTS, switchKey } from "../../shared/bom.ts";
 import { BODY_COLORS, CUBE_KEYCAPS } from "../../shared/pricing.ts";
@@ -52,7 +52,8 @@ async function cartOf(
 ): Promise<string> {
   let cartId: string | null = null;
   for (let i = 0; i < lines; i++) {
-    const res = await shop.send(n, "/api/cart/add/tester", {
+    const res = await shop.request("/api/cart/add/tester", {
+      from: loopback(0, n),
       method: "POST",
       body: cube(first + i, quantity, cartId),
     });
@@ -63,13 +64,13 @@ async function cartOf(
 }
 
 function checkout(shop: ReturnType<typeof serveOnLoopback>, n: number, cartId: string) {
-  return shop.send(n, `/api/cart/${cartId}/checkout/us`, { method: "POST" });
+  return shop.request(`/api/cart/${cartId}/checkout/us`, { from: loopback(0, n), method: "POST" });
 }
 
 Deno.test("one address checking out cart after cart holds at most 60 units; others still buy", async () => {
   await using t = await createTestApp({ env: { PUBLIC_URL: "http://shop.test" } });
   await stockUp(t);
-  await using shop = serveOnLoopback(t);
+  await using shop = serveOnLoopback(t.app);
   // The attack: carts of 30 cubes each (three lines of 10), checked out one after another.
   const answers = [];
   for (let c = 0; c < 4; c++) {
@@ -96,7 +97,7 @@ Deno.test("one address checking out cart after cart holds at most 60 units; othe
 Deno.test("one cart bigger than the cap is refused with what to do; checking out again replaces", async () => {
   await using t = await createTestApp({ env: { PUBLIC_URL: "http://shop.test" } });
   await stockUp(t);
-  await using shop = serveOnLoopback(t);
+  await using shop = serveOnLoopback(t.app);
   const big = await cartOf(shop, 9, 7, 10);
   const refused = await checkout(shop, 9, big);
   assert.equal(refused.status, 409, refused.text);
@@ -116,7 +117,7 @@ Deno.test("parallel checkouts from one address cannot pass the unit cap together
     env: { PUBLIC_URL: "http://shop.test", MAX_HOLDS_PER_CLIENT: "10" },
   });
   await stockUp(t);
-  await using shop = serveOnLoopback(t);
+  await using shop = serveOnLoopback(t.app);
   const carts = [];
   for (let c = 0; c < 6; c++) carts.push(await cartOf(shop, 11, 2, 10, c * 2));
   const answers = await Promise.all(carts.map((id) => checkout(shop, 11, id)));
@@ -130,7 +131,7 @@ Deno.test("MAX_HELD_UNITS_PER_CLIENT sets the cap", async () => {
     env: { PUBLIC_URL: "http://shop.test", MAX_HELD_UNITS_PER_CLIENT: "5" },
   });
   await stockUp(t);
-  await using shop = serveOnLoopback(t);
+  await using shop = serveOnLoopback(t.app);
   assert.equal((await checkout(shop, 12, await cartOf(shop, 12, 1, 3))).status, 200);
   const over = await checkout(shop, 12, await cartOf(shop, 12, 1, 3, 1));
   assert.equal(over.status, 429);
@@ -140,28 +141,36 @@ Deno.test("MAX_HELD_UNITS_PER_CLIENT sets the cap", async () => {
 Deno.test("one cart line holds at most 10 of a thing, by add or by quantity change", async () => {
   await using t = await createTestApp({ env: { PUBLIC_URL: "http://shop.test" } });
   await stockUp(t);
-  await using shop = serveOnLoopback(t);
-  const eleven = await shop.send(13, "/api/cart/add/tester", {
+  await using shop = serveOnLoopback(t.app);
+  const eleven = await shop.request("/api/cart/add/tester", {
+    from: loopback(0, 13),
     method: "POST",
     body: cube(0, 11, null),
   });
   assert.equal(eleven.status, 400);
   assert.match(eleven.json.error, /1 to 10/);
-  const pack = await shop.send(13, `/api/cart/add?itemId=${STARTER.id}&quantity=11`, {
+  const pack = await shop.request(`/api/cart/add?itemId=${STARTER.id}&quantity=11`, {
+    from: loopback(0, 13),
     method: "POST",
   });
   assert.equal(pack.status, 400);
   const cartId = await cartOf(shop, 13, 1, 10);
-  const more = await shop.send(13, "/api/cart/add/tester", {
+  const more = await shop.request("/api/cart/add/tester", {
+    from: loopback(0, 13),
     method: "POST",
     body: cube(0, 1, cartId),
   });
   assert.equal(more.status, 400);
   assert.match(more.json.error, /at most 10 of one item/);
-  const lineId = (await shop.send(13, `/api/cart/${cartId}`)).json.items[0].item.id;
-  const put = await shop.send(13, `/api/cart/${cartId}/items/${lineId}?quantity=11`, {
+  const lineId =
+    (await shop.request(`/api/cart/${cartId}`, { from: loopback(0, 13) })).json.items[0].item.id;
+  const put = await shop.request(`/api/cart/${cartId}/items/${lineId}?quantity=11`, {
+    from: loopback(0, 13),
     method: "PUT",
   });
   assert.equal(put.status, 400);
-  assert.equal((await shop.send(13, `/api/cart/${cartId}`)).json.items[0].quantity, 10);
+  assert.equal(
+    (await shop.request(`/api/cart/${cartId}`, { from: loopback(0, 13) })).json.items[0].quantity,
+    10,
+  );
 });

@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { bearer, createTestApp, type TestApp } from "../helpers/test_app.ts";
-import { serveOnLoopback } from "../helpers/loopback_clients.ts";
+import { loopback, serveOnLoopback } from "../helpers/loopback.ts";
 import { STARTER } from "../helpers/shop_fixtures.ts";
 import {
   alertMails,
@@ -40,7 +40,7 @@ function isVictim(address: string): boolean {
 Deno.test("80 spellings of one mailbox from 80 addresses: 3 confirmations, and no alert at all", async () => {
   await using t = await testApp();
   await shelf(t, 0);
-  await using shop = serveOnLoopback(t);
+  await using shop = serveOnLoopback(t.app);
   const spellings = Array.from({ length: 80 }, (_, i) =>
     [
       `victim+${i}@gmail.com`,
@@ -52,7 +52,8 @@ Deno.test("80 spellings of one mailbox from 80 addresses: 3 confirmations, and n
     answers.push(
       ...await Promise.all(
         spellings.slice(i, i + 10).map((email, k) =>
-          shop.send(10 + i + k, "/api/stock-alerts", {
+          shop.request("/api/stock-alerts", {
+            from: loopback(0, 10 + i + k),
             method: "POST",
             body: { email, switchId: SWITCH },
           })
@@ -77,7 +78,8 @@ Deno.test("80 spellings of one mailbox from 80 addresses: 3 confirmations, and n
   t.clock.advance(24 * 60 * 60_000 + 1);
   await shelf(t, 0);
   for (let i = 0; i < 5; i++) {
-    await shop.send(100 + i, "/api/stock-alerts", {
+    await shop.request("/api/stock-alerts", {
+      from: loopback(0, 100 + i),
       method: "POST",
       body: { email: `victim+day2-${i}@gmail.com`, switchId: SWITCH },
     });
@@ -88,9 +90,10 @@ Deno.test("80 spellings of one mailbox from 80 addresses: 3 confirmations, and n
 Deno.test("a confirmed address hears of every return; an unconfirmed one never does", async () => {
   await using t = await testApp();
   await shelf(t, 0);
-  await using shop = serveOnLoopback(t);
+  await using shop = serveOnLoopback(t.app);
   for (const [n, email] of [[20, "ann@example.com"], [21, "bo@example.com"]] as const) {
-    const res = await shop.send(n, "/api/stock-alerts", {
+    const res = await shop.request("/api/stock-alerts", {
+      from: loopback(0, n),
       method: "POST",
       body: { email, switchId: SWITCH },
     });
@@ -115,7 +118,8 @@ Deno.test("a confirmed address hears of every return; an unconfirmed one never d
   // A confirmed address's next sign-up is in force at once, with no new confirmation.
   const other = STARTER.switchIds[1];
   await setShelfCount(t.kv, switchKey(other), { stock: 0 }, t.clock.now());
-  await shop.send(22, "/api/stock-alerts", {
+  await shop.request("/api/stock-alerts", {
+    from: loopback(0, 22),
     method: "POST",
     body: { email: "ann@example.com", switchId: other },
   });
@@ -129,9 +133,10 @@ Deno.test("an address asking twice before confirming gets one confirmation, whic
   const other = STARTER.switchIds[1];
   await shelf(t, 0);
   await setShelfCount(t.kv, switchKey(other), { stock: 0 }, t.clock.now());
-  await using shop = serveOnLoopback(t);
+  await using shop = serveOnLoopback(t.app);
   for (const id of [SWITCH, other]) {
-    await shop.send(23, "/api/stock-alerts", {
+    await shop.request("/api/stock-alerts", {
+      from: loopback(0, 23),
       method: "POST",
       body: { email: "cy@example.com", switchId: id },
     });
@@ -146,8 +151,9 @@ Deno.test("an address asking twice before confirming gets one confirmation, whic
 Deno.test("a switch back before the address confirmed is told once it is confirmed", async () => {
   await using t = await testApp();
   await shelf(t, 0);
-  await using shop = serveOnLoopback(t);
-  await shop.send(24, "/api/stock-alerts", {
+  await using shop = serveOnLoopback(t.app);
+  await shop.request("/api/stock-alerts", {
+    from: loopback(0, 24),
     method: "POST",
     body: { email: "dee@example.com", switchId: SWITCH },
   });
@@ -160,25 +166,29 @@ Deno.test("a switch back before the address confirmed is told once it is confirm
 Deno.test("a signed-in shopper asking for their own address needs no confirmation", async () => {
   await using t = await testApp();
   await shelf(t, 0);
-  await using shop = serveOnLoopback(t);
-  const registered = await shop.send(30, "/auth/register", {
+  await using shop = serveOnLoopback(t.app);
+  const registered = await shop.request("/auth/register", {
+    from: loopback(0, 30),
     method: "POST",
     body: { email: "eve@example.com", password: "The-Right-Password-1" },
   });
   assert.equal(registered.status, 201, registered.text);
-  const login = await shop.send(30, "/auth/login", {
+  const login = await shop.request("/auth/login", {
+    from: loopback(0, 30),
     method: "POST",
     body: { email: "eve@example.com", password: "The-Right-Password-1" },
   });
   const headers = bearer(login.json.token);
-  const own = await shop.send(30, "/api/stock-alerts", {
+  const own = await shop.request("/api/stock-alerts", {
+    from: loopback(0, 30),
     method: "POST",
     headers,
     body: { email: "Eve@Example.com", switchId: SWITCH },
   });
   assert.deepEqual(own.json, { ok: true, checkInbox: false });
   // Another address, even signed in, must confirm.
-  const friend = await shop.send(30, "/api/stock-alerts", {
+  const friend = await shop.request("/api/stock-alerts", {
+    from: loopback(0, 30),
     method: "POST",
     headers,
     body: { email: "friend@example.com", switchId: SWITCH },

@@ -18,6 +18,8 @@ export interface LoopbackRequest {
 export interface LoopbackAnswer {
   status: number;
   headers: Headers;
+  /** The body as text (for failure messages and pages). */
+  text: string;
   // deno-lint-ignore no-explicit-any
   json: any;
 }
@@ -57,7 +59,7 @@ export function serveOnLoopback(app: Hono) {
     try {
       json = JSON.parse(text);
     } catch { /* not JSON */ }
-    return { status: res.status, headers: res.headers, json };
+    return { status: res.status, headers: res.headers, text, json };
   }
 
   return {
