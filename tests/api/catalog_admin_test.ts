@@ -108,6 +108,9 @@ async function payCart(t: TestApp, cartId: string): Promise<string> {
 // ---------------------------------------------------------------------------------------------
 // Who may call
 
+/** What signing the owner in writes (limits, the session, the known device): not an edit. */
+const SIGN_IN_RECORDS = ["rate_limits", "admin_sessions", "known_devices"];
+
 Deno.test("every catalogue admin route needs the admin: 401 without, and nothing changes", async () => {
   await using t = await createTestApp();
   const before = await snapshot(t.kv, ["rate_limits"]);
@@ -740,7 +743,7 @@ Deno.test("concurrent edits of different fields are all kept, on one instance an
 
 Deno.test("bad input is a 400 naming the field; unknown ids are 404", async () => {
   await using t = await createTestApp();
-  const before = await snapshot(t.kv, ["rate_limits", "admin_sessions"]);
+  const before = await snapshot(t.kv, SIGN_IN_RECORDS);
   const post = (body: Record<string, unknown>) =>
     admin(t, "/api/admin/catalog/switches", { method: "POST", body });
   const cases: [string, Promise<Awaited<ReturnType<TestApp["request"]>>>, string][] = [
@@ -779,7 +782,7 @@ Deno.test("bad input is a 400 naming the field; unknown ids are 404", async () =
   }
   assert.equal((await patch(t, "switches", -3, {})).status, 400);
   assert.deepEqual(
-    changedKeys(before, await snapshot(t.kv, ["rate_limits", "admin_sessions"])),
+    changedKeys(before, await snapshot(t.kv, SIGN_IN_RECORDS)),
     [],
   );
 });
@@ -899,10 +902,10 @@ Deno.test("migration 3 brings a store of the previous shape to the owner's catal
 
   // Applied once: another start (and edits since) change nothing.
   ok(await patch(t, "packs", STARTER.id, { title: "Owner's Title" }));
-  const before = await snapshot(t.kv, ["rate_limits", "admin_sessions"]);
+  const before = await snapshot(t.kv, SIGN_IN_RECORDS);
   await seedKv(t.kv, t.clock);
   assert.deepEqual(
-    changedKeys(before, await snapshot(t.kv, ["rate_limits", "admin_sessions"])),
+    changedKeys(before, await snapshot(t.kv, SIGN_IN_RECORDS)),
     [],
   );
 });
