@@ -11,6 +11,13 @@ const optionalUrl = z.url({ protocol: /^https?$/ }).optional();
 const PORT_MESSAGE = "must be a whole number from 0 to 65535";
 const HOLDS_MESSAGE = "must be a whole number from 1 to 500";
 const COUNT_MESSAGE = "must be a whole number from 1 to 100000";
+const MEGABYTES_MESSAGE = "must be a whole number of megabytes from 1 to 4096";
+
+/** A whole number from 1 to 100,000 with its one-line error, or `fallback` when unset. */
+function count(fallback: number) {
+  return z.coerce.number({ error: COUNT_MESSAGE }).int(COUNT_MESSAGE).min(1, COUNT_MESSAGE)
+    .max(100_000, COUNT_MESSAGE).default(fallback);
+}
 
 const envSchema = z.object({
   PORT: z.coerce.number({ error: PORT_MESSAGE }).int(PORT_MESSAGE).min(0, PORT_MESSAGE)
@@ -32,6 +39,14 @@ const envSchema = z.object({
     .min(1, COUNT_MESSAGE).max(100_000, COUNT_MESSAGE).default(20),
   NEW_CARTS_PER_CLIENT: z.coerce.number({ error: COUNT_MESSAGE }).int(COUNT_MESSAGE)
     .min(1, COUNT_MESSAGE).max(100_000, COUNT_MESSAGE).default(60),
+  // What rendering pages and link previews may cost (server/ssr/page_server.ts,
+  // server/routes/images.ts): new renders per client and shop-wide per minute, kept bytes.
+  PAGE_RENDERS_PER_MINUTE: count(30),
+  SHOP_PAGE_RENDERS_PER_MINUTE: count(300),
+  PREVIEW_RENDERS_PER_MINUTE: count(10),
+  SHOP_PREVIEW_RENDERS_PER_MINUTE: count(120),
+  PAGE_CACHE_MB: z.coerce.number({ error: MEGABYTES_MESSAGE }).int(MEGABYTES_MESSAGE)
+    .min(1, MEGABYTES_MESSAGE).max(4096, MEGABYTES_MESSAGE).default(32),
   DIST_DIR: optionalText,
   LOG_REQUESTS: z.enum(["0", "1"], { error: "must be 0 or 1" }).default("1"),
   SHOP_DEV_RELOAD: z.enum(["0", "1"], { error: "must be 0 or 1" }).default("0"),
@@ -91,6 +106,13 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     maxHoldsPerClient: e.MAX_HOLDS_PER_CLIENT,
     checkoutsPerClient: e.CHECKOUTS_PER_CLIENT,
     newCartsPerClient: e.NEW_CARTS_PER_CLIENT,
+    renders: {
+      pagesPerClient: e.PAGE_RENDERS_PER_MINUTE,
+      pagesPerShop: e.SHOP_PAGE_RENDERS_PER_MINUTE,
+      previewsPerClient: e.PREVIEW_RENDERS_PER_MINUTE,
+      previewsPerShop: e.SHOP_PREVIEW_RENDERS_PER_MINUTE,
+      pageCacheBytes: e.PAGE_CACHE_MB * 1024 * 1024,
+    },
     distDir: e.DIST_DIR ?? new URL("../dist", import.meta.url).pathname,
     logRequests: e.LOG_REQUESTS === "1",
     devReload: !production && e.SHOP_DEV_RELOAD === "1",
