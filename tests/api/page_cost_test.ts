@@ -110,14 +110,14 @@ Deno.test("a client past its render budget gets kept pages or 429, while others'
 
 Deno.test("a build preview asked with parameters it does not read is the kept picture", async () => {
   await using t = await createTestApp();
-  const first = await t.request("/images/build.png?kind=tester&size=10&switches=1,2,3&u=1");
+  const first = await t.request("/images/build.png?kind=tester&size=10&switches=101,102,103&u=1");
   assert.equal(first.status, 200);
   assert.equal(renders(t, "preview rendered"), 1);
   for (
     const query of [
-      "switches=1,2,3&kind=tester&size=10&u=2",
-      "kind=tester&size=10&switches=1,2,3,999999&x=3",
-      "kind=tester&switches=1,2,3&size=10&size=10",
+      "switches=101,102,103&kind=tester&size=10&u=2",
+      "kind=tester&size=10&switches=101,102,103,999999&x=3",
+      "kind=tester&switches=101,102,103&size=10&size=10",
     ]
   ) {
     const res = await t.request(`/images/build.png?${query}`);
@@ -125,9 +125,12 @@ Deno.test("a build preview asked with parameters it does not read is the kept pi
     assert.equal(res.text, first.text, query);
   }
   assert.equal(renders(t, "preview rendered"), 1, "one render for one build");
+  const other = await t.request("/images/build.png?kind=tester&size=10&switches=101,102,104");
+  assert.notEqual(other.text, first.text, "another build is another picture");
+  assert.equal(renders(t, "preview rendered"), 2);
   await t.request("/images/build.png?kind=cube&body=white&u=1");
   await t.request("/images/build.png?kind=cube&u=2&body=white");
-  assert.equal(renders(t, "preview rendered"), 2);
+  assert.equal(renders(t, "preview rendered"), 3);
 });
 
 Deno.test("a client past its preview budget gets 429, while others' previews and health answer", async () => {
@@ -137,7 +140,7 @@ Deno.test("a client past its preview budget gets 429, while others' previews and
   const burst = await Promise.all(
     Array.from(
       { length: 8 },
-      (_, i) => shop.get(`/images/build.png?kind=tester&switches=${i + 1}`, attacker),
+      (_, i) => shop.get(`/images/build.png?kind=tester&switches=${101 + i}`, attacker),
     ),
   );
   assert.deepEqual(burst.map((r) => r.status).sort(), [200, 200, 200, 429, 429, 429, 429, 429]);
@@ -146,9 +149,50 @@ Deno.test("a client past its preview budget gets 429, while others' previews and
   assert.ok(Number(refused.headers.get("retry-after")) >= 1);
   assert.match(JSON.parse(text(refused.bytes)).error, /Too many new previews/);
   // A kept picture is still served to it; another client gets a new one; health answers.
-  assert.equal((await shop.get("/images/build.png?kind=tester&switches=1", attacker)).status, 200);
-  const other = await shop.get("/images/build.png?kind=tester&switches=50", "127.0.0.5");
+  assert.equal(
+    (await shop.get("/images/build.png?kind=tester&switches=101", attacker)).status,
+    200,
+  );
+  const other = await shop.get("/images/build.png?kind=tester&switches=150", "127.0.0.5");
   assert.equal(other.status, 200);
   assert.equal(other.headers.get("content-type"), "image/png");
   assert.equal((await shop.get("/api/health", "127.0.0.5")).status, 200);
+});
+
+Deno.test("past the shop-wide render budget, a new page comes for the browser to render", async () => {
+  await using t = await createTestApp({
+    env: { DIST_DIR: await builtClient(), SHOP_PAGE_RENDERS_PER_MINUTE: "2" },
+  });
+  const answers = [];
+  for (let i = 0; i < 3; i++) {
+    answers.push(
+      await t.request(`/testers/fidget-cube?switches=${i}`, { client: `203.0.113.${i}` }),
+    );
+  }
+  assert.deepEqual(answers.map((a) => a.status), [200, 200, 200]);
+  assert.equal(renders(t), 2);
+  assert.match(answers[0].text, /<div id="root"><[a-z]/, "rendered on the server");
+  assert.match(answers[2].text, /<div id="root"><\/div>/, "left to the browser: still the app");
+  assert.match(answers[2].text, /<noscript>/);
+  // A kept page is still sent whole.
+  const kept = await t.request("/testers/fidget-cube?switches=0", { client: "203.0.113.9" });
+  assert.equal(kept.text, answers[0].text);
+});
+
+Deno.test("past the shop-wide preview budget, a new preview is refused with 503 for a while", async () => {
+  await using t = await createTestApp({ env: { SHOP_PREVIEW_RENDERS_PER_MINUTE: "2" } });
+  const statuses = [];
+  for (let i = 0; i < 3; i++) {
+    const res = await t.request(`/images/build.png?kind=tester&switches=${101 + i}`, {
+      client: `203.0.113.${i}`,
+    });
+    statuses.push(res.status);
+    if (res.status === 503) assert.ok(Number(res.headers.get("retry-after")) >= 1);
+  }
+  assert.deepEqual(statuses, [200, 200, 503]);
+  t.clock.advance(30_000);
+  const later = await t.request("/images/build.png?kind=tester&switches=103", {
+    client: "203.0.113.2",
+  });
+  assert.equal(later.status, 200);
 });
