@@ -41,7 +41,7 @@ const envSchema = z.object({
     .min(1, COUNT_MESSAGE).max(100_000, COUNT_MESSAGE).default(60),
   // What rendering pages and link previews may cost (server/ssr/page_server.ts,
   // server/routes/images.ts): new renders per client and shop-wide per minute, kept bytes.
-  PAGE_RENDERS_PER_MINUTE: count(30),
+  PAGE_RENDERS_PER_MINUTE: count(60),
   SHOP_PAGE_RENDERS_PER_MINUTE: count(300),
   PREVIEW_RENDERS_PER_MINUTE: count(10),
   SHOP_PREVIEW_RENDERS_PER_MINUTE: count(60),

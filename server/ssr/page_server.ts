@@ -59,9 +59,10 @@ export interface PageServerOptions {
 
 /**
  * Enough for any shopper: a document is asked for only on arriving or reloading (the app moves
- * between pages itself), and most are kept pages, which cost no render.
+ * between pages itself), and most are kept pages, which cost no render; one a second holds even
+ * for someone reloading a page whose stock changes under a sale.
  */
-export const PAGE_RENDERS_PER_CLIENT = 30;
+export const PAGE_RENDERS_PER_CLIENT = 60;
 /** At most about a quarter of one core on the heaviest page (50 ms a render), whoever asks. */
 export const PAGE_RENDERS_PER_SHOP = 300;
 export const PAGE_CACHE_BYTES = 32 * 1024 * 1024;
