@@ -4,17 +4,15 @@ import type { Clock } from "../clock.ts";
 const MAX_CLIENTS = 10_000;
 
 /**
- * A budget of work per client, in memory: `perMinute` units earned back evenly over the minute,
- * spent one at a time, with at most `burst` saved up (a token bucket: by default a minute's worth;
- * a smaller burst spreads the same rate, so no client has a minute's work done at once). It guards
- * work this process does on its own CPU (rendering a page or a picture), so it is counted here
- * rather than in KV: a KV write would cost more than the check saves, and another instance's CPU
- * has its own budget. Clients are forgotten oldest first past MAX_CLIENTS; one forgotten starts full, which
+ * A budget of work per client, in memory: `perMinute` units, spent one at a time and earned back
+ * evenly over the minute (a token bucket holding at most one minute's worth). It guards work this
+ * process does on its own CPU (rendering a page or a picture), so it is counted here rather than
+ * in KV: a KV write would cost more than the check saves, and another instance's CPU has its own
+ * budget. Clients are forgotten oldest first past MAX_CLIENTS; one forgotten starts full, which
  * gives nobody more than having a new address would.
  */
-export function createClientBudget(perMinute: number, clock: Clock, burst = perMinute) {
+export function createClientBudget(perMinute: number, clock: Clock) {
   const perMs = perMinute / 60_000;
-  const most = Math.max(1, Math.min(burst, perMinute));
   const buckets = new Map<string, { units: number; at: number }>();
 
   return {
@@ -24,8 +22,8 @@ export function createClientBudget(perMinute: number, clock: Clock, burst = perM
      */
     take(client: string): number | null {
       const now = clock.now();
-      const bucket = buckets.get(client) ?? { units: most, at: now };
-      bucket.units = Math.min(most, bucket.units + Math.max(0, now - bucket.at) * perMs);
+      const bucket = buckets.get(client) ?? { units: perMinute, at: now };
+      bucket.units = Math.min(perMinute, bucket.units + Math.max(0, now - bucket.at) * perMs);
       bucket.at = now;
       buckets.delete(client);
       buckets.set(client, bucket);

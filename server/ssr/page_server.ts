@@ -63,11 +63,6 @@ export interface PageServerOptions {
  * for someone reloading a page whose stock changes under a sale.
  */
 export const PAGE_RENDERS_PER_CLIENT = 60;
-/**
- * New pages a client may have rendered at once: ten tabs opened together, while a client asking
- * as fast as it can gets one a second, not a minute's worth (some 3 s of the thread) at once.
- */
-export const PAGE_RENDER_BURST = 10;
 /** At most about a quarter of one core on the heaviest page (50 ms a render), whoever asks. */
 export const PAGE_RENDERS_PER_SHOP = 300;
 export const PAGE_CACHE_BYTES = 32 * 1024 * 1024;
@@ -165,7 +160,6 @@ export function staticRoutes(
   const clientRenders = createClientBudget(
     options.rendersPerClient ?? PAGE_RENDERS_PER_CLIENT,
     clock,
-    PAGE_RENDER_BURST,
   );
   const shopRenders = createClientBudget(options.rendersPerShop ?? PAGE_RENDERS_PER_SHOP, clock);
 
