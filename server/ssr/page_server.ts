@@ -14,6 +14,7 @@ import { clientKey } from "../middleware/client_key.ts";
 import { type Clock, systemClock } from "../clock.ts";
 import type { Logger } from "../log.ts";
 import { createClientBudget } from "../http/client_budget.ts";
+import { startRenderer } from "./render_elsewhere.ts";
 
 /** A GET of the shop's own API, made in-process for the request `c` (as its client). */
 export type ApiGet = (path: string, c: Context) => Promise<unknown>;
@@ -154,6 +155,7 @@ export function staticRoutes(
     ? `<style data-precedence="app">${cssText}</style>`
     : null;
 
+  if (indexHtml !== null) startRenderer();
   const rendered = createPageCache(options.cacheBytes ?? PAGE_CACHE_BYTES);
   // A render is tens of milliseconds of this process's only thread: each client has a budget of
   // new ones, and the shop one for all, so no number of clients can keep the thread busy.
