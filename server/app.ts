@@ -118,10 +118,19 @@ export function createApp(deps: AppDeps): Hono {
     "/api/*",
     (c) => c.json({ error: `No API route ${c.req.method} ${shortPath(c.req.path)}` }, 404),
   );
-  app.route("/images", imageRoutes(deps.kv));
+  app.route("/images", imageRoutes(deps));
   // `deno task dev` only (it sets SHOP_DEV_RELOAD=1): rebuilt client files and live reload.
   const statics = config.devReload ? devStaticRoutes : staticRoutes;
-  app.route("/", statics(config.distDir, routeDeps.imageBase, apiReader(app)));
+  app.route(
+    "/",
+    statics(config.distDir, routeDeps.imageBase, apiReader(app), {
+      clock,
+      logger,
+      rendersPerClient: config.renders.pagesPerClient,
+      rendersPerShop: config.renders.pagesPerShop,
+      cacheBytes: config.renders.pageCacheBytes,
+    }),
+  );
   return app;
 }
 

@@ -12,6 +12,13 @@ const PORT_MESSAGE = "must be a whole number from 0 to 65535";
 const HOLDS_MESSAGE = "must be a whole number from 1 to 500";
 const COUNT_MESSAGE = "must be a whole number from 1 to 100000";
 const PREFIX_MESSAGE = "must be a whole number from 32 to 128";
+const MEGABYTES_MESSAGE = "must be a whole number of megabytes from 1 to 4096";
+
+/** A whole number from 1 to 100,000 with its one-line error, or `fallback` when unset. */
+function count(fallback: number) {
+  return z.coerce.number({ error: COUNT_MESSAGE }).int(COUNT_MESSAGE).min(1, COUNT_MESSAGE)
+    .max(100_000, COUNT_MESSAGE).default(fallback);
+}
 
 const envSchema = z.object({
   PORT: z.coerce.number({ error: PORT_MESSAGE }).int(PORT_MESSAGE).min(0, PORT_MESSAGE)
@@ -30,15 +37,20 @@ const envSchema = z.object({
   MAX_HOLDS_PER_CLIENT: z.coerce.number({ error: HOLDS_MESSAGE }).int(HOLDS_MESSAGE)
     .min(1, HOLDS_MESSAGE).max(500, HOLDS_MESSAGE).default(3),
   // Far above any real shopper's order (a cart line holds at most 10): only a hoarder meets it.
-  MAX_HELD_UNITS_PER_CLIENT: z.coerce.number({ error: COUNT_MESSAGE }).int(COUNT_MESSAGE)
-    .min(1, COUNT_MESSAGE).max(100_000, COUNT_MESSAGE).default(60),
-  CHECKOUTS_PER_CLIENT: z.coerce.number({ error: COUNT_MESSAGE }).int(COUNT_MESSAGE)
-    .min(1, COUNT_MESSAGE).max(100_000, COUNT_MESSAGE).default(20),
-  NEW_CARTS_PER_CLIENT: z.coerce.number({ error: COUNT_MESSAGE }).int(COUNT_MESSAGE)
-    .min(1, COUNT_MESSAGE).max(100_000, COUNT_MESSAGE).default(60),
+  MAX_HELD_UNITS_PER_CLIENT: count(60),
+  CHECKOUTS_PER_CLIENT: count(20),
+  NEW_CARTS_PER_CLIENT: count(60),
   // Shorter than /32 would join unrelated customers of one provider into one client.
   CLIENT_IPV6_PREFIX: z.coerce.number({ error: PREFIX_MESSAGE }).int(PREFIX_MESSAGE)
     .min(32, PREFIX_MESSAGE).max(128, PREFIX_MESSAGE).default(64),
+  // What rendering pages and link previews may cost (server/ssr/page_server.ts,
+  // server/routes/images.ts): new renders per client and shop-wide per minute, kept bytes.
+  PAGE_RENDERS_PER_MINUTE: count(60),
+  SHOP_PAGE_RENDERS_PER_MINUTE: count(300),
+  PREVIEW_RENDERS_PER_MINUTE: count(10),
+  SHOP_PREVIEW_RENDERS_PER_MINUTE: count(60),
+  PAGE_CACHE_MB: z.coerce.number({ error: MEGABYTES_MESSAGE }).int(MEGABYTES_MESSAGE)
+    .min(1, MEGABYTES_MESSAGE).max(4096, MEGABYTES_MESSAGE).default(32),
   DIST_DIR: optionalText,
   LOG_REQUESTS: z.enum(["0", "1"], { error: "must be 0 or 1" }).default("1"),
   SHOP_DEV_RELOAD: z.enum(["0", "1"], { error: "must be 0 or 1" }).default("0"),
@@ -99,6 +111,13 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     maxHeldUnitsPerClient: e.MAX_HELD_UNITS_PER_CLIENT,
     checkoutsPerClient: e.CHECKOUTS_PER_CLIENT,
     newCartsPerClient: e.NEW_CARTS_PER_CLIENT,
+    renders: {
+      pagesPerClient: e.PAGE_RENDERS_PER_MINUTE,
+      pagesPerShop: e.SHOP_PAGE_RENDERS_PER_MINUTE,
+      previewsPerClient: e.PREVIEW_RENDERS_PER_MINUTE,
+      previewsPerShop: e.SHOP_PREVIEW_RENDERS_PER_MINUTE,
+      pageCacheBytes: e.PAGE_CACHE_MB * 1024 * 1024,
+    },
     distDir: e.DIST_DIR ?? new URL("../dist", import.meta.url).pathname,
     logRequests: e.LOG_REQUESTS === "1",
     devReload: !production && e.SHOP_DEV_RELOAD === "1",

@@ -31,6 +31,17 @@ export interface Config {
   checkoutsPerClient: number;
   /** Carts one client may create per 10 minutes. */
   newCartsPerClient: number;
+  /**
+   * What rendering may cost: new pages and link previews per client and for the whole shop, per
+   * minute (kept ones are free), and the bytes of rendered pages kept.
+   */
+  renders: {
+    pagesPerClient: number;
+    pagesPerShop: number;
+    previewsPerClient: number;
+    previewsPerShop: number;
+    pageCacheBytes: number;
+  };
   /** Where the built client lives. */
   distDir: string;
   /** Live reload of a rebuilt client: only in a server run by `deno task dev`, never in production. */

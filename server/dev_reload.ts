@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { type ApiGet, staticRoutes } from "./ssr/page_server.ts";
+import { type ApiGet, type PageServerOptions, staticRoutes } from "./ssr/page_server.ts";
 
 /**
  * Live reload for `deno task dev`, and nothing else: server/dev.ts sets SHOP_DEV_RELOAD=1 for the
@@ -47,8 +47,11 @@ export function buildStamp(distDir: string): string | null {
   return stamp === "\n" ? null : stamp;
 }
 
-/** Options of devStaticRoutes; the defaults are the dev server's. */
-export interface DevStaticOptions {
+/**
+ * Options of devStaticRoutes, the page server's own (its budgets) among them; the defaults are
+ * the dev server's.
+ */
+export interface DevStaticOptions extends PageServerOptions {
   /** How often open event streams look for a new build, in milliseconds. */
   pollMs?: number;
   /** Close the event streams on SIGINT and SIGTERM, so the server's graceful shutdown ends. */
@@ -69,7 +72,7 @@ export function devStaticRoutes(
 ): Hono {
   const bootId = crypto.randomUUID().slice(0, 8);
   let stamp = buildStamp(distDir);
-  let statics = staticRoutes(distDir, imageBase, api);
+  let statics = staticRoutes(distDir, imageBase, api, options);
   let build = 0;
   const version = () => `${bootId}.${build}`;
   const streams = new Set<ReadableStreamDefaultController<Uint8Array>>();
@@ -89,7 +92,7 @@ export function devStaticRoutes(
     const now = buildStamp(distDir);
     if (now === stamp) return false;
     stamp = now;
-    statics = staticRoutes(distDir, imageBase, api);
+    statics = staticRoutes(distDir, imageBase, api, options);
     build++;
     for (const controller of streams) send(controller, `data: ${version()}\n\n`);
     return true;

@@ -14,6 +14,13 @@ import {
   type TesterSize,
 } from "./pricing.ts";
 
+/**
+ * The query parameters a build link has, and the only ones the configurators and their preview
+ * read: the server keeps one rendered page (and one picture) per build, whatever else a URL
+ * carries (shared/page_url.ts).
+ */
+export const BUILD_LINK_PARAMS = ["size", "keycaps", "body", "switches"] as const;
+
 /** Most switch ids a link may carry (the largest build holds 20). */
 const MAX_IDS = 20;
 
@@ -43,7 +50,8 @@ export function buildQuery(build: {
 }
 
 /** Reads a tester's or a cube's link (`kind` decides which keycaps and sizes are valid). */
-export function readBuildLink(params: URLSearchParams, kind: "tester" | "cube"): BuildLink {
+export function readBuildLink(given: URLSearchParams, kind: "tester" | "cube"): BuildLink {
+  const params = { get: (name: (typeof BUILD_LINK_PARAMS)[number]) => given.get(name) };
   const dropped: string[] = [];
   const link: BuildLink = { switchIds: [], dropped };
   const size = params.get("size");

@@ -1,4 +1,5 @@
 import { SHOP_NAME, STARTING_PRICE_TEXT } from "./policy.ts";
+import { BUILD_LINK_PARAMS } from "./build_link.ts";
 
 /**
  * Every page of the shop with its document title and meta description. The server uses the list
@@ -19,7 +20,16 @@ export interface PageInfo {
    * others (admin, checkout, account) depend on who is signed in and render in the browser.
    */
   serverRendered: boolean;
+  /**
+   * The query parameters the page reads (none when absent). A rendered page is kept per page and
+   * these (shared/page_url.ts): any other parameter is never read, so it never costs a render.
+   * tests/unit/page_url_test.ts fails when a page module reads one not listed here.
+   */
+  query?: readonly string[];
 }
+
+/** What the order page reads besides its path: a payment's session, or an order's number. */
+const ORDER_PAGE_QUERY = ["order", "session_id"] as const;
 
 /** All pages, in navigation order. */
 export const PAGES: readonly PageInfo[] = [
@@ -50,6 +60,7 @@ export const PAGES: readonly PageInfo[] = [
     "Pick 10, 15 or 20 switches from 100+ real switches for your own tester.",
     true,
     "configurator/custom_tester_page.tsx",
+    BUILD_LINK_PARAMS,
   ),
   page(
     "/testers/fidget-cube",
@@ -57,6 +68,7 @@ export const PAGES: readonly PageInfo[] = [
     "Build a fidget cube with six switches of your choice.",
     true,
     "configurator/fidget_cube_page.tsx",
+    BUILD_LINK_PARAMS,
   ),
   page(
     "/testers/starter-pack",
@@ -109,9 +121,10 @@ export const PAGES: readonly PageInfo[] = [
     "How to get back into your account.",
     false,
     "account/restore_password_page.tsx",
+    ["token"],
   ),
   page("/checkout", "Checkout", "Pay for your order.", false, "checkout/checkout_page.tsx"),
-  page("/order-success", "Order", "Your order.", false, "orders/order_page.tsx"),
+  page("/order-success", "Order", "Your order.", false, "orders/order_page.tsx", ORDER_PAGE_QUERY),
   {
     ...page(
       "/order/track/:orderNumber",
@@ -119,10 +132,18 @@ export const PAGES: readonly PageInfo[] = [
       "Where your order is.",
       false,
       "orders/order_page.tsx",
+      ORDER_PAGE_QUERY,
     ),
     serverRendered: true,
   },
-  page("/completion", "Payment complete", "Your payment.", false, "checkout/completion_page.tsx"),
+  page(
+    "/completion",
+    "Payment complete",
+    "Your payment.",
+    false,
+    "checkout/completion_page.tsx",
+    ["payment_intent", "redirect_status"],
+  ),
   page(
     "/demo-checkout/:sessionId",
     "Demo checkout",
@@ -170,8 +191,17 @@ function page(
   description: string,
   isPublic: boolean,
   module: string,
+  query?: readonly string[],
 ): PageInfo {
-  return { path, title, description, public: isPublic, module, serverRendered: isPublic };
+  return {
+    path,
+    title,
+    description,
+    public: isPublic,
+    module,
+    serverRendered: isPublic,
+    ...(query ? { query } : {}),
+  };
 }
 
 /** The document title of a page: its own title, then the shop's name. */

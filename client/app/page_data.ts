@@ -1,6 +1,7 @@
 import { createContext, use, useContext } from "react";
 import { ApiError } from "./api.ts";
 import type { Outcome } from "./request_runner.ts";
+import { pageUrl } from "../../shared/page_url.ts";
 
 /**
  * The answers of the shop's own GET API a page was rendered with, by path. The server renders a
@@ -48,7 +49,10 @@ export const ServerPageDataContext = createContext<ServerPageData | null>(null);
 /** The id of the script element the server writes the answers into. */
 export const PAGE_DATA_ID = "page-data";
 
-/** What the server embeds: the page's URL (path and query) and the answers it used. */
+/**
+ * What the server embeds: the URL the page was rendered for (shared/page_url.ts: its path and the
+ * parameters it reads) and the answers it used.
+ */
 export interface EmbeddedPageData {
   url: string;
   answers: Record<string, unknown>;
@@ -77,7 +81,7 @@ export function embeddedAnswer(path: string): unknown {
 }
 
 function embeddedOutcome(path: string): Outcome<unknown> | undefined {
-  if (embedded && embedded.url !== location.pathname + location.search) embedded = null;
+  if (embedded && embedded.url !== pageUrl(location.pathname, location.search)) embedded = null;
   return outcomeOf(embedded?.answers[path]);
 }
 

@@ -5,8 +5,8 @@ export type PageEncoding = "br" | "gzip";
 
 /**
  * The encoding a page is sent in, or null to send it as it is. Gzip first: a page is compressed
- * as it renders, where brotli costs several times the CPU for a few percent fewer bytes (a cached
- * page is compressed once, at the highest level).
+ * as it renders, where brotli costs several times the CPU for a few percent fewer bytes, and a
+ * kept page is kept gzipped (server/ssr/page_cache.ts).
  */
 export function pageEncoding(acceptEncoding: string): PageEncoding | null {
   const accepts = (name: string) =>

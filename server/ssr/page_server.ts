@@ -8,6 +8,13 @@ import { serverRendered } from "./render_page.ts";
 import { compressed, pageEncoding } from "./compress.ts";
 import { deferAppScripts } from "./app_loader.ts";
 import { createPageCache } from "./page_cache.ts";
+import { gunzipSync } from "node:zlib";
+import { pageUrl } from "../../shared/page_url.ts";
+import { clientKey } from "../middleware/client_key.ts";
+import { type Clock, systemClock } from "../clock.ts";
+import type { Logger } from "../log.ts";
+import { createClientBudget } from "../http/client_budget.ts";
+import { startRenderer } from "./render_elsewhere.ts";
 
 /** A GET of the shop's own API, made in-process for the request `c` (as its client). */
 export type ApiGet = (path: string, c: Context) => Promise<unknown>;
@@ -23,7 +30,7 @@ const NO_SCRIPT = "<noscript>This page needs JavaScript to run.</noscript>";
  * build in the query): a picture of that build, so chat apps and social posts show it.
  */
 function buildPreview(url: string, origin: string, page: PageInfo | undefined): Preview | null {
-  const { pathname, searchParams } = new URL(url);
+  const { pathname, searchParams } = new URL(url, origin);
   const kind = pathname === "/testers/custom"
     ? "tester"
     : pathname === "/testers/fidget-cube"
@@ -35,8 +42,39 @@ function buildPreview(url: string, origin: string, page: PageInfo | undefined): 
   return {
     title: kind === "tester" ? "A custom switch tester build" : "A custom fidget cube build",
     image: `${origin}/images/build.png?${query.toString()}`,
-    url: `${origin}${pathname}?${searchParams}`,
+    url: `${origin}${url}`,
   };
+}
+
+/** How much rendering the page server may do, and what it tells about it. */
+export interface PageServerOptions {
+  clock?: Clock;
+  logger?: Logger;
+  /** New pages one client may have rendered per minute; kept pages are not counted. */
+  rendersPerClient?: number;
+  /** New pages the whole shop renders per minute; past it the browser renders them. */
+  rendersPerShop?: number;
+  /** Bytes of rendered pages kept (gzipped). */
+  cacheBytes?: number;
+}
+
+/**
+ * Enough for any shopper: a document is asked for only on arriving or reloading (the app moves
+ * between pages itself), and most are kept pages, which cost no render; one a second holds even
+ * for someone reloading a page whose stock changes under a sale.
+ */
+export const PAGE_RENDERS_PER_CLIENT = 60;
+/** At most about a quarter of one core on the heaviest page (50 ms a render), whoever asks. */
+export const PAGE_RENDERS_PER_SHOP = 300;
+export const PAGE_CACHE_BYTES = 32 * 1024 * 1024;
+
+/** What a client past its render budget is told, as a page a person can read. */
+function tooManyPages(seconds: number): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Too many new pages</title></head>
+<body><h1>Too many new pages</h1><p>This address asked for more new pages in a minute than a
+shopper would. Please try again in ${seconds} seconds.</p></body></html>
+`;
 }
 
 const NOT_FOUND = { module: "content/not_found_page.tsx" };
@@ -76,7 +114,10 @@ export function staticRoutes(
   distDir: string,
   imageBase: string,
   api: ApiGet = () => Promise.resolve(undefined),
+  options: PageServerOptions = {},
 ): Hono {
+  const clock = options.clock ?? systemClock;
+  const logger = options.logger ?? (() => {});
   const assets = new Map<string, Asset>();
   let indexHtml: string | null = null;
   let preload: Record<string, string[]> = {};
@@ -114,7 +155,15 @@ export function staticRoutes(
     ? `<style data-precedence="app">${cssText}</style>`
     : null;
 
-  const rendered = createPageCache();
+  if (indexHtml !== null) startRenderer();
+  const rendered = createPageCache(options.cacheBytes ?? PAGE_CACHE_BYTES);
+  // A render is tens of milliseconds of this process's only thread: each client has a budget of
+  // new ones, and the shop one for all, so no number of clients can keep the thread busy.
+  const clientRenders = createClientBudget(
+    options.rendersPerClient ?? PAGE_RENDERS_PER_CLIENT,
+    clock,
+  );
+  const shopRenders = createClientBudget(options.rendersPerShop ?? PAGE_RENDERS_PER_SHOP, clock);
 
   const app = new Hono();
   app.get("/assets/:name", (c) => {
@@ -201,8 +250,11 @@ export function staticRoutes(
     }
     const page = findPage(c.req.path);
     const origin = originOf(c);
-    const preview = buildPreview(c.req.url, origin, page);
-    const [head, tail] = frameFor(indexHtml, page, origin, c.req.path, preview);
+    const { pathname, search } = new URL(c.req.url);
+    // What the page is rendered for: its path and the parameters it reads, never the raw URL.
+    const url = pageUrl(pathname, search);
+    const preview = buildPreview(url, origin, page);
+    const [head, tail] = frameFor(indexHtml, page, origin, url.split("?")[0], preview);
     const encoding = pageEncoding(c.req.header("Accept-Encoding") ?? "");
     const headers: Record<string, string> = {
       // A page search engines do not see is one person's (an order's name, city and ZIP, a
@@ -215,18 +267,36 @@ export function staticRoutes(
     };
     const status = page ? 200 : 404;
     let body: ReadableStream<Uint8Array>;
+    // The app alone, which the browser renders into the empty root.
+    const unrendered = () => `${head}${tail.replace("</div>", `</div>\n    ${NO_SCRIPT}`)}`;
     if (page && !page.serverRendered) {
-      const html = `${head}${tail.replace("</div>", `</div>\n    ${NO_SCRIPT}`)}`;
-      body = new Blob([html]).stream();
+      body = new Blob([unrendered()]).stream();
     } else {
-      const { pathname, search } = new URL(c.req.url);
-      const url = pathname + search;
       const answer = (path: string) => api(path, c);
       // The document's frame follows from its origin and URL (a build link's preview is in the
       // query), so those and the answers identify it.
       const key = await rendered.keyFor(origin, url, answer);
-      const hit = key === null ? null : rendered.get(key, encoding);
-      if (hit) return c.body(hit as Uint8Array<ArrayBuffer>, status, headers);
+      const kept = key === null ? null : rendered.get(key);
+      if (kept) {
+        if (encoding === "gzip") return c.body(kept as Uint8Array<ArrayBuffer>, status, headers);
+        const html = gunzipSync(kept);
+        if (!encoding) return c.body(html as Uint8Array<ArrayBuffer>, status, headers);
+        return c.body(compressed(new Blob([html]).stream(), encoding), status, headers);
+      }
+      const wait = clientRenders.take(clientKey(c));
+      if (wait !== null) {
+        return c.html(tooManyPages(wait), 429, {
+          "Retry-After": String(wait),
+          "Cache-Control": "no-store",
+        });
+      }
+      if (shopRenders.take("shop") !== null) {
+        // The shop renders as much as it may: the browser renders this one, as it would if
+        // rendering had failed, and the shopper still gets the page.
+        body = new Blob([unrendered()]).stream();
+        return c.body(encoding ? compressed(body, encoding) : body, status, headers);
+      }
+      const started = performance.now();
       body = serverRendered({
         head,
         tail,
@@ -235,7 +305,15 @@ export function staticRoutes(
         origin,
         imageBase,
         answer,
-        onRendered: (html, paths, answers) => rendered.remember(origin, url, paths, answers, html),
+        onRendered: (html, paths, answers) => {
+          rendered.remember(origin, url, paths, answers, html);
+          logger({
+            msg: "page rendered",
+            url,
+            ms: Math.round(performance.now() - started),
+            keptBytes: rendered.bytes(),
+          });
+        },
       });
     }
     return c.body(encoding ? compressed(body, encoding) : body, status, headers);

@@ -1,6 +1,6 @@
 import type { PageInfo } from "../../shared/routes.ts";
 import { isRefusal, PAGE_DATA_ID } from "../../client/app/page_data.ts";
-import { renderApp, type RenderedApp } from "./render_app.tsx";
+import { type RenderedPage, renderPage } from "./render_elsewhere.ts";
 import { structuredData } from "./structured_data.ts";
 
 /** One server-rendered page to send. */
@@ -47,37 +47,48 @@ export function serverRendered(doc: PageToRender): ReadableStream<Uint8Array> {
       };
       send(doc.head);
       let scripts = "";
-      const body: string[] = [];
-      const decoder = new TextDecoder();
       let complete = false;
-      let rendered: RenderedApp | null = null;
+      let rendered: RenderedPage | null = null;
       try {
-        rendered = await renderApp(doc.url, doc.imageBase, doc.answer, (error) => {
+        rendered = await renderPage(doc.url, doc.imageBase, doc.answer, (error) => {
           console.error(`Server rendering of ${doc.url} failed in part`, error);
         });
-        // Structured data is made from answers only: a refused one leaves its part out.
-        const answerOnly = (path: string) =>
-          rendered!.answer(path).then((a) => isRefusal(a) ? undefined : a);
+        const { answers, paths } = rendered;
+        // Structured data is made from answers only: a refused one leaves its part out. A path
+        // the page did not read is read here, and kept with the others (the page's key has it).
+        const more = new Map<string, Promise<unknown>>();
+        const answerOnly = (path: string) => {
+          let answer = paths.includes(path) ? Promise.resolve(answers[path]) : more.get(path);
+          if (!answer) {
+            answer = doc.answer(path).then((value) => {
+              if (value !== undefined) answers[path] = value;
+              return value;
+            });
+            more.set(path, answer);
+            paths.push(path);
+          }
+          return answer.then((a) => isRefusal(a) ? undefined : a);
+        };
         const things = doc.page ? await structuredData(doc.page, doc.origin, answerOnly) : [];
-        for await (const chunk of rendered.html) {
-          if (!send(chunk)) return;
-          if (doc.onRendered) body.push(decoder.decode(chunk, { stream: true }));
-        }
-        const data = { url: doc.url, answers: rendered.answers };
+        if (!send(rendered.html)) return;
+        const data = { url: doc.url, answers };
         scripts =
           `<script type="application/json" id="${PAGE_DATA_ID}">${scriptJson(data)}</script>` +
           things.map((thing) => `<script type="application/ld+json">${scriptJson(thing)}</script>`)
             .join("");
-        complete = !rendered.failed();
+        complete = !rendered.failed;
       } catch (error) {
         console.error(`Server rendering of ${doc.url} failed; the browser renders it`, error);
       }
       const tail = doc.tail.replace("</div>", () => `</div>${scripts}`);
       send(tail);
       if (complete && rendered && doc.onRendered) {
-        const paths = rendered.paths();
-        const answers = paths.map((path) => rendered!.answers[path]);
-        doc.onRendered(`${doc.head}${body.join("")}${decoder.decode()}${tail}`, paths, answers);
+        const { paths, answers } = rendered;
+        doc.onRendered(
+          `${doc.head}${rendered.html}${tail}`,
+          paths,
+          paths.map((path) => answers[path]),
+        );
       }
       try {
         controller.close();

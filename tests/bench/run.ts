@@ -13,6 +13,9 @@
  *   hash their passwords, and their ratio: what password hashing costs everyone else
  *   (server/password_gate.ts). `run.ts login-burst` runs this scenario alone, on a shop of its own,
  *   printing its figures without writing bench-results/latest.json.
+ * - Hostile pages (tests/bench/hostile_pages.ts): GET /api/health's p99 at rest, then while 4
+ *   connections ask for pages and 4 for build previews under URLs never seen before, and their
+ *   ratio: what a random query string costs everyone else. `run.ts hostile-pages` runs it alone.
  * - Latency pass (tests/bench/latency.ts): the scenarios again in this process over a KV with
  *   injected network delays, counting each request's KV calls and sequential round trips (what
  *   Deno Deploy's shared KV makes a shopper wait for). `run.ts latency [--calls]` runs it alone.
@@ -34,6 +37,7 @@ import { DEMO_PAY_BODY, STARTER } from "../helpers/shop_fixtures.ts";
 import { passwordGate } from "../../server/password_gate.ts";
 import { latencyOnly, latencyPass, printLatency } from "./latency.ts";
 import { ordersAtScale } from "./orders_at_scale.ts";
+import { hostilePages, type HostilePagesSummary, printHostilePages } from "./hostile_pages.ts";
 
 /** Concurrent connections (or requests in flight) of every scenario. */
 const CONNECTIONS = 50;
@@ -681,6 +685,19 @@ async function loginBurstOnly(): Promise<void> {
   }
 }
 
+/**
+ * `run.ts hostile-pages [--builds]`: the hostile-pages scenario alone, on a shop of its own
+ * (`--builds`: random builds, which the pages read, instead of random unknown parameters).
+ */
+async function hostilePagesOnly(builds: boolean): Promise<void> {
+  const shop = await startShop({ env: { DENO_ENV: "", LOG_REQUESTS: "0" } });
+  try {
+    printHostilePages(await hostilePages(shop.url, builds));
+  } finally {
+    await shop.stop();
+  }
+}
+
 /** Runs this file as a worker process and reads its one JSON line. */
 async function runWorker<T = WorkerResult>(args: string[]): Promise<T> {
   const out = await new Deno.Command(Deno.execPath(), {
@@ -858,6 +875,7 @@ async function main(): Promise<void> {
   });
   const figures: Figure[] = [];
   let burstSummary: LoginBurstSummary | null = null;
+  let hostileSummary: HostilePagesSummary | null = null;
   try {
     const step = (name: string) => console.error(`bench: ${name}`);
     await stockUp(shop);
@@ -1009,6 +1027,9 @@ async function main(): Promise<void> {
     const burst = await loginBurst(shop);
     figures.push(...burst.figures);
     burstSummary = burst.summary;
+
+    step("hostile pages: unique page and preview URLs from 4 + 4 connections");
+    hostileSummary = await hostilePages(shop.url);
   } finally {
     await shop.stop();
   }
@@ -1024,6 +1045,7 @@ async function main(): Promise<void> {
 
   printTable(figures);
   if (burstSummary) printLoginBurst(burstSummary);
+  if (hostileSummary) printHostilePages(hostileSummary);
   printLatency(latency);
   const report = {
     date: new Date().toISOString(),
@@ -1053,6 +1075,7 @@ async function main(): Promise<void> {
     ceilings,
     figures,
     loginBurst: burstSummary,
+    hostilePages: hostileSummary,
     latency,
   };
   const dir = new URL("../../bench-results/", import.meta.url);
@@ -1087,6 +1110,8 @@ if (import.meta.main) {
     await latencyOnly(rest);
   } else if (mode === "login-burst") {
     await loginBurstOnly();
+  } else if (mode === "hostile-pages") {
+    await hostilePagesOnly(rest.includes("--builds"));
   } else if (mode === "orders-10k") {
     await ordersAtScale();
   } else if (mode === "flash-worker") {

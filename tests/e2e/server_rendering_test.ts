@@ -25,6 +25,17 @@ const HYDRATED = [
   "/cart",
 ];
 
+/**
+ * URLs with parameters no page reads (a newsletter's, a random one), a trailing slash, a path
+ * with no page: each is served the document kept for its page, which must hydrate as well.
+ */
+const KEPT_FOR_ITS_PAGE = [
+  "/shop?utm_source=newsletter",
+  "/faq/?u=1",
+  "/testers/custom?u=2&switches=101,102&size=15",
+  "/no-such-page?u=3",
+];
+
 e2eTest(
   "public pages hydrate the server's HTML: no mismatch, no second load of their data",
   async (e2e) => {
@@ -37,7 +48,13 @@ e2eTest(
     const buyer = austinBuyer("rendered@example.com", "Ada Lovelace", "1 Analytical Way");
     const orderNumber = await paidOrder(e2e.shop.url, buyer, 384);
     // An unknown order too: the page says so from the server, with no second (counted) miss.
-    for (const path of [...HYDRATED, `/order/track/${orderNumber}`, "/order/track/NOSUCHORDER1"]) {
+    const paths = [
+      ...HYDRATED,
+      ...KEPT_FOR_ITS_PAGE,
+      `/order/track/${orderNumber}`,
+      "/order/track/NOSUCHORDER1",
+    ];
+    for (const path of paths) {
       apiCalls.length = 0;
       await page.goto(path);
       // Hydrated: React has attached its handlers to the server's root.
@@ -48,6 +65,9 @@ e2eTest(
       await settle(page);
       assert.deepEqual(apiCalls, [], `${path} asked the API again at load`);
     }
+    // The path with no page is answered 404, as it should be: the only problem allowed.
+    const expected = (e: string) => /404 .*\/no-such-page\?u=3/.test(e);
+    problems.errors.splice(0, Infinity, ...problems.errors.filter((e) => !expected(e)));
     assert.deepEqual(problems.errors, [], "no hydration error or warning on any page");
 
     // A returning shopper: a cart, a session and the dark theme in the browser's storage, none
