@@ -19,7 +19,7 @@
  *   guard of the CPU.
  */
 import type { Clock } from "../clock.ts";
-import { LimitReached } from "../errors.ts";
+import { LimitReached, Unauthorized } from "../errors.ts";
 import {
   type Count,
   countAttempt,
@@ -91,6 +91,26 @@ export interface PasswordAttempt {
   succeeded(): Promise<void>;
   /** Marks the caller's device as known to this account; answers the token for its cookie. */
   rememberDevice(): Promise<string>;
+  /** No password was judged (the comparison could not run): every count it took is given back. */
+  abandon(): Promise<void>;
+}
+
+/**
+ * Runs `compare` for `attempt`. A wrong password (Unauthorized) is a judgement and stays counted;
+ * any other failure (the hashing queue full, the store failing) judged nothing, so the attempt
+ * counts nowhere: a storm that keeps the queue full must not turn the rightful user's retries into
+ * wrong passwords.
+ */
+export async function compareWithin<T>(
+  attempt: PasswordAttempt,
+  compare: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await compare();
+  } catch (err) {
+    if (!(err instanceof Unauthorized)) await attempt.abandon();
+    throw err;
+  }
 }
 
 /** The limits of one kind of account. */
@@ -174,6 +194,9 @@ async function beginAttempt(
     return rules.block ? await take(rules.block.limit, caller.block, rules.block.message) : null;
   }
   const remember = () => rememberDevice(kv, clock, account, caller.device);
+  const abandon = async () => {
+    await Promise.all(taken.splice(0).map((hit) => hit.giveBack()));
+  };
 
   const perClient = rules.client
     ? await take(rules.client.limit, caller.client, rules.client.message)
@@ -188,6 +211,7 @@ async function beginAttempt(
     return {
       succeeded: () => resetRateLimit(kv, clock, rules.failures, key),
       rememberDevice: remember,
+      abandon,
     };
   }
 
@@ -213,6 +237,7 @@ async function beginAttempt(
       ]);
     },
     rememberDevice: remember,
+    abandon,
   };
 }
 

@@ -13,7 +13,7 @@ import { linkCartToUser } from "../cart/edits.ts";
 import { listOrdersOfUser } from "../orders/by_user.ts";
 import { publicOrderView } from "../orders/views.ts";
 import { hitRateLimit, type RateLimit } from "../kv/rate_limit.ts";
-import { beginLoginAttempt } from "../accounts/login_limits.ts";
+import { beginLoginAttempt, compareWithin } from "../accounts/login_limits.ts";
 import {
   checkCredentials,
   createUserSession,
@@ -80,7 +80,7 @@ export function authRoutes(deps: RouteDeps): Hono {
   app.post("/login", validateJson(loginSchema), async (c) => {
     const { email, password, cartId } = c.req.valid("json");
     const attempt = await beginLoginAttempt(kv, clock, email, passwordCaller(c, production));
-    const user = await checkCredentials(kv, email, password);
+    const user = await compareWithin(attempt, () => checkCredentials(kv, email, password));
     // One answer for an unknown email and a wrong password.
     if (!user) throw new Unauthorized("Invalid email or password");
     await attempt.succeeded();
@@ -113,7 +113,7 @@ export function authRoutes(deps: RouteDeps): Hono {
     const user = await requireUser(deps, c);
     // Limited like a sign-in: the password is checked the same way.
     const attempt = await beginLoginAttempt(kv, clock, user.email, passwordCaller(c, production));
-    await deleteMyAccount(deps, user, c.req.valid("json").password);
+    await compareWithin(attempt, () => deleteMyAccount(deps, user, c.req.valid("json").password));
     await attempt.succeeded();
     return c.json({ ok: true });
   });
