@@ -292,9 +292,9 @@ export interface RegisterAnswer {
 }
 
 /**
- * `POST /api/stock-alerts`. `checkInbox`: the sign-up is in force once its address confirms (the
- * first time an address asks, a link is emailed); false for a signed-in shopper's own address,
- * in force at once. It says nothing about the address itself, whoever asks.
+ * `POST /api/stock-alerts`. `checkInbox`: the sign-up is in force once its address confirms
+ * (with a link emailed, or one sent before and not used yet), even if the address confirmed other
+ * sign-ups before; false for a signed-in shopper's own address, in force at once. It says nothing about the address itself, whoever asks.
  */
 export interface StockAlertAnswer {
   ok: true;

@@ -98,10 +98,12 @@ export const keys = {
   stockAlerts: () => ["stock_alerts"] as const,
   /** A sign-up by its unsubscribe token. */
   stockAlertToken: (token: string) => ["stock_alert_tokens", token] as const,
-  /** An address that asked for back-in-stock emails: confirmed, or when it was last asked to. */
+  /** An address asked for back-in-stock emails: its round of sign-ups, live link and last send. */
   stockAlertAddress: (email: string) => ["stock_alert_addresses", email] as const,
+  stockAlertAddresses: () => ["stock_alert_addresses"] as const,
   /** A back-in-stock confirmation link, by its token (expires with the link). */
   stockAlertConfirm: (token: string) => ["stock_alert_confirms", token] as const,
+  stockAlertConfirms: () => ["stock_alert_confirms"] as const,
   /** When a mailbox (however spelled) was last sent confirmations, within a day. */
   stockAlertMailbox: (mailbox: string) => ["stock_alert_mailboxes", mailbox] as const,
 };

@@ -15,10 +15,20 @@ import type { StockKey } from "../../shared/bom.ts";
 import { type PromoRecord, promoRecord } from "../promos/store.ts";
 import { mailboxOf } from "../email/mailbox.ts";
 import type { StockAlert } from "../stock/back_in_stock/store.ts";
+import { type AlertAddress, CONFIRM_LINK_MS } from "../stock/back_in_stock/confirmation_rules.ts";
 import { PACKS } from "../../shared/catalog/packs.ts";
 import { PRODUCTS } from "../../shared/catalog/products.ts";
 import type { PackRecord, ProductRecord, SwitchRecord } from "../catalog/store.ts";
 import { deleteUnusedImages } from "../catalog/image_store.ts";
+
+/** A back-in-stock address's record before migration 9. */
+interface LegacyAlertAddress {
+  confirmedAt: number | null;
+  lastSentAt: number | null;
+}
+
+/** A back-in-stock sign-up held back before migration 9. */
+type LegacySignUp = Omit<StockAlert, "pending"> & { pending: true };
 
 interface Migration {
   id: number;
@@ -210,11 +220,63 @@ const MIGRATIONS: Migration[] = [
       for await (const listed of kv.list<StockAlert>({ prefix: keys.stockAlerts() })) {
         if (!many.has(mailboxOf(listed.value.email))) continue;
         for (let entry: Deno.KvEntryMaybe<StockAlert> = listed; entry.value;) {
-          if (entry.value.pending) break;
-          const held = { ...entry.value, pending: true };
+          if (entry.value.pending !== undefined) break;
+          // Waiting in the first round of its address: its next confirmation puts it in force.
+          const held = { ...entry.value, pending: 0 };
           if ((await kv.atomic().check(entry).set(entry.key, held).commit()).ok) break;
           entry = await kv.get<StockAlert>(entry.key);
         }
+      }
+    },
+  },
+  {
+    id: 9,
+    name: "stock-alert-rounds",
+    // A confirmed address used to put in force every later sign-up of it, whoever made it. Now a
+    // pending sign-up waits in a round of its address that only a confirmation closes, and the
+    // address's record says no more that it "confirmed". Old pending sign-ups (`pending: true`)
+    // of a confirmed address were in force already: they are made so for good; the others wait
+    // in round 0. Old records keep their last send (the hourly cap) and learn their live link;
+    // the confirmation they held is dropped. Sign-ups a stranger already added to a confirmed
+    // address stay: nothing tells them from the owner's (each alert can be unsubscribed).
+    async run(kv) {
+      const records = new Map<string, Deno.KvEntry<LegacyAlertAddress>>();
+      for await (
+        const entry of kv.list<LegacyAlertAddress>({ prefix: keys.stockAlertAddresses() })
+      ) {
+        records.set(entry.key[1] as string, entry);
+      }
+      for await (
+        const listed of kv.list<StockAlert | LegacySignUp>({ prefix: keys.stockAlerts() })
+      ) {
+        for (let entry: Deno.KvEntryMaybe<StockAlert | LegacySignUp> = listed; entry.value;) {
+          if (entry.value.pending !== true) break;
+          const { pending: _, ...rest } = entry.value;
+          const confirmed = records.get(entry.value.email)?.value.confirmedAt != null;
+          const next: StockAlert = confirmed ? rest : { ...rest, pending: 0 };
+          if ((await kv.atomic().check(entry).set(entry.key, next).commit()).ok) break;
+          entry = await kv.get<StockAlert | LegacySignUp>(entry.key);
+        }
+      }
+      const links = new Map<string, { token: string; expiresAt: number }>();
+      for await (
+        const { key, value } of kv.list<{ email: string; expiresAt: number }>({
+          prefix: keys.stockAlertConfirms(),
+        })
+      ) {
+        const known = links.get(value.email);
+        if (!known || known.expiresAt < value.expiresAt) {
+          links.set(value.email, { token: key[1] as string, expiresAt: value.expiresAt });
+        }
+      }
+      for (const [email, entry] of records) {
+        if ("round" in entry.value) continue;
+        const next: AlertAddress = {
+          round: 0,
+          link: links.get(email) ?? null,
+          lastSentAt: entry.value.lastSentAt ?? null,
+        };
+        await kv.atomic().check(entry).set(entry.key, next, { expireIn: CONFIRM_LINK_MS }).commit();
       }
     },
   },

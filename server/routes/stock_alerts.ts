@@ -114,7 +114,7 @@ export function confirmRoutes(deps: AppDeps): Hono {
     }
     return c.html(page(
       "Confirmed",
-      "<p>Thank you. We will email you once when what you asked for is back in stock.</p>",
+      "<p>Thank you. We will email you once when what you asked for is back in stock. Anything you ask for later is confirmed with the next link we email you.</p>",
     ));
   });
   return app;

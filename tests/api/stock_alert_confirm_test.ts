@@ -19,8 +19,11 @@ import { setShelfCount } from "../../server/stock/store.ts";
 import type { StockAlert } from "../../server/stock/back_in_stock/store.ts";
 import { keys } from "../../server/kv/keys.ts";
 import { migrate } from "../../server/ops/migrations.ts";
+import { sendStockAlerts } from "../../server/stock/back_in_stock/alerts.ts";
+import { SWITCHES } from "../../shared/catalog/switches.ts";
 
 const SWITCH = STARTER.switchIds[0];
+const DAY = 24 * 60 * 60_000;
 
 function shelf(t: TestApp, stock: number) {
   return setShelfCount(t.kv, switchKey(SWITCH), { stock }, t.clock.now());
@@ -115,16 +118,20 @@ Deno.test("a confirmed address hears of every return; an unconfirmed one never d
   assert.equal((await alertMails(t, (to) => to === "ann@example.com")).length, 2);
   assert.equal((await alertMails(t, (to) => to === "bo@example.com")).length, 0);
 
-  // A confirmed address's next sign-up is in force at once, with no new confirmation.
+  // A confirmed address's next sign-up (by anyone but its signed-in owner) waits for a new
+  // confirmation, sent once the hour since the last one is over.
   const other = STARTER.switchIds[1];
   await setShelfCount(t.kv, switchKey(other), { stock: 0 }, t.clock.now());
+  t.clock.advance(60 * 60_000 + 1);
   await shop.request("/api/stock-alerts", {
     from: loopback(0, 22),
     method: "POST",
     body: { email: "ann@example.com", switchId: other },
   });
-  assert.equal((await confirmationMails(t, (to) => to === "ann@example.com")).length, 1);
+  assert.equal((await confirmationMails(t, (to) => to === "ann@example.com")).length, 2);
   await setShelfCount(t.kv, switchKey(other), { stock: 4 }, t.clock.now());
+  assert.equal((await alertMails(t, (to) => to === "ann@example.com")).length, 2);
+  await confirmAddress(t, "ann@example.com");
   assert.equal((await alertMails(t, (to) => to === "ann@example.com")).length, 3);
 });
 
@@ -293,4 +300,136 @@ Deno.test("sign-ups from before confirmations: a shopper's stay; a mailbox under
   assert.equal((await alertMails(t, (to) => to === "bo+shop@example.com")).length, 1);
   assert.equal((await alertMails(t, isVictim)).length, 0);
   assert.equal((await confirmationMails(t, isVictim)).length, 0, "nobody is mailed to confirm");
+});
+
+Deno.test("a stranger signing a confirmed address up for 39 more switches gets it no alert for them until it confirms again", async () => {
+  await using t = await testApp();
+  const ids = SWITCHES.slice(0, 40).map((s) => s.id);
+  for (const id of ids) await setShelfCount(t.kv, switchKey(id), { stock: 0 }, t.clock.now());
+  await using shop = serveOnLoopback(t.app);
+  const victim = (to: string) => to === "vic@example.com";
+  const own = await shop.request("/api/stock-alerts", {
+    from: loopback(0, 50),
+    method: "POST",
+    body: { email: "vic@example.com", switchId: ids[0] },
+  });
+  assert.equal(own.status, 200, own.text);
+  await confirmAddress(t, "vic@example.com");
+
+  // The stranger, from four other addresses, ten at a time.
+  const rest = ids.slice(1);
+  const answers = [];
+  for (let i = 0; i < rest.length; i += 10) {
+    answers.push(
+      ...await Promise.all(
+        rest.slice(i, i + 10).map((switchId, k) =>
+          shop.request("/api/stock-alerts", {
+            from: loopback(0, 60 + ((i + k) % 4)),
+            method: "POST",
+            body: { email: "vic@example.com", switchId },
+          })
+        ),
+      ),
+    );
+  }
+  assert.deepEqual(answers.map((a) => a.status), rest.map(() => 200));
+  assert.deepEqual(new Set(answers.map((a) => a.text)).size, 1, "every sign-up answers the same");
+  // The address's confirmation was sent within the hour: no other yet.
+  assert.equal((await confirmationMails(t, victim)).length, 1);
+
+  for (const id of ids) await setShelfCount(t.kv, switchKey(id), { stock: 5 }, t.clock.now());
+  assert.equal((await alertMails(t, victim)).length, 1, "only the switch the victim confirmed");
+  assert.equal((await confirmationMails(t, victim)).length, 1, "a restock sends no confirmation");
+
+  // An hour later the owner asks again; the newest link confirms every sign-up waiting then.
+  t.clock.advance(60 * 60_000 + 1);
+  await shop.request("/api/stock-alerts", {
+    from: loopback(0, 50),
+    method: "POST",
+    body: { email: "vic@example.com", switchId: ids[1] },
+  });
+  assert.equal((await confirmationMails(t, victim)).length, 2);
+  assert.equal((await alertMails(t, victim)).length, 1);
+  await confirmAddress(t, "vic@example.com");
+  assert.equal((await alertMails(t, victim)).length, 40);
+});
+
+Deno.test("asking again before a week is out keeps the sign-up: the new link confirms it and the alert comes", async () => {
+  await using t = await testApp();
+  await shelf(t, 0);
+  const hal = (to: string) => to === "hal@example.com";
+  const ask = () =>
+    t.request("/api/stock-alerts", {
+      method: "POST",
+      body: { email: "hal@example.com", switchId: SWITCH },
+      client: "127.0.0.42",
+    });
+  assert.equal((await ask()).status, 200);
+  assert.equal((await confirmationMails(t, hal)).length, 1);
+  // 6.9 days later the first link is about to expire: asking again sends a new one.
+  t.clock.advance(6.9 * DAY);
+  assert.equal((await ask()).status, 200);
+  assert.equal((await confirmationMails(t, hal)).length, 2);
+  // A check after day 7 must not drop the sign-up the new link stands for.
+  t.clock.advance(0.2 * DAY);
+  await sendStockAlerts(t);
+  await confirmAddress(t, "hal@example.com");
+  await shelf(t, 5);
+  assert.equal((await alertMails(t, hal)).length, 1);
+});
+
+Deno.test("records from before rounds: what a confirmed address was waiting for stays in force, nothing later is", async () => {
+  await using t = await testApp();
+  await shelf(t, 0);
+  const other = STARTER.switchIds[1];
+  await setShelfCount(t.kv, switchKey(other), { stock: 0 }, t.clock.now());
+  const now = t.clock.now();
+  // As the store was: a confirmed address's held sign-up, an unconfirmed one's with a live link.
+  const legacy = (email: string, i: number) => ({
+    subject: `switch:${SWITCH}`,
+    email,
+    token: `roundtoken${i}roundtoken`,
+    origin: "http://shop.test",
+    createdAt: now - 60_000,
+    notified: false,
+    pending: true,
+  });
+  for (const [i, email] of ["old@example.com", "new@example.com"].entries()) {
+    const alert = legacy(email, i);
+    await t.kv.set(keys.stockAlert(alert.subject, email), alert);
+    await t.kv.set(keys.stockAlertToken(alert.token), { subject: alert.subject, email });
+  }
+  await t.kv.set(keys.stockAlertAddress("old@example.com"), {
+    confirmedAt: now - 30_000,
+    lastSentAt: now - 2 * 60 * 60_000,
+  });
+  await t.kv.set(keys.stockAlertAddress("new@example.com"), {
+    confirmedAt: null,
+    lastSentAt: now - 60_000,
+  });
+  const oldLink = "AAAAoldlinkAAAAoldlinkAAAA";
+  await t.kv.set(keys.stockAlertConfirm(oldLink), {
+    email: "new@example.com",
+    expiresAt: now + 7 * DAY - 60_000,
+  });
+  await t.kv.delete(keys.migration("9-stock-alert-rounds"));
+  await migrate(t.kv, t.clock);
+
+  // A stranger signs the confirmed address up for another switch: it waits.
+  await using shop = serveOnLoopback(t.app);
+  await shop.request("/api/stock-alerts", {
+    from: loopback(0, 70),
+    method: "POST",
+    body: { email: "old@example.com", switchId: other },
+  });
+  await shelf(t, 5);
+  await setShelfCount(t.kv, switchKey(other), { stock: 5 }, t.clock.now());
+  assert.equal((await alertMails(t, (to) => to === "old@example.com")).length, 1);
+  assert.equal((await alertMails(t, (to) => to === "new@example.com")).length, 0);
+  // The unconfirmed address's old link still works, and its sign-up waited for it.
+  assert.equal((await confirmationMails(t, (to) => to === "new@example.com")).length, 0);
+  const res = await t.request(`/stock-alerts/confirm?token=${oldLink}`, { method: "POST" });
+  assert.equal(res.status, 200, res.text);
+  assert.equal((await alertMails(t, (to) => to === "new@example.com")).length, 1);
+  assert.equal((await alertMails(t, (to) => to === "old@example.com")).length, 1);
 });

@@ -149,7 +149,7 @@ e2eTest("a sold-out pack takes a back-in-stock sign-up, and the restock emails i
   await page.getByLabel("Your email").fill("ivy@example.com");
   await page.getByRole("button", { name: "Notify me" }).click();
   await page.getByText(
-    `Check your inbox: the first time an address asks, we email it a link to confirm. Once it is confirmed, we will email ivy@example.com once when ${STARTER.title} is back.`,
+    `Check your inbox: we email this address a link to confirm, and its newest link confirms everything it asked for. Once it is confirmed, we will email ivy@example.com once when ${STARTER.title} is back.`,
   ).waitFor();
 
   // The confirmation link, as the shop's outbox holds it: opening it asks, its button confirms.

@@ -103,11 +103,14 @@ export interface Model {
   alerts: AlertSignUp[];
   /**
    * Back-in-stock confirmations that may be owed, per address: one at most per sign-up the shop
-   * accepted while the address had not confirmed (the shop sends fewer: one an hour, three a
-   * day per mailbox).
+   * accepted (the shop sends fewer: none while a link is live, one an hour, three a day per
+   * mailbox).
    */
   alertConfirmations: Map<string, number>;
-  /** Addresses that confirmed back-in-stock emails, at which step: only these are told. */
+  /**
+   * Addresses that confirmed back-in-stock emails, at the step of their latest confirmation: a
+   * sign-up is told only if one came at or after it.
+   */
   alertConfirmed: Map<string, number>;
   /** Order numbers seen paid (history holds PAYMENT_RECEIVED). */
   paid: Set<string>;

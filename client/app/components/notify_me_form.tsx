@@ -58,7 +58,7 @@ export function NotifyMeForm({ target, name }: {
     return (
       <p className="notify-me-done small" role="status">
         {done.checkInbox
-          ? `Check your inbox: the first time an address asks, we email it a link to confirm. Once it is confirmed, we will email ${done.email} once when ${name} is back.`
+          ? `Check your inbox: we email this address a link to confirm, and its newest link confirms everything it asked for. Once it is confirmed, we will email ${done.email} once when ${name} is back.`
           : `We will email ${done.email} once when ${name} is back.`}
       </p>
     );

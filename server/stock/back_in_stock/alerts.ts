@@ -3,8 +3,9 @@
  * out-of-stock switch, pack or item; when it can be bought again each waiting shopper gets one
  * email, and another only after it sold out and came back. Stock writes that free units or sell
  * something out queue a check (server/stock/store.ts); the check compares every sign-up with the
- * stock and emails in the same atomic write that marks the sign-up told. Only addresses that
- * confirmed (or a signed-in shopper's own) are emailed: anyone can type anyone's address.
+ * stock and emails in the same atomic write that marks the sign-up told. Only sign-ups whose
+ * address confirmed after they were made (or a signed-in shopper's own) are emailed: anyone can
+ * type anyone's address, and an address that confirmed once must not be signed up for more.
  */
 import { bomOf, type StockKey, switchKey, unitsAvailable } from "../../../shared/bom.ts";
 import { InvalidInput, NotFound } from "../../errors.ts";
@@ -14,7 +15,9 @@ import { productSnapshot, switchSnapshot } from "../../catalog/store.ts";
 import { listStock, stockSnapshot } from "../store.ts";
 import { availableOf } from "../record.ts";
 import {
-  dropUnconfirmed,
+  type AddressReads,
+  dropIfUnconfirmed,
+  inForceOf,
   mayEmail,
   type SignUpStored,
   type StockAlert,
@@ -22,7 +25,6 @@ import {
 } from "./store.ts";
 import { type MailDeps, queueEmailInto } from "../../email/outbox.ts";
 import { backInStockEmail, confirmationEmail } from "./email.ts";
-import { CONFIRM_LINK_MS } from "./confirmation_rules.ts";
 
 /** The store, the time, and the shop's addresses its emails carry. */
 type Deps = Pick<MailDeps, "kv" | "clock" | "config">;
@@ -83,8 +85,9 @@ async function describe(
 
 /**
  * Signs `email` up for `target`; the same sign-up twice is one. `own`: the signed-in shopper's own
- * address, in force at once; any other waits for its address to confirm (a confirmation is
- * emailed when the rules allow). The caller answers the same whatever was sent.
+ * address, in force at once; any other waits for its address to confirm again, even if it did
+ * before (a confirmation is emailed when the rules allow). The caller answers the same whatever
+ * was sent.
  */
 export async function signUp(
   deps: Deps,
@@ -134,12 +137,13 @@ export async function sendStockAlerts(deps: Deps): Promise<number> {
   // each "back" is an email.
   let stock: Map<StockKey, number> | null = null;
   let sent = 0;
-  const confirmed = new Map<string, boolean>();
+  const reads: AddressReads = new Map();
   for await (const entry of kv.list<StockAlert>({ prefix: keys.stockAlerts() })) {
     const alert = entry.value;
-    if (!await mayEmail(kv, alert, confirmed)) {
-      // Never confirmed within a link's life: nobody asked for it, so it is kept no longer.
-      if (alert.createdAt + CONFIRM_LINK_MS <= clock.now()) await dropUnconfirmed(kv, entry);
+    if (!await mayEmail(kv, alert, reads)) {
+      // Not confirmed a link's life after it was made, and no live link left that could: nobody
+      // asked for it, so it is kept no longer.
+      await dropIfUnconfirmed(kv, entry, reads, clock.now());
       continue;
     }
     if (!described.has(alert.subject)) {
@@ -147,12 +151,17 @@ export async function sendStockAlerts(deps: Deps): Promise<number> {
       described.set(alert.subject, await describe(kv, alert.subject, stock));
     }
     const item = described.get(alert.subject);
-    if (!item || item.gone) continue;
-    if (item.available === alert.notified) continue;
+    if (!item || item.gone || item.available === alert.notified) {
+      // Confirmed while pending: in force for good, so it no longer needs its address's record
+      // (which expires a week after the confirmation).
+      if (alert.pending !== undefined) {
+        await kv.atomic().check(entry).set(entry.key, inForceOf(alert)).commit();
+      }
+      continue;
+    }
     const emails = (alert.emails ?? 0) + (item.available ? 1 : 0);
-    const { pending: _, ...inForce } = alert;
     const op = kv.atomic().check(entry).set(entry.key, {
-      ...inForce,
+      ...inForceOf(alert),
       notified: item.available,
       emails,
     });

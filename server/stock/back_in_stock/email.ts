@@ -41,13 +41,13 @@ export function backInStockEmail(
 }
 
 /**
- * The one email a new address gets: someone asked for back-in-stock emails to it; they come only
- * once it confirms, so a stranger typing it gets them nothing.
+ * The email an address gets when someone asked for back-in-stock emails to it: they come only once
+ * it confirms, and only for what was asked until then, so a stranger typing it gets them nothing.
  */
 export function confirmationEmail(to: string, name: string, confirmUrl: string): Email {
   const lines = [
     `Someone asked us to email this address when ${name} is back in stock.`,
-    "If it was you, confirm this address with the link below (it works for 7 days). After that you get one email each time something you asked for is back, each with a link to stop them.",
+    "If it was you, confirm this address with the link below (it works for 7 days). It confirms everything this address asked for until you press it; after that you get one email each time one of them is back, each with a link to stop them.",
     "If it was not you, ignore this email: this address gets no back-in-stock emails unless the link is used.",
   ];
   return {

@@ -1,6 +1,7 @@
 /**
- * Back-in-stock sign-ups in KV, by what they wait for and by their unsubscribe token; the
- * addresses that confirmed, their confirmation links, and the confirmations each mailbox got.
+ * Back-in-stock sign-ups in KV, by what they wait for and by their unsubscribe token; each
+ * address's confirmation state (./confirmation_rules.ts), its links, and the confirmations each
+ * mailbox got.
  */
 import { keys } from "../../kv/keys.ts";
 import { randomId } from "../../crypto.ts";
@@ -11,9 +12,13 @@ import type { StockAlertsJob } from "../store.ts";
 import {
   type AlertAddress,
   CONFIRM_LINK_MS,
+  confirmedAddress,
+  currentRound,
+  inForce,
   MAILBOX_WINDOW_MS,
   recentSends,
   sendsConfirmation,
+  unconfirmedTooLong,
 } from "./confirmation_rules.ts";
 
 /** One shopper waiting for one switch or product. */
@@ -31,11 +36,12 @@ export interface StockAlert {
   /** Emails sent to it so far (absent: none, or sent before this was counted). */
   emails?: number;
   /**
-   * Made by someone who has not shown the address is theirs: nothing is sent to it until the
-   * address confirms. Absent: in force (a confirmed address, a signed-in shopper's own, or a
-   * sign-up made before confirmations existed).
+   * Made by someone who has not shown the address is theirs: the address's round it waits in
+   * (`AlertAddress`); nothing is sent to it until a confirmation of the address closes that
+   * round. Absent: in force (a signed-in shopper's own, one confirmed since, or a sign-up made
+   * before confirmations existed).
    */
-  pending?: boolean;
+  pending?: number;
 }
 
 /** What a confirmation link stands for (stored under its token, expiring with it). */
@@ -52,10 +58,13 @@ export interface SignUpStored {
 
 /**
  * Stores a sign-up (the same email and subject twice is one), in force at once when `own` (a
- * signed-in shopper's own address) or when the address has confirmed, else pending; a pending one
- * queues a confirmation email (`confirmation(token)`) in the same write when the rules allow
- * (./confirmation_rules.ts), counting it against the mailbox in that write, so parallel sign-ups
- * of one mailbox cannot pass the daily cap together.
+ * signed-in shopper's own address), else pending in the address's current round, even when the
+ * address confirmed other sign-ups before: a confirmation vouches for what was waiting when it was
+ * pressed, not for what anyone asks later. A pending one queues a confirmation email
+ * (`confirmation(token)`) in the same write when the rules allow (./confirmation_rules.ts: not
+ * while a live link will do, one an hour, three a day per mailbox), replacing the address's
+ * previous link and counting it against the mailbox in that write, so parallel sign-ups of one
+ * mailbox cannot pass the daily cap together.
  */
 export async function storeSignUp(
   kv: Deno.Kv,
@@ -72,25 +81,32 @@ export async function storeSignUp(
       addressKey,
       mailboxKey,
     ]);
-    const inForce = own || address.value?.confirmedAt != null;
     const op = kv.atomic().check(existing, address, mailbox);
     let writes = false;
     if (!existing.value) {
-      op.set(alertKey, inForce ? alert : { ...alert, pending: true })
+      op.set(alertKey, own ? alert : { ...alert, pending: currentRound(address.value) })
         .set(keys.stockAlertToken(alert.token), { subject: alert.subject, email: alert.email });
       writes = true;
-    } else if (existing.value.pending && inForce) {
+    } else if (own && existing.value.pending !== undefined) {
       op.set(alertKey, inForceOf(existing.value));
       writes = true;
     }
-    const send = !inForce && sendsConfirmation(address.value, mailbox.value ?? [], now);
+    const waits = !own &&
+      (!existing.value || !inForce(existing.value.pending, address.value));
+    const send = waits && sendsConfirmation(address.value, mailbox.value ?? [], now);
     if (send) {
       const token = randomId(24);
       const link: ConfirmLink = { email: alert.email, expiresAt: now + CONFIRM_LINK_MS };
+      // One live link per address: the one it replaces (a day or less left) stops working.
+      if (address.value?.link) op.delete(keys.stockAlertConfirm(address.value.link.token));
+      const next: AlertAddress = {
+        ...address.value,
+        round: currentRound(address.value),
+        link: { token, expiresAt: link.expiresAt },
+        lastSentAt: now,
+      };
       op.set(keys.stockAlertConfirm(token), link, { expireIn: CONFIRM_LINK_MS })
-        .set(addressKey, { confirmedAt: null, lastSentAt: now } satisfies AlertAddress, {
-          expireIn: CONFIRM_LINK_MS,
-        })
+        .set(addressKey, next, { expireIn: CONFIRM_LINK_MS })
         .set(mailboxKey, [...recentSends(mailbox.value ?? [], now), now], {
           expireIn: MAILBOX_WINDOW_MS,
         });
@@ -102,15 +118,17 @@ export async function storeSignUp(
 }
 
 /** A pending sign-up once in force. */
-function inForceOf(alert: StockAlert): StockAlert {
+export function inForceOf(alert: StockAlert): StockAlert {
   const { pending: _, ...rest } = alert;
   return rest;
 }
 
 /**
- * Confirms the address of a confirmation link, once: the link is spent in the same write, and a
- * check of every sign-up is queued with it, so something that came back while the address was
- * unconfirmed is told now. Answers false for a link unknown, used or expired.
+ * Confirms the address of a confirmation link, once: every sign-up of the address pending at this
+ * moment is in force (its round is closed), later ones wait for the next confirmation. The link
+ * (and any other of the address) is spent in the same write, and a check of every sign-up is
+ * queued with it, so something that came back while the address was unconfirmed is told now.
+ * Answers false for a link unknown, used or expired.
  */
 export async function confirmAlertAddress(
   kv: Deno.Kv,
@@ -121,13 +139,14 @@ export async function confirmAlertAddress(
     const link = await kv.get<ConfirmLink>(keys.stockAlertConfirm(token));
     if (!link.value || link.value.expiresAt <= now) return false;
     const address = await kv.get<AlertAddress>(keys.stockAlertAddress(link.value.email));
-    const confirmed: AlertAddress = {
-      confirmedAt: address.value?.confirmedAt ?? now,
-      lastSentAt: address.value?.lastSentAt ?? null,
-    };
-    const done = await kv.atomic().check(link, address)
-      .delete(link.key)
-      .set(address.key, confirmed)
+    const op = kv.atomic().check(link, address).delete(link.key);
+    const other = address.value?.link?.token;
+    if (other && other !== token) op.delete(keys.stockAlertConfirm(other));
+    // Kept as long as a link would be: the check queued here puts the confirmed sign-ups in
+    // force for good long before, and after that the record only holds the hourly cap.
+    const done = await op.set(address.key, confirmedAddress(address.value), {
+      expireIn: CONFIRM_LINK_MS,
+    })
       .enqueue({ type: "stock-alerts" } satisfies StockAlertsJob)
       .commit();
     if (done.ok) return true;
@@ -140,28 +159,47 @@ export async function confirmLinkWorks(kv: Deno.Kv, token: string, now: number):
   return link.value !== null && link.value.expiresAt > now;
 }
 
-/**
- * Whether a sign-up may be emailed: in force, or pending for an address that has confirmed since.
- * `confirmed` keeps what was read per address for one pass over the sign-ups.
- */
+/** The addresses read during one pass over the sign-ups, each read once. */
+export type AddressReads = Map<string, Deno.KvEntryMaybe<AlertAddress>>;
+
+async function addressOf(
+  kv: Deno.Kv,
+  email: string,
+  reads: AddressReads,
+): Promise<Deno.KvEntryMaybe<AlertAddress>> {
+  let entry = reads.get(email);
+  if (!entry) {
+    entry = await kv.get<AlertAddress>(keys.stockAlertAddress(email));
+    reads.set(email, entry);
+  }
+  return entry;
+}
+
+/** Whether a sign-up may be emailed: in force, or pending in a round its address confirmed. */
 export async function mayEmail(
   kv: Deno.Kv,
   alert: StockAlert,
-  confirmed: Map<string, boolean>,
+  reads: AddressReads,
 ): Promise<boolean> {
-  if (!alert.pending) return true;
-  let known = confirmed.get(alert.email);
-  if (known === undefined) {
-    const address = await kv.get<AlertAddress>(keys.stockAlertAddress(alert.email));
-    known = address.value?.confirmedAt != null;
-    confirmed.set(alert.email, known);
-  }
-  return known;
+  if (alert.pending === undefined) return true;
+  return inForce(alert.pending, (await addressOf(kv, alert.email, reads)).value);
 }
 
-/** Deletes a sign-up never confirmed within a link's life (unless it changed since read). */
-export async function dropUnconfirmed(kv: Deno.Kv, entry: Deno.KvEntry<StockAlert>): Promise<void> {
-  await kv.atomic().check(entry)
+/**
+ * Deletes a sign-up never confirmed within a link's life, unless its address has a live link
+ * that could still confirm it; checked against the sign-up and the address as read, so a link
+ * sent or a confirmation made meanwhile keeps it.
+ */
+export async function dropIfUnconfirmed(
+  kv: Deno.Kv,
+  entry: Deno.KvEntry<StockAlert>,
+  reads: AddressReads,
+  now: number,
+): Promise<void> {
+  const address = await addressOf(kv, entry.value.email, reads);
+  const { createdAt, pending } = entry.value;
+  if (!unconfirmedTooLong(createdAt, pending, address.value, now)) return;
+  await kv.atomic().check(entry, address)
     .delete(entry.key)
     .delete(keys.stockAlertToken(entry.value.token))
     .commit();
@@ -184,9 +222,9 @@ export async function removeStockAlert(
 /** How many shoppers wait for each subject: sign-ups that will be emailed, not pending ones. */
 export async function countStockAlerts(kv: Deno.Kv): Promise<Map<string, number>> {
   const counts = new Map<string, number>();
-  const confirmed = new Map<string, boolean>();
+  const reads: AddressReads = new Map();
   for await (const { value } of kv.list<StockAlert>({ prefix: keys.stockAlerts() })) {
-    if (!await mayEmail(kv, value, confirmed)) continue;
+    if (!await mayEmail(kv, value, reads)) continue;
     counts.set(value.subject, (counts.get(value.subject) ?? 0) + 1);
   }
   return counts;

@@ -501,7 +501,9 @@ export class NotifyMe extends Step {
       this.toString(),
     );
     if (answer.status !== 200) return;
-    if (!model.alertConfirmed.has(shopper.email)) addTo(model.alertConfirmations, shopper.email, 1);
+    // Anonymous: it waits for a confirmation even when the address confirmed before, and may
+    // send one.
+    addTo(model.alertConfirmations, shopper.email, 1);
     const data = switchData(id);
     model.alerts.push({
       email: shopper.email,
@@ -538,9 +540,8 @@ export class ConfirmStockAlert extends Step {
     });
     if (world.dying) return;
     if (answer.status === 200) {
-      if (!model.alertConfirmed.has(shopper.email)) {
-        model.alertConfirmed.set(shopper.email, world.step);
-      }
+      // Puts in force the sign-ups made up to now; later ones wait for the next.
+      model.alertConfirmed.set(shopper.email, world.step);
     } else if (answer.status !== 404 || !/expired or was already used/.test(answer.text)) {
       throw new Violation(`${this} answered ${answer.status}: ${answer.text.slice(0, 300)}`);
     }

@@ -188,8 +188,8 @@ function replayOf(model: Model, world: World): StockReplay {
 
 /**
  * Back-in-stock emails: a shopper who signed up for a sold-out switch, from an address that
- * confirmed (before or after), gets at most one email per return to stock since the sign-up, and
- * at least one when it is back once the world has healed; an unconfirmed address gets none.
+ * confirmed after the sign-up, gets at most one email per return to stock since the sign-up, and
+ * at least one when it is back once the world has healed; a sign-up never confirmed gets none.
  */
 function backInStock(model: Model, view: View, replay: StockReplay): Map<string, Owed> {
   const owed = new Map<string, Owed>();
@@ -200,8 +200,10 @@ function backInStock(model: Model, view: View, replay: StockReplay): Map<string,
     if (!first.has(k)) first.set(k, alert);
   }
   for (const alert of first.values()) {
-    // An address that never confirmed is owed nothing, whoever signed it up.
-    if (!model.alertConfirmed.has(alert.email)) continue;
+    // A sign-up its address never confirmed (a confirmation before it does not count) is owed
+    // nothing, whoever made it.
+    const confirmedAt = model.alertConfirmed.get(alert.email);
+    if (confirmedAt === undefined || confirmedAt < alert.step) continue;
     const key: StockKey = `switch:${alert.switchId}`;
     let returns = 0;
     let was = 0;
