@@ -32,7 +32,7 @@ export async function rememberDevice(
 ): Promise<string> {
   const kept = token !== undefined && TOKEN_SHAPE.test(token) ? token : newToken();
   await kv.set(
-    keys.knownDevice(await sha256Hex(kept), account),
+    keys.knownDevice(account, await sha256Hex(kept)),
     { until: clock.now() + KNOWN_DEVICE_MS } satisfies KnownDevice,
     { expireIn: KNOWN_DEVICE_MS },
   );
@@ -51,6 +51,13 @@ export async function knownDeviceId(
 ): Promise<string | null> {
   if (token === undefined || !TOKEN_SHAPE.test(token)) return null;
   const id = await sha256Hex(token);
-  const device = (await kv.get<KnownDevice>(keys.knownDevice(id, account))).value;
+  const device = (await kv.get<KnownDevice>(keys.knownDevice(account, id))).value;
   return device && device.until > clock.now() ? id : null;
+}
+
+/** Forgets every device known to `account` (the account is deleted). */
+export async function forgetDevices(kv: Deno.Kv, account: string): Promise<void> {
+  for await (const entry of kv.list({ prefix: keys.knownDevicesOf(account) })) {
+    await kv.delete(entry.key);
+  }
 }

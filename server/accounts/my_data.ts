@@ -8,6 +8,8 @@ import { keys } from "../kv/keys.ts";
 import { updateOrder } from "../orders/store.ts";
 import { listOrdersOfUser } from "../orders/by_user.ts";
 import { forgetEmails } from "../email/outbox.ts";
+import { forgetAlertAddress } from "../stock/back_in_stock/store.ts";
+import { forgetDevices } from "./known_devices.ts";
 import { checkCredentials, type User } from "./users.ts";
 import type { Order } from "../orders/order.ts";
 import type { MyDataExport } from "../../shared/api_types.ts";
@@ -106,6 +108,8 @@ export async function deleteMyAccount(
     to: [user.email, ...orders.flatMap((o) => o.email ? [o.email] : [])],
     mentioning: orders.map((o) => o.orderNumber),
   });
+  await forgetAlertAddress(kv, user.email);
+  await forgetDevices(kv, user.email.toLowerCase());
   await kv.atomic()
     .delete(keys.user(user.userId))
     .delete(keys.userByEmail(user.email))

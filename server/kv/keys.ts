@@ -82,8 +82,9 @@ export const keys = {
   rateLimit: (bucket: string, client: string, window: number) =>
     ["rate_limits", bucket, client, window] as const,
   /** A device that signed in to `account` ("admin" or an email), by the hash of its token. */
-  knownDevice: (tokenHash: string, account: string) =>
-    ["known_devices", tokenHash, account] as const,
+  knownDevice: (account: string, tokenHash: string) =>
+    ["known_devices", account, tokenHash] as const,
+  knownDevicesOf: (account: string) => ["known_devices", account] as const,
   /** Admin sessions by token hash. */
   adminSession: (tokenHash: string) => ["admin_sessions", tokenHash] as const,
   /** Accounts. */

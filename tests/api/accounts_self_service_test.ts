@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { createTestApp, TEST_ADMIN_PASSWORD, type TestApp } from "../helpers/test_app.ts";
-import { newPackCart, sessionIdOf, US_ADDRESS } from "../helpers/shop_fixtures.ts";
+import { newPackCart, sessionIdOf, STARTER, US_ADDRESS } from "../helpers/shop_fixtures.ts";
 import { ERASED_TEXT, listOutbox } from "../../server/email/outbox.ts";
 import { getOrder } from "../../server/orders/store.ts";
 
@@ -202,6 +202,40 @@ Deno.test("deleting the account: sessions and sign-in end, orders stay anonymise
   const orders = await t.request("/auth/orders", { headers: { Authorization: `Bearer ${fresh}` } });
   assert.deepEqual(orders.json, []);
 });
+
+Deno.test("deleting the account forgets its back-in-stock sign-ups and the devices it signed in on", async () => {
+  await using t = await createTestApp();
+  const token = await account(t);
+  const headers = { Authorization: `Bearer ${token}` };
+  const own = await t.request("/api/stock-alerts", {
+    method: "POST",
+    headers,
+    body: { email: EMAIL, switchId: STARTER.switchIds[0] },
+  });
+  assert.equal(own.status, 200, own.text);
+  assert.ok((await keysMentioning(t, EMAIL)).length >= 2, "a sign-up and a known device exist");
+
+  const deleted = await t.request("/auth/me", {
+    method: "DELETE",
+    body: { password: PASSWORD },
+    headers,
+  });
+  assert.equal(deleted.status, 200, deleted.text);
+  assert.deepEqual(await keysMentioning(t, EMAIL), [], "nothing keyed by the address is left");
+});
+
+/**
+ * Every KV key that names `email`, but the limits' counters, which expire with their window and
+ * protect the address whoever asks next.
+ */
+async function keysMentioning(t: TestApp, email: string): Promise<string[]> {
+  const found: string[] = [];
+  for await (const entry of t.kv.list({ prefix: [] })) {
+    if (entry.key[0] === "rate_limits") continue;
+    if (entry.key.some((part) => part === email)) found.push(JSON.stringify(entry.key));
+  }
+  return found;
+}
 
 Deno.test("deleting the account takes its emails out of the owner's Emails tab; none can be resent", async () => {
   await using t = await createTestApp();

@@ -229,3 +229,21 @@ export async function countStockAlerts(kv: Deno.Kv): Promise<Map<string, number>
   }
   return counts;
 }
+
+/**
+ * Forgets the back-in-stock sign-ups of `email` (its account is deleted): each sign-up with its
+ * unsubscribe token, and the address's round. The mailbox's count of confirmations sent stays
+ * until it expires (within a day): it protects the mailbox, whoever asks next.
+ */
+export async function forgetAlertAddress(kv: Deno.Kv, email: string): Promise<void> {
+  const address = email.toLowerCase();
+  for await (const entry of kv.list<StockAlert>({ prefix: keys.stockAlerts() })) {
+    if (entry.value.email.toLowerCase() !== address) continue;
+    await kv.atomic()
+      .check(entry)
+      .delete(entry.key)
+      .delete(keys.stockAlertToken(entry.value.token))
+      .commit();
+  }
+  await kv.delete(keys.stockAlertAddress(email));
+}
