@@ -209,15 +209,59 @@ export function pageTitle(title: string): string {
   return `${title} | ${SHOP_NAME}`;
 }
 
-/** The page whose pattern matches a path, if any. */
-export function findPage(pathname: string): PageInfo | undefined {
-  const clean = pathname.length > 1 ? pathname.replace(/\/+$/, "") : pathname;
-  return PAGES.find((p) => matches(p.path, clean));
+/** A path without its trailing slashes ("/" stays "/"), in one pass over them. */
+export function withoutTrailingSlashes(pathname: string): string {
+  // A loop, not /\/+$/: that pattern backtracks over every run of slashes, and a path of
+  // 40,000 slashes and a letter took seconds of the only thread.
+  let end = pathname.length;
+  while (end > 1 && pathname.charCodeAt(end - 1) === 47) end--;
+  return pathname.slice(0, end);
 }
 
-function matches(pattern: string, pathname: string): boolean {
-  const a = pattern.split("/");
-  const b = pathname.split("/");
-  if (a.length !== b.length) return false;
-  return a.every((part, i) => part.startsWith(":") ? b[i].length > 0 : part === b[i]);
+/** A page and the path the shop writes for it. */
+export interface PageMatch {
+  page: PageInfo;
+  /**
+   * The page's own path: its pattern's literal parts as written in PAGES, its parameters' parts
+   * as they were sent (an order's number keeps its case and encoding).
+   */
+  path: string;
+}
+
+/** One segment of a path, decoded as the browser's router decodes it; as sent if malformed. */
+function decoded(segment: string): string {
+  if (!segment.includes("%")) return segment;
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+/**
+ * The page a path shows, matched as the browser's router matches it (react-router: letters in
+ * any case, each segment decoded, trailing slashes ignored), and that page's own path. The server
+ * takes both from here, so the page it renders, the URL it keeps it under and the page the
+ * browser then hydrates are one.
+ */
+export function matchPage(pathname: string): PageMatch | undefined {
+  const sent = withoutTrailingSlashes(pathname).split("/");
+  for (const page of PAGES) {
+    const pattern = page.path.split("/");
+    if (pattern.length !== sent.length) continue;
+    const fits = pattern.every((part, i) =>
+      part.startsWith(":")
+        ? sent[i].length > 0
+        : part.toLowerCase() === decoded(sent[i]).toLowerCase()
+    );
+    if (!fits) continue;
+    const path = pattern.map((part, i) => part.startsWith(":") ? sent[i] : part).join("/");
+    return { page, path };
+  }
+  return undefined;
+}
+
+/** The page whose pattern matches a path, if any (matchPage). */
+export function findPage(pathname: string): PageInfo | undefined {
+  return matchPage(pathname)?.page;
 }

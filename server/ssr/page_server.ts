@@ -1,5 +1,11 @@
 import { type Context, Hono } from "hono";
-import { findPage, type PageInfo, PAGES, pageTitle } from "../../shared/routes.ts";
+import {
+  matchPage,
+  type PageInfo,
+  PAGES,
+  pageTitle,
+  withoutTrailingSlashes,
+} from "../../shared/routes.ts";
 import { originOf } from "../middleware/shop_origin.ts";
 import { escapeHtml } from "../../shared/html.ts";
 import { pageMetaTags, type Preview } from "./page_meta.ts";
@@ -50,7 +56,7 @@ function buildPreview(url: string, origin: string, page: PageInfo | undefined): 
 export interface PageServerOptions {
   clock?: Clock;
   logger?: Logger;
-  /** New pages one client may have rendered per minute; kept pages are not counted. */
+  /** New pages one client may have rendered per minute (kept pages are not counted); past it the browser renders them. */
   rendersPerClient?: number;
   /** New pages the whole shop renders per minute; past it the browser renders them. */
   rendersPerShop?: number;
@@ -68,13 +74,24 @@ export const PAGE_RENDERS_PER_CLIENT = 60;
 export const PAGE_RENDERS_PER_SHOP = 300;
 export const PAGE_CACHE_BYTES = 32 * 1024 * 1024;
 
-/** What a client past its render budget is told, as a page a person can read. */
-function tooManyPages(seconds: number): string {
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Too many new pages</title></head>
-<body><h1>Too many new pages</h1><p>This address asked for more new pages in a minute than a
-shopper would. Please try again in ${seconds} seconds.</p></body></html>
-`;
+/**
+ * The longest page path answered. The shop's own are under 100 characters; a longer one is
+ * refused before any page is looked up, so its length costs nothing, and never becomes a key.
+ */
+export const MAX_PAGE_PATH = 2_048;
+
+/** What a path past MAX_PAGE_PATH is told: a page for a browser, JSON for anything else. */
+function pathTooLong(c: Context): Response {
+  const error = "This address is too long for any page of the shop.";
+  if (!/text\/html/.test(c.req.header("Accept") ?? "")) return c.json({ error }, 414);
+  return c.html(
+    `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Address too long</title></head>
+<body><h1>Address too long</h1><p>${error} <a href="/">Go to the shop</a>.</p></body></html>
+`,
+    414,
+    { "Cache-Control": "no-store" },
+  );
 }
 
 const NOT_FOUND = { module: "content/not_found_page.tsx" };
@@ -200,7 +217,8 @@ export function staticRoutes(
    * The frame of a page's document: all but what the server renders into it, split at the root
    * element. It depends only on the page and the origin, so it is made once each, on first
    * request; `preview` (a shared build's picture and title, in place of the page's) comes with
-   * any query a client sends, so a frame with one is made each time.
+   * any query a client sends, and a tracking page's path with any number, so a frame with either
+   * is made each time.
    */
   const frames = new Map<string, [string, string]>();
   function frameFor(
@@ -210,8 +228,10 @@ export function staticRoutes(
     path: string,
     preview: Preview | null,
   ): [string, string] {
-    // Only an order's tracking page has a path of its own (its number) in the frame.
-    const key = preview ? null : `${origin} ${page?.path.includes(":") ? path : page?.path}`;
+    // Only a page with a part of its own in the path (an order's number) has it in the frame:
+    // that frame is made each time (a few string replaces), as keeping one per number sent
+    // would hold some 35 KB for each of a thousand numbers anyone can make up.
+    const key = preview || page?.path.includes(":") ? null : `${origin} ${page?.path}`;
     const made = key === null ? undefined : frames.get(key);
     if (made) return made;
     const html = template
@@ -248,9 +268,19 @@ export function staticRoutes(
     if (indexHtml === null) {
       return c.text("The shop's client is not built yet: run `deno task build`.", 503);
     }
-    const page = findPage(c.req.path);
-    const origin = originOf(c);
     const { pathname, search } = new URL(c.req.url);
+    if (pathname.length > MAX_PAGE_PATH) return pathTooLong(c);
+    // The page and the URL it is rendered and kept for come from the one path as sent (Hono's
+    // c.req.path is decoded: a page chosen from it and kept under the raw one put a page's frame
+    // around the not-found body, kept for every later 404).
+    const match = matchPage(pathname);
+    if (match && withoutTrailingSlashes(pathname) !== match.path) {
+      // Another case or encoding of a page's path: the browser's router would show the page,
+      // so the browser is sent to the page's own path, where it is rendered and kept once.
+      return c.redirect(`${match.path}${search}`, 301);
+    }
+    const page = match?.page;
+    const origin = originOf(c);
     // What the page is rendered for: its path and the parameters it reads, never the raw URL.
     const url = pageUrl(pathname, search);
     const preview = buildPreview(url, origin, page);
@@ -263,60 +293,68 @@ export function staticRoutes(
       "Cache-Control": page && !page.public ? "no-store" : "no-cache",
       "Content-Type": "text/html; charset=UTF-8",
       "Vary": "Accept-Encoding",
-      ...(encoding ? { "Content-Encoding": encoding } : {}),
     };
     const status = page ? 200 : 404;
-    let body: ReadableStream<Uint8Array>;
+    /** The body as it is, or compressed as it streams in the encoding the client takes. */
+    const send = (body: ReadableStream<Uint8Array>) =>
+      encoding
+        ? c.body(compressed(body, encoding), status, { ...headers, "Content-Encoding": encoding })
+        : c.body(body, status, headers);
+    // A HEAD is told what a GET would be, without a render or any of the budget: nothing it
+    // asks for is ever shown.
+    if (c.req.method === "HEAD") {
+      return c.body(
+        null,
+        status,
+        encoding ? { ...headers, "Content-Encoding": encoding } : headers,
+      );
+    }
     // The app alone, which the browser renders into the empty root.
-    const unrendered = () => `${head}${tail.replace("</div>", `</div>\n    ${NO_SCRIPT}`)}`;
-    if (page && !page.serverRendered) {
-      body = new Blob([unrendered()]).stream();
-    } else {
-      const answer = (path: string) => api(path, c);
-      // The document's frame follows from its origin and URL (a build link's preview is in the
-      // query), so those and the answers identify it.
-      const key = await rendered.keyFor(origin, url, answer);
-      const kept = key === null ? null : rendered.get(key);
-      if (kept) {
-        if (encoding === "gzip") return c.body(kept as Uint8Array<ArrayBuffer>, status, headers);
-        const html = gunzipSync(kept);
-        if (!encoding) return c.body(html as Uint8Array<ArrayBuffer>, status, headers);
-        return c.body(compressed(new Blob([html]).stream(), encoding), status, headers);
-      }
-      const wait = clientRenders.take(clientKey(c));
-      if (wait !== null) {
-        return c.html(tooManyPages(wait), 429, {
-          "Retry-After": String(wait),
-          "Cache-Control": "no-store",
+    const unrendered = () =>
+      new Blob([`${head}${tail.replace("</div>", `</div>\n    ${NO_SCRIPT}`)}`]).stream();
+    if (page && !page.serverRendered) return send(unrendered());
+    const answer = (path: string) => api(path, c);
+    // The document's frame follows from its origin and URL (a build link's preview is in the
+    // query), so those and the answers identify it.
+    const key = await rendered.keyFor(origin, url, answer);
+    const kept = key === null ? null : rendered.get(key);
+    if (kept) {
+      // Kept gzipped: sent as it is to any client that takes gzip (every browser), and inflated
+      // (under a millisecond) for one that does not, never compressed again per request.
+      if (encoding === "gzip") {
+        return c.body(kept as Uint8Array<ArrayBuffer>, status, {
+          ...headers,
+          "Content-Encoding": "gzip",
         });
       }
-      if (shopRenders.take("shop") !== null) {
-        // The shop renders as much as it may: the browser renders this one, as it would if
-        // rendering had failed, and the shopper still gets the page.
-        body = new Blob([unrendered()]).stream();
-        return c.body(encoding ? compressed(body, encoding) : body, status, headers);
-      }
-      const started = performance.now();
-      body = serverRendered({
-        head,
-        tail,
-        url,
-        page,
-        origin,
-        imageBase,
-        answer,
-        onRendered: (html, paths, answers) => {
-          rendered.remember(origin, url, paths, answers, html);
-          logger({
-            msg: "page rendered",
-            url,
-            ms: Math.round(performance.now() - started),
-            keptBytes: rendered.bytes(),
-          });
-        },
-      });
+      return c.body(gunzipSync(kept) as Uint8Array<ArrayBuffer>, status, headers);
     }
-    return c.body(encoding ? compressed(body, encoding) : body, status, headers);
+    // Past this client's budget, or the shop's, the browser renders the page, as it would if
+    // rendering had failed: a shopper behind a busy address (a carrier's NAT, an office) still
+    // gets a working page, and the client costs no render. No 429 here: the app costs what a kept
+    // page costs, so refusing it would protect nothing.
+    if (clientRenders.take(clientKey(c)) !== null || shopRenders.take("shop") !== null) {
+      return send(unrendered());
+    }
+    const started = performance.now();
+    return send(serverRendered({
+      head,
+      tail,
+      url,
+      page,
+      origin,
+      imageBase,
+      answer,
+      onRendered: (html, paths, answers) => {
+        rendered.remember(origin, url, paths, answers, html);
+        logger({
+          msg: "page rendered",
+          url,
+          ms: Math.round(performance.now() - started),
+          keptBytes: rendered.bytes(),
+        });
+      },
+    }));
   });
   return app;
 }

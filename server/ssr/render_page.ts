@@ -15,7 +15,10 @@ export interface PageToRender {
   imageBase: string;
   /** A GET of the shop's API, as this request's client (server/ssr/api_reader.ts). */
   answer: (path: string) => Promise<unknown>;
-  /** Sees the whole document once it rendered without a failure, and what it read. */
+  /**
+   * Sees the whole document once it rendered without a failure, and what it read, whether or not
+   * the visitor stayed to read it all.
+   */
   onRendered?: (html: string, paths: string[], answers: unknown[]) => void;
 }
 
@@ -70,7 +73,8 @@ export function serverRendered(doc: PageToRender): ReadableStream<Uint8Array> {
           return answer.then((a) => isRefusal(a) ? undefined : a);
         };
         const things = doc.page ? await structuredData(doc.page, doc.origin, answerOnly) : [];
-        if (!send(rendered.html)) return;
+        // Sent even if the visitor went away: the render is paid for, so it is kept below.
+        send(rendered.html);
         const data = { url: doc.url, answers };
         scripts =
           `<script type="application/json" id="${PAGE_DATA_ID}">${scriptJson(data)}</script>` +

@@ -1,12 +1,13 @@
 /**
  * What a page or a link preview costs is what it is worth, not what its URL says: parameters no
  * page reads never make a new render, and one client asking for new renders faster than a
- * shopper would is served what is kept or refused with 429, while other clients and the health
- * route still answer. Clients send from their own loopback addresses to a server on 127.0.0.1.
+ * shopper would is served what is kept or the app for the browser to render (pages) or refused
+ * with 429 (previews), while other clients and the health route still answer. Clients send from their own loopback addresses to a server on 127.0.0.1.
  */
 import assert from "node:assert/strict";
 import { createTestApp, type TestApp } from "../helpers/test_app.ts";
 import { builtClient } from "../helpers/shop_process.ts";
+import { gunzipSync } from "node:zlib";
 
 /** How many pages (or previews) the server rendered, from its log. */
 function renders(t: TestApp, msg = "page rendered"): number {
@@ -72,7 +73,7 @@ Deno.test("parameters no page reads are served the kept page: the same bytes, no
   assert.equal(renders(t), 3);
 });
 
-Deno.test("a client past its render budget gets kept pages or 429, while others' pages and health answer", async () => {
+Deno.test("a client past its render budget gets kept pages or the app unrendered, while others' pages and health answer", async () => {
   await using t = await createTestApp({
     env: { DIST_DIR: await builtClient(), PAGE_RENDERS_PER_MINUTE: "5" },
   });
@@ -81,21 +82,33 @@ Deno.test("a client past its render budget gets kept pages or 429, while others'
   const burst = await Promise.all(
     Array.from({ length: 12 }, (_, i) => shop.get(`/testers/fidget-cube?switches=${i}`, attacker)),
   );
-  const statuses = burst.map((r) => r.status).sort();
-  assert.deepEqual(statuses, [...Array(5).fill(200), ...Array(7).fill(429)]);
+  // Everyone behind the address (a carrier's NAT, an office) still gets a working page: past the
+  // budget it is the app, which the browser renders, and the server renders nothing more.
+  assert.deepEqual(burst.map((r) => r.status), Array(12).fill(200));
   assert.equal(renders(t), 5, "only the budget was rendered");
-  const refused = burst.find((r) => r.status === 429)!;
-  const wait = Number(refused.headers.get("retry-after"));
-  assert.ok(wait >= 1 && wait <= 60, `Retry-After ${wait}`);
-  assert.match(refused.headers.get("content-type") ?? "", /text\/html/);
-  assert.match(text(refused.bytes), /Too many new pages/);
+  const onServer = burst.filter((r) => /<div id="root"><[a-z]/.test(text(r.bytes)));
+  const inBrowser = burst.filter((r) => /<div id="root"><\/div>/.test(text(r.bytes)));
+  assert.equal(onServer.length, 5);
+  assert.equal(inBrowser.length, 7);
+  for (const shell of inBrowser) {
+    assert.match(
+      text(shell.bytes),
+      /<script data-scripts="\/assets\/main-[^"]+\.js/,
+      "its code loads",
+    );
+    assert.match(text(shell.bytes), /<title>Custom fidget cube \| /);
+    assert.equal(shell.headers.get("retry-after"), null);
+  }
 
-  // What is kept is still served to the same client, past its budget.
-  const kept = burst.findIndex((r) => r.status === 200);
+  // What is kept is still served whole to the same client, past its budget.
+  const kept = burst.findIndex((r) => /<div id="root"><[a-z]/.test(text(r.bytes)));
   const again = await shop.get(`/testers/fidget-cube?switches=${kept}`, attacker);
   assert.equal(again.status, 200);
   assert.equal(text(again.bytes), text(burst[kept].bytes));
-  assert.equal((await shop.get("/testers/fidget-cube?switches=99", attacker)).status, 429);
+  const past = await shop.get("/testers/fidget-cube?switches=99", attacker);
+  assert.equal(past.status, 200);
+  assert.match(text(past.bytes), /<div id="root"><\/div>/);
+  assert.equal(renders(t), 5);
 
   // Another client renders a page of its own, and the health route answers.
   const shopper = await shop.get("/testers/fidget-cube?switches=99", "127.0.0.3");
@@ -105,7 +118,70 @@ Deno.test("a client past its render budget gets kept pages or 429, while others'
 
   // The budget comes back with time.
   t.clock.advance(60_000);
-  assert.equal((await shop.get("/testers/fidget-cube?switches=100", attacker)).status, 200);
+  const later = await shop.get("/testers/fidget-cube?switches=100", attacker);
+  assert.match(text(later.bytes), /<div id="root"><[a-z]/);
+  assert.equal(renders(t), 7);
+});
+
+Deno.test("a HEAD renders nothing and spends no budget; a page is kept even if its reader left", async () => {
+  await using t = await createTestApp({
+    env: { DIST_DIR: await builtClient(), PAGE_RENDERS_PER_MINUTE: "3" },
+  });
+  for (let i = 0; i < 4; i++) {
+    const head = await t.app.request("/faq", { method: "HEAD" });
+    assert.equal(head.status, 200);
+    assert.match(head.headers.get("content-type") ?? "", /text\/html/);
+    assert.equal(head.body, null);
+  }
+  assert.equal(renders(t), 0, "no HEAD rendered a page");
+  const faq = await t.request("/faq");
+  assert.equal(faq.status, 200);
+  assert.match(faq.text, /<div id="root"><[a-z]/, "rendered: the budget was not spent by HEADs");
+  assert.equal(renders(t), 1);
+  assert.equal((await t.app.request("/faq", { method: "HEAD" })).status, 200);
+  assert.equal((await t.app.request("/no-such-page", { method: "HEAD" })).status, 404);
+  assert.equal(renders(t), 1);
+
+  // A reader that leaves after the head: the page it made is still kept.
+  const left = await t.app.request("/testers/custom?switches=6");
+  const reader = left.body!.getReader();
+  await reader.read();
+  await reader.cancel();
+  // Waits for the renderer (a worker) to finish its work, not for time to pass: bounded.
+  for (let i = 0; i < 500 && renders(t) < 2; i++) await new Promise((r) => setTimeout(r, 10));
+  assert.equal(renders(t), 2, "the page was rendered and kept");
+  const whole = await t.request("/testers/custom?switches=6");
+  assert.match(whole.text, /<div id="root"><[a-z]/);
+  assert.equal(renders(t), 2, "served from what was kept");
+});
+
+Deno.test("a client taking only brotli gets the kept page as it is, not compressed again", async () => {
+  await using t = await createTestApp({ env: { DIST_DIR: await builtClient() } });
+  const plain = await t.request("/faq");
+  for (let i = 0; i < 3; i++) {
+    const res = await t.app.request("/faq", { headers: { "Accept-Encoding": "br" } });
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get("content-encoding"), null, "no brotli made per request");
+    assert.equal(await res.text(), plain.text);
+  }
+  const gzip = await t.app.request("/faq", { headers: { "Accept-Encoding": "gzip, br" } });
+  assert.equal(gzip.headers.get("content-encoding"), "gzip", "the kept bytes as they are");
+  assert.equal(gunzipSync(await gzip.bytes()).toString(), plain.text);
+  assert.equal(renders(t), 1);
+});
+
+Deno.test("a page path past 2 KB is refused with 414 before any page is looked up", async () => {
+  await using t = await createTestApp({ env: { DIST_DIR: await builtClient() } });
+  const slashes = await t.request(`/${"/".repeat(50_000)}x`);
+  assert.equal(slashes.status, 414);
+  assert.match(slashes.json.error, /too long/);
+  const long = await t.request(`/order/track/${"A".repeat(3_000)}`, {
+    headers: { Accept: "text/html" },
+  });
+  assert.equal(long.status, 414);
+  assert.match(long.text, /<h1>Address too long<\/h1>/);
+  assert.equal(renders(t), 0);
+  assert.equal((await t.request(`/order/track/${"A".repeat(1_000)}`)).status, 200);
 });
 
 Deno.test("a build preview asked with parameters it does not read is the kept picture", async () => {

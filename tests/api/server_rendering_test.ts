@@ -222,3 +222,36 @@ Deno.test("the page's data is embedded safely, and only the theme script is allo
   }
   assert.doesNotMatch(csp, /unsafe-inline[^;]*;[^;]*script|script-src[^;]*unsafe-inline/);
 });
+
+Deno.test("a page's path in another case or encoding is sent to the page, and never poisons the not-found page", async () => {
+  await using t = await shopWithClient();
+  const title = (html: string) => html.match(/<title>(.*?)<\/title>/)?.[1];
+  // The browser's router shows these pages (it ignores case and decodes): the server sends the
+  // browser to the page's own path, where it renders the same page, with the query kept.
+  for (
+    const [asked, canonical] of [
+      ["/te%73ters/%63ustom?switches=1,2", "/testers/custom?switches=1,2"],
+      ["/SHOP", "/shop"],
+      ["/Testers/Custom/?u=1", "/testers/custom?u=1"],
+      ["/ORDER/track/AbC-1", "/order/track/AbC-1"],
+    ]
+  ) {
+    const res = await t.request(asked);
+    assert.equal(res.status, 301, asked);
+    assert.equal(res.headers.get("location"), canonical, asked);
+  }
+  const head = await t.app.request("/SHOP", { method: "HEAD" });
+  assert.equal(head.status, 301);
+  assert.equal(head.headers.get("location"), "/shop");
+
+  // Whatever was asked before, a missing page is the not-found page, framed as one.
+  await t.request("/te%73ters/%63ustom");
+  const missing = await t.request("/no-such-page");
+  assert.equal(missing.status, 404);
+  assert.equal(title(missing.text), "Page not found | Switch Tester Shop");
+  assert.match(textOf(missing.text), /not found/i);
+  assert.doesNotMatch(missing.text, /Custom switch tester/);
+  const shop = await t.request("/shop");
+  assert.equal(shop.status, 200);
+  assert.equal(title(shop.text), "Shop | Switch Tester Shop");
+});

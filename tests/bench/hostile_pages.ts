@@ -4,7 +4,8 @@
  * for build previews the same way, and the ratio of the two. Unknown parameters must cost no new
  * render (server/ssr/page_server.ts, server/routes/images.ts), so the ratio should stay within 3.
  * With `builds` (`run.ts hostile-pages --builds`) the URLs are random builds instead, parameters
- * the pages do read: each is a new render until the client's budget refuses it with 429.
+ * the pages do read: each is a new render until the client's budget is spent, then the app
+ * unrendered (the browser renders it); previews past theirs are refused with 429.
  * Each page and preview is asked for once, plainly, before anything is measured, as a running
  * shop has them kept. Every loop is bounded in time and in requests; all load goes to the shop on
  * 127.0.0.1.

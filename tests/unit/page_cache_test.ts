@@ -39,3 +39,31 @@ Deno.test("the kept bytes stay under their bound after many distinct pages", asy
   assert.equal(gunzipSync(last!).toString(), page(299), "the newest page is kept");
   assert.equal(cache.get((await cache.keyFor("o", "/p0", none))!), null, "the oldest went");
 });
+
+Deno.test("the URLs and reads remembered count against the bound, and a URL past 2 KB is not kept", async () => {
+  const bound = 256 * 1024;
+  const cache = createPageCache(bound);
+  const none = () => Promise.resolve(undefined);
+  const long = "9,".repeat(1_000);
+  const url = (n: number) => `/testers/custom?switches=${n},${long}`;
+  const read = (n: number) => `/api/builds?switches=${n},${long}`;
+  const count = 2_000;
+  for (let n = 0; n < count; n++) {
+    cache.remember("o", url(n), [read(n)], [n], `<p>${n}</p>`);
+    assert.ok(cache.bytes() <= bound, `${cache.bytes()} bytes after ${n + 1} URLs`);
+  }
+  let remembered = 0;
+  for (let n = 0; n < count; n++) {
+    if (await cache.keyFor("o", url(n), none) !== null) remembered++;
+  }
+  const each = url(0).length + read(0).length;
+  assert.ok(remembered > 0, "the newest are remembered");
+  assert.ok(
+    remembered * each <= bound,
+    `${remembered} URLs of ${each} characters remembered, beyond a bound of ${bound} bytes`,
+  );
+
+  const tooLong = `/testers/custom?switches=${"1,".repeat(1_100)}`;
+  cache.remember("o", tooLong, [], [], page(1));
+  assert.equal(await cache.keyFor("o", tooLong, none), null, "served once, never kept");
+});

@@ -33,6 +33,34 @@ Deno.test("a path is the page's: trailing slashes dropped, its own part kept", (
   assert.equal(pageUrl("/order/track/ABC-123/", "?order=X&u=1"), "/order/track/ABC-123?order=X");
 });
 
+Deno.test("a path of thousands of slashes is matched in one pass, not backtracked over", () => {
+  const slashes = "/".repeat(50_000);
+  for (const path of [`${slashes}x`, `/shop${slashes}x`, `/shop${slashes}`]) {
+    // A generous bound for a pure function: trimming by a backtracking pattern took seconds.
+    const started = performance.now();
+    findPage(path);
+    pageUrl(path, "");
+    const ms = performance.now() - started;
+    assert.ok(ms < 100, `${ms} ms for ${path.length} characters`);
+  }
+  assert.equal(pageUrl(`${slashes}x`, ""), NOT_FOUND_URL);
+  assert.equal(pageUrl(`/shop${slashes}`, ""), "/shop");
+});
+
+Deno.test("the browser router's variants of a page's path are that page, written the shop's way", () => {
+  // The browser's router matches paths ignoring case and after decoding them: the server must
+  // see the same page, under the one URL the shop writes for it.
+  assert.equal(pageUrl("/SHOP", ""), "/shop");
+  assert.equal(pageUrl("/Testers/Custom", "?switches=1&u=2"), "/testers/custom?switches=1");
+  assert.equal(pageUrl("/te%73ters/%63ustom", ""), "/testers/custom");
+  assert.equal(findPage("/te%73ters/%63ustom")?.path, "/testers/custom");
+  assert.equal(findPage("/FAQ/")?.path, "/faq");
+  assert.equal(pageUrl("/ORDER/Track/AbC-1", ""), "/order/track/AbC-1", "a number keeps its case");
+  assert.equal(pageUrl("/order/track/A%20B", ""), "/order/track/A%20B", "and its encoding");
+  assert.equal(pageUrl("/%E0%A4%A", ""), NOT_FOUND_URL, "a malformed escape is no page");
+  assert.equal(pageUrl("/shop%2Fx", ""), NOT_FOUND_URL, "an encoded slash joins no segments");
+});
+
 Deno.test("every path without a page is one not-found page", () => {
   assert.equal(pageUrl("/no-such-page", "?x=1"), NOT_FOUND_URL);
   assert.equal(pageUrl("/testers/custom/extra", ""), NOT_FOUND_URL);
