@@ -217,6 +217,8 @@ export interface DevClientBuilder {
 /** Options of the development build. */
 export interface DevBuildOptions {
   outDir?: string;
+  /** The files to build in place of the app's (a test's own, which it may break). */
+  entryPoints?: string[];
   /** Path of a script index.html loads too: the dev server's live-reload client. */
   devScript?: string;
 }
@@ -230,7 +232,14 @@ export interface DevBuildOptions {
 export async function devClientBuilder(options: DevBuildOptions = {}): Promise<DevClientBuilder> {
   const outDir = options.outDir ?? DEFAULT_OUT;
   await Deno.remove(outDir, { recursive: true }).catch(() => {});
-  const ctx = await esbuild.context(clientBuildOptions(outDir, "development"));
+  // Outputs are kept in memory and written only when the whole build succeeded: esbuild writing
+  // them itself left dist/assets empty after a rebuild with a syntax error, and the open page
+  // unstyled, though the last good build was meant to stay.
+  const ctx = await esbuild.context({
+    ...clientBuildOptions(outDir, "development"),
+    ...(options.entryPoints ? { entryPoints: options.entryPoints } : {}),
+    write: false,
+  });
   let queue: Promise<unknown> = Promise.resolve();
   async function rebuild(): Promise<DevBuildResult | null> {
     const started = performance.now();
@@ -240,6 +249,9 @@ export async function devClientBuilder(options: DevBuildOptions = {}): Promise<D
     } catch {
       return null; // esbuild has logged the errors
     }
+    if (result.errors.length > 0) return null;
+    await Deno.mkdir(`${outDir}/assets`, { recursive: true });
+    for (const file of result.outputFiles ?? []) await Deno.writeFile(file.path, file.contents);
     const metafile = result.metafile!;
     await removeStaleOutputs(`${outDir}/assets`, metafile);
     await afterBuild(outDir, metafile, options.devScript);

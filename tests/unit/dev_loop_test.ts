@@ -236,3 +236,40 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name:
+    "a client build that fails leaves the last good build in dist/, and the next good one replaces it",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    await using dir = await tempDir("dev-broken-");
+    const outDir = `${dir.path}/dist`;
+    // An app of its own, laid out as the real one (the build finds its entries by these names).
+    const entry = `${dir.path}/client/main.tsx`;
+    const styles = `${dir.path}/client/styles/admin.css`;
+    await Deno.mkdir(`${dir.path}/client/styles`, { recursive: true });
+    await Deno.writeTextFile(entry, `export const greeting = "hello";\n`);
+    await Deno.writeTextFile(styles, `body { color: black; }\n`);
+    const builder = await devClientBuilder({ outDir, entryPoints: [entry, styles] });
+    const files = () => [...Deno.readDirSync(`${outDir}/assets`)].map((e) => e.name).sort();
+    try {
+      assert.ok(await builder.rebuild(), "the first build succeeds");
+      const good = files();
+      assert.ok(good.some((name) => name.startsWith("main-")), good.join());
+      const page = await Deno.readTextFile(`${outDir}/index.html`);
+
+      await Deno.writeTextFile(entry, `export const = ;\n`);
+      assert.equal(await builder.rebuild(), null, "a syntax error fails the build");
+      assert.deepEqual(files(), good, "the last good build's files stay");
+      assert.equal(await Deno.readTextFile(`${outDir}/index.html`), page);
+
+      await Deno.writeTextFile(entry, `export const greeting = "hello again";\n`);
+      assert.ok(await builder.rebuild(), "fixed, it builds again");
+      assert.notDeepEqual(files(), good, "the new build replaces the old one");
+    } finally {
+      await builder.dispose();
+      await esbuild.stop();
+    }
+  },
+});
