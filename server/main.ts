@@ -10,6 +10,11 @@ import { logMailer } from "./email/mailer.ts";
 import { smtpMailer } from "./email/smtp_mailer.ts";
 import { startQueueWorker } from "./queue.ts";
 import { createPayments, paymentsLabel } from "./payments/registry.ts";
+import {
+  ADMIN_PASSWORD_FILE,
+  adminPasswordFolder,
+  keptAdminPassword,
+} from "./ops/admin_password_file.ts";
 
 /** Starts the shop: validated config, KV, seed data, then the HTTP server. */
 async function main(): Promise<void> {
@@ -22,6 +27,15 @@ async function main(): Promise<void> {
       Deno.exit(1);
     }
     throw err;
+  }
+  // Without ADMIN_PASSWORD (development only: production requires it) the generated password is
+  // kept beside the KV file, so a restart does not sign the owner out of a password they copied.
+  const passwordFolder = config.adminPasswordGenerated
+    ? adminPasswordFolder(config.kvPath, { deployed: Boolean(Deno.env.get("DENO_DEPLOYMENT_ID")) })
+    : null;
+  if (passwordFolder !== null) {
+    const generated = config.adminPassword;
+    config = { ...config, adminPassword: await keptAdminPassword(passwordFolder, () => generated) };
   }
   const kv = await openKv(config.kvPath);
   await seedKv(kv, systemClock);
@@ -36,16 +50,21 @@ async function main(): Promise<void> {
   const server = Deno.serve({
     port: config.port,
     hostname: config.host,
+    // The listening line comes last: whoever waits for it (a person, a test, a script) has
+    // then read everything the start had to say.
     onListen: ({ hostname, port }) => {
-      console.log(`Shop listening on http://${hostname}:${port}/`);
       if (config.adminPasswordGenerated) {
+        const kept = passwordFolder === null
+          ? "generated for this run"
+          : `kept in ${passwordFolder.replace(/\/$/, "")}/${ADMIN_PASSWORD_FILE}`;
         console.log(
-          `Admin password (generated for this run; set ADMIN_PASSWORD to fix it): ${config.adminPassword}`,
+          `Admin password (${kept}; set ADMIN_PASSWORD to choose one): ${config.adminPassword}`,
         );
       }
       console.log(
         `Payments: ${paymentsLabel(config.payments)}`,
       );
+      console.log(`Shop listening on http://${hostname}:${port}/`);
     },
   }, (request, info) => shop.app!.fetch(request, info));
   const deps = {

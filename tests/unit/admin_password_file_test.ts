@@ -1,0 +1,47 @@
+import assert from "node:assert/strict";
+import { adminPasswordFolder, keptAdminPassword } from "../../server/ops/admin_password_file.ts";
+
+Deno.test("the development password is kept beside a local KV file, and nowhere else", () => {
+  const local = { deployed: false };
+  assert.equal(adminPasswordFolder(undefined, local), "./data");
+  assert.equal(adminPasswordFolder("/tmp/shop/shop.kv", local), "/tmp/shop");
+  assert.equal(adminPasswordFolder("data/dev.kv", local), "data");
+  assert.equal(adminPasswordFolder("shop.kv", local), ".");
+  assert.equal(adminPasswordFolder("/shop.kv", local), "/");
+  // A throwaway store, a remote one and Deno Deploy's managed one have no folder of the shop's.
+  assert.equal(adminPasswordFolder(":memory:", local), null);
+  assert.equal(adminPasswordFolder("https://kv.example/v2", local), null);
+  assert.equal(adminPasswordFolder("http://127.0.0.1:4512", local), null);
+  assert.equal(adminPasswordFolder(undefined, { deployed: true }), null);
+});
+
+Deno.test("a kept password is made once, then read back", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const made = await keptAdminPassword(`${dir}/nested`, () => "first-password-16");
+    assert.equal(made, "first-password-16");
+    const again = await keptAdminPassword(`${dir}/nested`, () => "second-password-1");
+    assert.equal(again, "first-password-16");
+    if (Deno.build.os !== "windows") {
+      assert.equal((await Deno.stat(`${dir}/nested/admin_password`)).mode! & 0o777, 0o600);
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("a kept file too short to be a password (a start cut off mid-write) is replaced", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(`${dir}/admin_password`, "");
+    assert.equal(await keptAdminPassword(dir, () => "fresh-password-16"), "fresh-password-16");
+    assert.equal(await Deno.readTextFile(`${dir}/admin_password`), "fresh-password-16\n");
+    await Deno.writeTextFile(`${dir}/admin_password`, "short\n");
+    assert.equal(await keptAdminPassword(dir, () => "other-password-16"), "other-password-16");
+    // One the owner wrote by hand (8 or more characters) is theirs: kept as written.
+    await Deno.writeTextFile(`${dir}/admin_password`, "my own choice\n");
+    assert.equal(await keptAdminPassword(dir, () => "unused-password-1"), "my own choice");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
