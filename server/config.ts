@@ -47,7 +47,8 @@ function isHost(text: string): boolean {
 function isKvPath(text: string): boolean {
   if (text === ":memory:") return true;
   if (/^https?:/i.test(text)) return URL.canParse(text) && new URL(text).host !== "";
-  return !/^[a-z][a-z0-9+.-]*:/i.test(text);
+  // A Windows drive letter (C:\shop.kv) is a path, not a scheme.
+  return /^[a-z]:[\\/]/i.test(text) || !/^[a-z][a-z0-9+.-]*:/i.test(text);
 }
 
 /** Whether a URL names this machine only: http there is a trial run, not a shop on the web. */
@@ -66,7 +67,7 @@ const envSchema = z.object({
   PORT: z.coerce.number({ error: PORT_MESSAGE }).int(PORT_MESSAGE).min(0, PORT_MESSAGE)
     .max(65535, PORT_MESSAGE).default(8000),
   HOST: z.string().trim().refine(isHost, HOST_MESSAGE).default("127.0.0.1"),
-  KV_PATH: z.string().trim().refine(isKvPath, KV_PATH_MESSAGE).optional(),
+  KV_PATH: z.string().trim().min(1, KV_PATH_MESSAGE).refine(isKvPath, KV_PATH_MESSAGE).optional(),
   DENO_ENV: z.enum(["development", "production", "test"]).optional(),
   ADMIN_PASSWORD: z.string().min(8, "must be at least 8 characters").optional(),
   PUBLIC_URL: optionalUrl,

@@ -203,13 +203,16 @@ Deno.test("KV_PATH: :memory:, a file path or an http(s) URL of a KV Connect serv
       "./data/shop.kv",
       "/var/lib/shop/shop.kv",
       "shop.kv",
+      "C:\\shop\\shop.kv",
       "http://localhost:4512",
       "https://api.deno.com/databases/0f1e/connect",
     ]
   ) {
     assert.equal(loadConfig({ KV_PATH: path }).kvPath, path);
   }
-  for (const path of ["ftp://example", "file:///tmp/shop.kv", "redis://cache:6379", "https://"]) {
+  for (
+    const path of ["ftp://example", "file:///tmp/shop.kv", "redis://cache:6379", "https://", "   "]
+  ) {
     const problems = problemsOf({ KV_PATH: path });
     assert.equal(problems.length, 1, problems.join("\n"));
     assert.match(
