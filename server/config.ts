@@ -146,7 +146,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     // Secure cookies, HSTS and payment return URLs need https; browsers treat localhost as
     // secure, so a production trial on this machine may stay on http.
     const url = cleaned.PUBLIC_URL!;
-    if (!url.startsWith("https:") && !isLoopback(url)) {
+    if (new URL(url).protocol !== "https:" && !isLoopback(url)) {
       problems.set(
         "PUBLIC_URL",
         `Invalid PUBLIC_URL=${

@@ -174,6 +174,12 @@ Deno.test("production's PUBLIC_URL must be https, but for a trial on this machin
     const config = loadConfig({ ...PRODUCTION_BASE, DEMO_PAYMENTS: "1", PUBLIC_URL: url });
     assert.equal(config.publicUrl, url.replace(/\/$/, ""));
   }
+  const upper = loadConfig({
+    ...PRODUCTION_BASE,
+    DEMO_PAYMENTS: "1",
+    PUBLIC_URL: "HTTPS://shop.example",
+  });
+  assert.equal(upper.production, true);
   assert.equal(loadConfig({ PUBLIC_URL: "http://shop.example" }).publicUrl, "http://shop.example");
 });
 
