@@ -2,7 +2,7 @@ import { z } from "zod";
 import { randomId } from "./crypto.ts";
 import { parseIpRanges } from "./net/ip_ranges.ts";
 import { ConfigError } from "./errors.ts";
-import { choosePayments } from "./payments/registry.ts";
+import { choosePayments, paymentsSimulated, realPaymentKeys } from "./payments/registry.ts";
 import type { Config } from "./deps.ts";
 
 const optionalText = z.string().trim().min(1).optional();
@@ -13,6 +13,49 @@ const HOLDS_MESSAGE = "must be a whole number from 1 to 500";
 const COUNT_MESSAGE = "must be a whole number from 1 to 100000";
 const PREFIX_MESSAGE = "must be a whole number from 32 to 128";
 const MEGABYTES_MESSAGE = "must be a whole number of megabytes from 1 to 4096";
+const HOST_MESSAGE = "must be a hostname, an IPv4 address or an IPv6 address without brackets";
+const KV_PATH_MESSAGE =
+  "must be :memory:, a file path, or an http(s):// URL of a KV Connect server";
+
+/** Variables whose values a message must never show (a start-up line ends up in logs). */
+const SECRETS = new Set([
+  "ADMIN_PASSWORD",
+  "SMTP_URL",
+  "STRIPE_SECRET_KEY",
+  "STRIPE_PUBLISHABLE_KEY",
+  "STRIPE_WEBHOOK_SECRET",
+]);
+
+/** Dot-separated labels of letters, digits and inner hyphens, the last not all digits (RFC 1123). */
+const HOSTNAME =
+  /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)*(?!\d+$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/i;
+
+/**
+ * What Deno.serve can bind: checked here, since a bad one otherwise fails at listen time with a
+ * stack trace. IPv6 goes without brackets, as `hostname` takes it.
+ */
+function isHost(text: string): boolean {
+  return HOSTNAME.test(text) || z.ipv4().safeParse(text).success ||
+    z.ipv6().safeParse(text).success;
+}
+
+/**
+ * What Deno.openKv opens: ":memory:", an http(s) URL (KV Connect) or else a file path. Anything
+ * else that starts like a URL is refused: Deno would take `ftp://example` for a file path and
+ * quietly seed an empty shop in `./ftp:/example`.
+ */
+function isKvPath(text: string): boolean {
+  if (text === ":memory:") return true;
+  if (/^https?:/i.test(text)) return URL.canParse(text) && new URL(text).host !== "";
+  // A Windows drive letter (C:\shop.kv) is a path, not a scheme.
+  return /^[a-z]:[\\/]/i.test(text) || !/^[a-z][a-z0-9+.-]*:/i.test(text);
+}
+
+/** Whether a URL names this machine only: http there is a trial run, not a shop on the web. */
+function isLoopback(url: string): boolean {
+  const host = new URL(url).hostname;
+  return host === "localhost" || host === "[::1]" || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
 
 /** A whole number from 1 to 100,000 with its one-line error, or `fallback` when unset. */
 function count(fallback: number) {
@@ -23,8 +66,8 @@ function count(fallback: number) {
 const envSchema = z.object({
   PORT: z.coerce.number({ error: PORT_MESSAGE }).int(PORT_MESSAGE).min(0, PORT_MESSAGE)
     .max(65535, PORT_MESSAGE).default(8000),
-  HOST: z.string().trim().min(1).default("127.0.0.1"),
-  KV_PATH: optionalText,
+  HOST: z.string().trim().refine(isHost, HOST_MESSAGE).default("127.0.0.1"),
+  KV_PATH: z.string().trim().min(1, KV_PATH_MESSAGE).refine(isKvPath, KV_PATH_MESSAGE).optional(),
   DENO_ENV: z.enum(["development", "production", "test"]).optional(),
   ADMIN_PASSWORD: z.string().min(8, "must be at least 8 characters").optional(),
   PUBLIC_URL: optionalUrl,
@@ -54,6 +97,8 @@ const envSchema = z.object({
   DIST_DIR: optionalText,
   LOG_REQUESTS: z.enum(["0", "1"], { error: "must be 0 or 1" }).default("1"),
   SHOP_DEV_RELOAD: z.enum(["0", "1"], { error: "must be 0 or 1" }).default("0"),
+  // Production takes the demo provider (no real money) only when told to on purpose.
+  DEMO_PAYMENTS: z.enum(["0", "1"], { error: "must be 0 or 1" }).default("0"),
   TRUSTED_PROXIES: z.string().default("").transform((text, ctx) => {
     try {
       return parseIpRanges(text);
@@ -65,8 +110,8 @@ const envSchema = z.object({
 });
 
 /**
- * Validates the environment. Throws ConfigError naming the first bad variable, so start-up fails
- * with one line instead of a stack trace.
+ * Validates the environment. Throws ConfigError listing every bad or missing variable, one line
+ * each, so start-up fails once with all of them instead of a stack trace or one per attempt.
  */
 export function loadConfig(env: Record<string, string | undefined>): Config {
   // Empty strings mean "unset": shells and .env files often leave variables defined but blank.
@@ -74,25 +119,63 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     Object.entries(env).filter(([key, value]) => key in envSchema.shape && value !== ""),
   );
   const parsed = envSchema.safeParse(cleaned);
+  const problems = new Map<string, string>();
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const name = String(issue.path[0]);
-    throw new ConfigError(`Invalid ${name}=${JSON.stringify(env[name])}: ${issue.message}`);
+    for (const issue of parsed.error.issues) {
+      const name = String(issue.path[0]);
+      // One line per variable: its first problem.
+      if (problems.has(name)) continue;
+      const shown = SECRETS.has(name) ? " (value not shown)" : `=${JSON.stringify(env[name])}`;
+      problems.set(name, `Invalid ${name}${shown}: ${issue.message}`);
+    }
   }
   const e = parsed.data;
-  const production = e.DENO_ENV === "production";
-  if (production && !e.ADMIN_PASSWORD) {
-    throw new ConfigError("Missing ADMIN_PASSWORD: it is required when DENO_ENV=production");
-  }
-  if (production && !e.PUBLIC_URL) {
-    throw new ConfigError(
-      "Missing PUBLIC_URL: it is required when DENO_ENV=production (the shop's own address, e.g. https://shop.example, for links in emails and payment return URLs)",
+  const production = env.DENO_ENV === "production";
+  if (production && !cleaned.ADMIN_PASSWORD) {
+    problems.set(
+      "ADMIN_PASSWORD",
+      "Missing ADMIN_PASSWORD: it is required when DENO_ENV=production",
     );
   }
+  if (production && !cleaned.PUBLIC_URL) {
+    problems.set(
+      "PUBLIC_URL",
+      "Missing PUBLIC_URL: it is required when DENO_ENV=production (the shop's own address, e.g. https://shop.example, for links in emails and payment return URLs)",
+    );
+  } else if (production && !problems.has("PUBLIC_URL")) {
+    // Secure cookies, HSTS and payment return URLs need https; browsers treat localhost as
+    // secure, so a production trial on this machine may stay on http.
+    const url = cleaned.PUBLIC_URL!;
+    if (new URL(url).protocol !== "https:" && !isLoopback(url)) {
+      problems.set(
+        "PUBLIC_URL",
+        `Invalid PUBLIC_URL=${
+          JSON.stringify(env.PUBLIC_URL)
+        }: must be https:// when DENO_ENV=production (http only for localhost or 127.0.0.1)`,
+      );
+    }
+  }
   // Each provider reads its own settings (server/payments/), blank ones counting as unset.
-  const payments = choosePayments(
-    Object.fromEntries(Object.entries(env).filter(([, value]) => value !== "")),
-  );
+  let payments;
+  try {
+    payments = choosePayments(
+      Object.fromEntries(Object.entries(env).filter(([, value]) => value !== "")),
+    );
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    problems.set("payments", err.message);
+  }
+  if (production && payments && paymentsSimulated(payments) && env.DEMO_PAYMENTS !== "1") {
+    problems.set(
+      "payments",
+      `Missing payment settings: set ${
+        realPaymentKeys().join(", or ")
+      } to take real payments, or DEMO_PAYMENTS=1 for a demo shop whose payments are simulated`,
+    );
+  }
+  if (problems.size > 0 || !e || !payments) {
+    throw new ConfigError([...problems.values()].join("\n"));
+  }
   return {
     port: e.PORT,
     host: e.HOST,
@@ -101,6 +184,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     adminPassword: e.ADMIN_PASSWORD ?? generatePassword(),
     adminPasswordGenerated: !e.ADMIN_PASSWORD,
     payments,
+    paymentsSimulated: paymentsSimulated(payments),
     publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ""),
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM ?? "shop@localhost",

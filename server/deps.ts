@@ -16,6 +16,8 @@ export interface Config {
   adminPasswordGenerated: boolean;
   /** The payment provider the environment chooses, with its settings (server/payments/registry.ts). */
   payments: PaymentsChoice;
+  /** The chosen provider moves no real money (the demo one): admin pages say so. */
+  paymentsSimulated: boolean;
   publicUrl: string | undefined;
   smtpUrl: string | undefined;
   mailFrom: string;

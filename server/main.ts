@@ -23,7 +23,8 @@ async function main(): Promise<void> {
     config = loadConfig(Deno.env.toObject());
   } catch (err) {
     if (err instanceof ConfigError) {
-      console.error(`Cannot start the shop: ${err.message}`);
+      // One line per problem, each whole on its own, as a log collector keeps lines apart.
+      for (const line of err.message.split("\n")) console.error(`Cannot start the shop: ${line}`);
       Deno.exit(1);
     }
     throw err;
@@ -62,7 +63,9 @@ async function main(): Promise<void> {
         );
       }
       console.log(
-        `Payments: ${paymentsLabel(config.payments)}`,
+        `Payments: ${paymentsLabel(config.payments)}${
+          config.paymentsSimulated ? " - simulated, no real money moves" : ""
+        }`,
       );
       console.log(`Shop listening on http://${hostname}:${port}/`);
     },

@@ -325,6 +325,13 @@ export interface AccountPaymentView {
   paymentIntentId: string;
 }
 
+/** `GET /api/admin/session`: the session holds, and what every admin page must say. */
+export interface AdminSessionView {
+  ok: true;
+  /** The shop runs on the demo provider: payments are simulated and no real money moves. */
+  paymentsSimulated: boolean;
+}
+
 /** `GET /api/payments/config` (and `POST /auth/create-payment-intent` with `{}`). */
 export interface PaymentsConfigView {
   /** The provider's name, which picks its payment form in the browser. */

@@ -26,6 +26,11 @@ interface ProviderEntry {
   create(settings: unknown, kv: Deno.Kv, clock: Clock): PaymentProvider;
   /** How the start-up line names it when chosen. */
   label: string;
+  /**
+   * The variables that choose it, as a start-up error names them; absent for a provider that
+   * moves no real money (production takes it only with DEMO_PAYMENTS=1).
+   */
+  keys?: string;
   csp: CspHosts;
   /** Routes of its own (the demo provider's pages), mounted under /api/{name}. */
   routes?: (deps: ProviderRouteDeps) => Hono;
@@ -37,6 +42,7 @@ const PROVIDERS = {
     create: (settings, _kv, clock) =>
       stripePayments({ ...(settings as Parameters<typeof stripePayments>[0]), clock }),
     label: "Stripe",
+    keys: "STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY and STRIPE_WEBHOOK_SECRET",
     csp: STRIPE_CSP,
   },
   demo: {
@@ -67,6 +73,18 @@ export function choosePayments(env: Record<string, string | undefined>): Payment
     if (settings !== null) return { name, settings };
   }
   throw new Error("no payment provider can be used");
+}
+
+/** Whether the chosen provider only simulates payments (no real money moves). */
+export function paymentsSimulated(choice: PaymentsChoice): boolean {
+  return entryOf(choice).keys === undefined;
+}
+
+/** What a start-up error offers for real payments: each real provider's variables. */
+export function realPaymentKeys(): string[] {
+  return Object.values(PROVIDERS as Record<string, ProviderEntry>).flatMap((p) =>
+    p.keys ? [p.keys] : []
+  );
 }
 
 /** The chosen provider, made. */

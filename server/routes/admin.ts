@@ -12,6 +12,7 @@ import {
   stockUpdateSchema,
   trackingSchema,
 } from "../../shared/schemas.ts";
+import type { AdminSessionView } from "../../shared/api_types.ts";
 import type { RouteDeps } from "../deps.ts";
 import { Unauthorized } from "../errors.ts";
 import { secretsEqual } from "../crypto.ts";
@@ -89,7 +90,11 @@ export function adminRoutes(deps: RouteDeps): Hono {
     c.header("Cache-Control", "no-store");
   });
 
-  app.get("/session", (c) => c.json({ ok: true }));
+  app.get(
+    "/session",
+    (c) =>
+      c.json({ ok: true, paymentsSimulated: config.paymentsSimulated } satisfies AdminSessionView),
+  );
 
   app.get("/orders", validateQuery(adminOrdersQuerySchema), async (c) => {
     const { status, q, from, to, limit, cursor } = c.req.valid("query");

@@ -4,6 +4,7 @@ import {
   adminCookie,
   adminLogin,
   createTestApp,
+  PRODUCTION,
   TEST_ADMIN_PASSWORD,
   type TestApp,
 } from "../helpers/test_app.ts";
@@ -294,4 +295,25 @@ Deno.test("after a restore, a refund waiting for its next try is tried then", as
   r.clock.set(nextTryAt);
   await queue.runDue(r);
   assert.equal((await getOrder(store, orderNumber)).refund?.state, "refunded");
+});
+
+Deno.test("the admin session says whether payments are simulated (the dashboard's banner)", async () => {
+  await using demo = await createTestApp({ env: { ...PRODUCTION } });
+  const session = await demo.request("/api/admin/session", {
+    headers: { Cookie: await adminCookie(demo) },
+  });
+  assert.equal(session.status, 200);
+  assert.deepEqual(session.json, { ok: true, paymentsSimulated: true });
+
+  await using real = await createTestApp({
+    env: {
+      STRIPE_SECRET_KEY: "sk_test_1",
+      STRIPE_PUBLISHABLE_KEY: "pk_test_1",
+      STRIPE_WEBHOOK_SECRET: "whsec_1",
+    },
+  });
+  const realSession = await real.request("/api/admin/session", {
+    headers: { Cookie: await adminCookie(real) },
+  });
+  assert.deepEqual(realSession.json, { ok: true, paymentsSimulated: false });
 });

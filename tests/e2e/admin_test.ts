@@ -76,6 +76,8 @@ e2eTest(
     await page.reload();
     await page.getByRole("heading", { name: "Admin Dashboard" }).waitFor();
     assert.equal(await page.getByRole("heading", { name: "Admin Access" }).count(), 0);
+    // The test shop pays through the demo provider: the owner is told no real money moves.
+    await page.getByTestId("demo-payments-banner").getByText("Payments are simulated").waitFor();
     assert.equal(
       await page.getByRole("tab", { name: "Orders" }).getAttribute("aria-selected"),
       "true",

@@ -40,8 +40,15 @@ export function fixedClock(start = TEST_EPOCH): TestClock {
   };
 }
 
-/** What production requires besides the admin password: the shop's own address. */
-export const PRODUCTION = { DENO_ENV: "production", PUBLIC_URL: "https://shop.example" } as const;
+/**
+ * What production requires besides the admin password: the shop's own address, and (since test
+ * apps pay through the demo provider) the explicit permission to simulate payments.
+ */
+export const PRODUCTION = {
+  DENO_ENV: "production",
+  PUBLIC_URL: "https://shop.example",
+  DEMO_PAYMENTS: "1",
+} as const;
 
 /** The admin password every test app uses. */
 export const TEST_ADMIN_PASSWORD = "test-admin-password-1";

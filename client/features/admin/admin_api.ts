@@ -7,6 +7,7 @@
 import type {
   AdminEmailView,
   AdminOrderView,
+  AdminSessionView,
   InventoryView,
   MailHealthView,
   PickListView,
@@ -66,6 +67,11 @@ export async function hasAdminSession(): Promise<boolean> {
     if (err instanceof ApiError && err.status === 401) return false;
     throw err;
   }
+}
+
+/** The session's facts every admin page shows (whether payments are simulated). */
+export function fetchAdminSession(): Promise<AdminSessionView> {
+  return adminApi<AdminSessionView>("/api/admin/session");
 }
 
 /** What the Orders tab searches for. */

@@ -1,6 +1,7 @@
 import { lazy, Suspense, useState } from "react";
 import { toast } from "react-hot-toast";
-import { logoutAdmin } from "./admin_api.ts";
+import { useRequest } from "../../app/use_request.ts";
+import { fetchAdminSession, logoutAdmin } from "./admin_api.ts";
 import { InventoryTab } from "./inventory_tab.tsx";
 import { OrdersTab } from "./orders_tab.tsx";
 import { Tabs } from "./tabs.tsx";
@@ -41,6 +42,7 @@ interface DashboardProps {
  */
 export function Dashboard({ onLoggedOut }: DashboardProps) {
   const [active, setActive] = useState<TabId>("orders");
+  const session = useRequest("admin-session-facts", () => fetchAdminSession());
 
   async function logout() {
     try {
@@ -60,6 +62,17 @@ export function Dashboard({ onLoggedOut }: DashboardProps) {
         <h1>Admin Dashboard</h1>
         <button type="button" className="button secondary" onClick={logout}>Log out</button>
       </div>
+      {
+        // Above the tabs, so every admin page says it: an owner must not ship orders that were
+        // never paid for. Shown in development too, where the demo provider is the default, since
+        // a shop run without DENO_ENV=production may still be mistaken for a real one.
+        session.data?.paymentsSimulated && (
+          <p className="banner admin-demo-payments" data-testid="demo-payments-banner">
+            Payments are simulated: this shop runs on the demo provider and no real money moves. Set
+            the payment provider's keys to take real payments.
+          </p>
+        )
+      }
       <Tabs
         label="Admin sections"
         idPrefix="admin"
