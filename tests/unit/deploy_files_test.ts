@@ -340,7 +340,12 @@ Deno.test("the systemd unit serves as the start task does, as its own user, from
   assert.match(env.KV_PATH, /^\/var\/lib\//);
   const state = `/var/lib/${one("StateDirectory")}`;
   assert.ok(env.KV_PATH.startsWith(`${state}/`), `KV_PATH is in ${state}, the unit's own`);
-  loadConfig({ ...env, ADMIN_PASSWORD: "a-long-password", PUBLIC_URL: "https://shop.example" });
+  loadConfig({
+    ...env,
+    ADMIN_PASSWORD: "a-long-password",
+    PUBLIC_URL: "https://shop.example",
+    DEMO_PAYMENTS: "1",
+  });
   assert.match(service.get("ExecStartPost")?.[0] ?? "", /health_probe\.ts/);
 });
 
