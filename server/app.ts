@@ -10,7 +10,7 @@ import { securityHeaders } from "./middleware/security.ts";
 import { shopOrigin } from "./middleware/shop_origin.ts";
 import { sameOriginWrites } from "./middleware/same_origin_writes.ts";
 import { noStoreByDefault } from "./middleware/no_store.ts";
-import { healthRoutes } from "./routes/health.ts";
+import { healthRoutes, readyRoutes } from "./routes/health.ts";
 import { catalogRoutes } from "./routes/catalog.ts";
 import { cartRoutes } from "./routes/cart.ts";
 import { contactRoutes } from "./routes/contact.ts";
@@ -80,6 +80,7 @@ export function createApp(deps: AppDeps): Hono {
 
   const routeDeps = { ...deps, imageBase: config.imageBaseUrl ?? LOCAL_IMAGE_BASE };
   app.route("/api/health", healthRoutes(deps));
+  app.route("/api/ready", readyRoutes(deps));
   app.route("/api", catalogRoutes(routeDeps));
   app.route("/api/cart", cartRoutes(routeDeps));
   app.route("/api", contactRoutes(deps));

@@ -74,6 +74,16 @@ export interface AppDeps {
    * own (tests calling it directly) has none, and answers to any port of its host names.
    */
   listenPort?: number;
+  /**
+   * The process's queue listener (server/queue.ts), which /api/ready asks whether it runs. An app
+   * without one (tests calling it directly) is never ready.
+   */
+  queue?: QueueStatus;
+}
+
+/** What the readiness check asks of the queue listener. */
+export interface QueueStatus {
+  running(): boolean;
 }
 
 /** What route modules get: the app's dependencies and where product images are served from. */
