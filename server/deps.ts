@@ -46,7 +46,10 @@ export interface Config {
   distDir: string;
   /** Live reload of a rebuilt client: only in a server run by `deno task dev`, never in production. */
   devReload: boolean;
-  /** One JSON line per API request (LOG_REQUESTS=0 turns them off, e.g. under load tests). */
+  /**
+   * One JSON line per request, pages and assets too (LOG_REQUESTS=0 turns them off, e.g. under
+   * load tests).
+   */
   logRequests: boolean;
   /** Our own reverse proxies: only their X-Forwarded-For names the client (none by default). */
   trustedProxies: IpRanges;

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { createTestApp, fakeDist, snapshot } from "../helpers/test_app.ts";
+import { builtClient } from "../helpers/shop_process.ts";
 import { startQueueWorker } from "../../server/queue.ts";
 
 /** A queue listener that runs, as the shop's own does once started. */
@@ -109,4 +110,46 @@ Deno.test("the queue worker says it runs from its start until it is stopped", as
   await worker.stop();
   assert.equal(worker.running(), false);
   await assert.rejects(() => kv.get(["x"]), "the store is closed");
+});
+
+Deno.test("every request is logged once with its request id: pages, assets, images and API", async () => {
+  await using t = await createTestApp({ env: { DIST_DIR: await builtClient() } });
+  const asset = (await t.request("/")).text.match(/\/assets\/[^"]+\.js/)?.[0];
+  assert.ok(asset, "the page names its script");
+  t.logs.length = 0;
+  const paths = ["/shop", asset, "/assets/missing-XYZ.js", "/api/switches", "/images/nope.svg"];
+  const answers = new Map<string, { status: number; id: string | null }>();
+  for (const path of paths) {
+    const res = await t.request(path);
+    answers.set(path, { status: res.status, id: res.headers.get("x-request-id") });
+  }
+  for (const path of paths) {
+    const lines = t.logs.filter((l) => l.msg === "request" && l.path === path);
+    assert.equal(lines.length, 1, `${path}: ${JSON.stringify(lines)}`);
+    const { status, id } = answers.get(path)!;
+    assert.ok(id, `${path} answers with a request id`);
+    assert.equal(lines[0].requestId, id, path);
+    assert.equal(lines[0].status, status, path);
+  }
+  assert.equal(answers.get("/assets/missing-XYZ.js")!.status, 404);
+});
+
+Deno.test("LOG_REQUESTS=0 logs no request, pages included", async () => {
+  await using t = await createTestApp({ env: { DIST_DIR: await fakeDist(), LOG_REQUESTS: "0" } });
+  await t.request("/shop");
+  await t.request("/assets/main-TEST.js");
+  await t.request("/api/health");
+  assert.deepEqual(t.logs.filter((l) => l.msg === "request"), []);
+});
+
+Deno.test("in dev, the API reads of a rendered page carry the page's request id", async () => {
+  await using t = await createTestApp({
+    env: { DIST_DIR: await builtClient(), SHOP_DEV_RELOAD: "1" },
+  });
+  const res = await t.request("/shop");
+  const reads = t.logs.filter((l) => l.msg === "request" && String(l.path).startsWith("/api/"));
+  assert.ok(reads.length > 0, "the page read the API");
+  const page = t.logs.find((l) => l.msg === "request" && l.path === "/shop");
+  for (const read of reads) assert.equal(read.requestId, page?.requestId, JSON.stringify(read));
+  assert.equal(res.headers.get("x-request-id"), page?.requestId, "the page names its id");
 });

@@ -67,6 +67,10 @@ for (const signal of ["SIGTERM", "SIGINT"] as const) {
       const stopping = messages.indexOf("shop stopping");
       assert.ok(messages.indexOf("shop stopped") > stopping, shop.output.join("\n"));
       assert.equal(lines[stopping].signal, signal);
+      const downloads = lines.filter((l) =>
+        l.msg === "request" && l.path === `/assets/${BIG_ASSET}`
+      );
+      assert.equal(downloads.length, 1, "the download was logged once");
     } finally {
       client.close();
       late.close();
