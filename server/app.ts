@@ -1,16 +1,16 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { requestId } from "hono/request-id";
 import type { AppDeps } from "./deps.ts";
 import { DomainError } from "./errors.ts";
 import { createErrorHandler } from "./middleware/error_handler.ts";
 import { clientAddress } from "./middleware/client_key.ts";
 import { requestLog } from "./middleware/request_log.ts";
+import { requestIdOnEveryAnswer } from "./middleware/request_id.ts";
 import { securityHeaders } from "./middleware/security.ts";
 import { shopOrigin } from "./middleware/shop_origin.ts";
 import { sameOriginWrites } from "./middleware/same_origin_writes.ts";
 import { noStoreByDefault } from "./middleware/no_store.ts";
-import { healthRoutes } from "./routes/health.ts";
+import { healthRoutes, readyRoutes } from "./routes/health.ts";
 import { catalogRoutes } from "./routes/catalog.ts";
 import { cartRoutes } from "./routes/cart.ts";
 import { contactRoutes } from "./routes/contact.ts";
@@ -45,7 +45,9 @@ export function createApp(deps: AppDeps): Hono {
   useClock(deps.kv, clock);
   const app = new Hono();
   app.onError(createErrorHandler(logger));
-  app.use("*", requestId());
+  app.use("*", requestIdOnEveryAnswer());
+  // Every request, pages, assets and images too, and those a later middleware refuses.
+  app.use("*", requestLog(logger, clock, config.logRequests));
   app.use("*", clientAddress(config.trustedProxies, config.clientIpv6Prefix));
   app.use(
     "*",
@@ -56,9 +58,7 @@ export function createApp(deps: AppDeps): Hono {
     }),
   );
   app.use("*", shopOrigin(config, deps.listenPort));
-  const log = requestLog(logger, clock, config.logRequests);
   for (const path of ["/api/*", "/auth/*"]) {
-    app.use(path, log);
     app.use(path, sameOriginWrites());
     app.use(path, noStoreByDefault());
   }
@@ -80,6 +80,7 @@ export function createApp(deps: AppDeps): Hono {
 
   const routeDeps = { ...deps, imageBase: config.imageBaseUrl ?? LOCAL_IMAGE_BASE };
   app.route("/api/health", healthRoutes(deps));
+  app.route("/api/ready", readyRoutes(deps));
   app.route("/api", catalogRoutes(routeDeps));
   app.route("/api/cart", cartRoutes(routeDeps));
   app.route("/api", contactRoutes(deps));

@@ -48,7 +48,10 @@ export interface Config {
   distDir: string;
   /** Live reload of a rebuilt client: only in a server run by `deno task dev`, never in production. */
   devReload: boolean;
-  /** One JSON line per API request (LOG_REQUESTS=0 turns them off, e.g. under load tests). */
+  /**
+   * One JSON line per request, pages and assets too (LOG_REQUESTS=0 turns them off, e.g. under
+   * load tests).
+   */
   logRequests: boolean;
   /** Our own reverse proxies: only their X-Forwarded-For names the client (none by default). */
   trustedProxies: IpRanges;
@@ -76,6 +79,16 @@ export interface AppDeps {
    * own (tests calling it directly) has none, and answers to any port of its host names.
    */
   listenPort?: number;
+  /**
+   * The process's queue listener (server/queue.ts), which /api/ready asks whether it runs. An app
+   * without one (tests calling it directly) is never ready.
+   */
+  queue?: QueueStatus;
+}
+
+/** What the readiness check asks of the queue listener. */
+export interface QueueStatus {
+  running(): boolean;
 }
 
 /** What route modules get: the app's dependencies and where product images are served from. */

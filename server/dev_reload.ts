@@ -147,7 +147,11 @@ export function devStaticRoutes(
   });
   app.all("*", (c) => {
     refresh();
-    return statics.fetch(c.req.raw, c.env);
+    // The page server is an app of its own here, whose context lacks the request's id: it goes
+    // along as the header the page's API reads send on (server/ssr/api_reader.ts).
+    const headers = new Headers(c.req.raw.headers);
+    headers.set("X-Request-Id", c.get("requestId"));
+    return statics.fetch(new Request(c.req.raw, { headers }), c.env);
   });
   return app;
 }

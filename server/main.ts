@@ -8,7 +8,7 @@ import { openKv } from "./kv/open.ts";
 import { seedKv } from "./ops/seed.ts";
 import { logMailer } from "./email/mailer.ts";
 import { smtpMailer } from "./email/smtp_mailer.ts";
-import { startQueueWorker } from "./queue.ts";
+import { type QueueWorker, startQueueWorker } from "./queue.ts";
 import { createPayments, paymentsLabel } from "./payments/registry.ts";
 import {
   ADMIN_PASSWORD_FILE,
@@ -70,24 +70,30 @@ async function main(): Promise<void> {
       console.log(`Shop listening on http://${hostname}:${port}/`);
     },
   }, (request, info) => shop.app!.fetch(request, info));
-  const deps = {
-    kv,
-    config,
-    clock: systemClock,
-    logger: jsonLogger,
-    mailer,
-    payments,
-    listenPort: server.addr.port,
-  };
-  shop.app = createApp(deps);
-  startQueueWorker(deps).catch((err) =>
-    jsonLogger({ msg: "queue worker stopped", level: "error", error: String(err) })
-  );
+  const base = { kv, config, clock: systemClock, logger: jsonLogger, mailer, payments };
+  const queue = startQueueWorker(base);
+  shop.app = createApp({ ...base, listenPort: server.addr.port, queue });
+  stopOnSignals(server, queue);
+}
 
+/**
+ * Graceful shutdown on SIGTERM (what orchestrators and systemd send) and SIGINT (Ctrl-C): stop
+ * accepting, let the requests in flight finish, let the queue's jobs in hand finish and close KV,
+ * then exit 0. A second signal exits at once, for a stop that waits on a stuck client.
+ */
+function stopOnSignals(server: Deno.HttpServer, queue: QueueWorker): void {
+  let stopping = false;
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
     Deno.addSignalListener(signal, async () => {
+      if (stopping) {
+        jsonLogger({ msg: "shop stopped at once", level: "warn", signal });
+        Deno.exit(1);
+      }
+      stopping = true;
+      jsonLogger({ msg: "shop stopping", signal });
       await server.shutdown();
-      kv.close();
+      await queue.stop();
+      jsonLogger({ msg: "shop stopped", signal });
       Deno.exit(0);
     });
   }

@@ -62,15 +62,54 @@ export async function runJob(deps: AppDeps, raw: unknown): Promise<void> {
   }
 }
 
+/** The process's queue listener, as main.ts stops it and the readiness check asks of it. */
+export interface QueueWorker {
+  /** True from the start until the listener has ended (KV closed, or the listener failed). */
+  running(): boolean;
+  /**
+   * Waits for the jobs being handled and the start's sweep (a job cut off mid-way is delivered again, but finishing it
+   * saves the repeat), then closes KV, which ends the listener; resolves once it has.
+   */
+  stop(): Promise<void>;
+}
+
+/** How long stop() waits for jobs in hand before closing KV under them. */
+const STOP_WAIT_MS = 10_000;
+
 /**
- * Starts the one KV queue listener of the process (KV allows one per handle) after finishing
+ * Starts the one KV queue listener of the process (KV allows one per handle) and then finishes
  * what a crash may have left: pending emails, payment events, lapsed holds and owed refunds.
- * Returns when the listener stops.
  */
-export async function startQueueWorker(deps: AppDeps): Promise<void> {
-  const listening = deps.kv.listenQueue((raw) => runJob(deps, raw));
-  await sweepAtStart(deps);
-  await listening;
+export function startQueueWorker(deps: AppDeps): QueueWorker {
+  const { kv, logger } = deps;
+  const inHand = new Set<Promise<void>>();
+  let listening = true;
+  function track(work: Promise<void>): Promise<void> {
+    const settled = work.then(() => {}, () => {}).finally(() => inHand.delete(settled));
+    inHand.add(settled);
+    return work;
+  }
+  const listener = kv.listenQueue((raw) => track(runJob(deps, raw)))
+    .catch((err) => logger({ msg: "queue worker stopped", level: "error", error: String(err) }))
+    .finally(() => listening = false);
+  track(sweepAtStart(deps)).catch((err) =>
+    logger({ msg: "sweep at start failed", level: "error", error: String(err) })
+  );
+  return {
+    running: () => listening,
+    async stop() {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([
+        Promise.all(inHand),
+        new Promise((resolve) => timer = setTimeout(resolve, STOP_WAIT_MS)),
+      ]);
+      clearTimeout(timer);
+      try {
+        kv.close();
+      } catch { /* closed already */ }
+      await listener;
+    },
+  };
 }
 
 /**

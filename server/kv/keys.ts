@@ -75,6 +75,8 @@ export const keys = {
   emailSent: (dedupeKey: string) => ["email_sent", dedupeKey] as const,
   /** Whether deliveries have been failing, since when, and whether the owner was told. */
   mailHealth: () => ["mail", "health"] as const,
+  /** Read and checked by the readiness probe (server/kv/probe.ts), and never written. */
+  readyProbe: () => ["ready_probe"] as const,
   /** Contact messages. */
   contactMessage: (id: string) => ["contact_messages", id] as const,
   contactMessages: () => ["contact_messages"] as const,

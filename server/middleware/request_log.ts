@@ -3,7 +3,9 @@ import type { Logger } from "../log.ts";
 import type { Clock } from "../clock.ts";
 
 /**
- * Logs one structured line per API request: method, path, status, duration and request id.
+ * Logs one structured line per request (pages, assets and images as well as the API): method,
+ * path, status, duration and request id. A page's own API reads are requests of their own, logged
+ * under the page's id.
  * `enabled` is config.logRequests (LOG_REQUESTS=0 turns the lines off).
  */
 export function requestLog(logger: Logger, clock: Clock, enabled: boolean): MiddlewareHandler {

@@ -11,7 +11,11 @@ import type { ApiGet } from "./page_server.ts";
  */
 export function apiReader(app: Hono): ApiGet {
   return async (path: string, c: Context) => {
-    const headers = new Headers({ Accept: "application/json", "X-Request-Id": c.get("requestId") });
+    // Under `deno task dev` the page server runs as an app of its own, whose context has no id:
+    // the request then carries it (server/dev_reload.ts); never the text "undefined".
+    const id: string | undefined = c.get("requestId") ?? c.req.header("X-Request-Id");
+    const headers = new Headers({ Accept: "application/json" });
+    if (id) headers.set("X-Request-Id", id);
     const forwarded = c.req.header("X-Forwarded-For");
     if (forwarded) headers.set("X-Forwarded-For", forwarded);
     const res = await app.fetch(new Request(new URL(path, c.req.url), { headers }), c.env);

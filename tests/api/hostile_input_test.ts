@@ -775,10 +775,18 @@ const PROMO_TERMS = {
 const GROUPS: Group[] = [
   {
     name: "catalogue, health and images",
-    // A stand-in for the built client, so paths that leave the API answer a page.
-    options: { env: { DIST_DIR: await fakeDist() } },
+    // A stand-in for the built client, so paths that leave the API answer a page, and a running
+    // queue listener, so /api/ready answers 200 (its 503s are health_test.ts's).
+    options: { env: { DIST_DIR: await fakeDist() }, queue: { running: () => true } },
     routes: [
-      ...["/api/health", "/api/switches", "/api/products", "/api/packs", "/api/payments/config"]
+      ...[
+        "/api/health",
+        "/api/ready",
+        "/api/switches",
+        "/api/products",
+        "/api/packs",
+        "/api/payments/config",
+      ]
         .map((
           path,
         ): Route => ({ method: "GET", path, base: () => ({}), body: NO_BODY })),

@@ -76,6 +76,7 @@ Deno.test("parameters no page reads are served the kept page: the same bytes, no
 Deno.test("a client past its render budget gets kept pages or the app unrendered, while others' pages and health answer", async () => {
   await using t = await createTestApp({
     env: { DIST_DIR: await builtClient(), PAGE_RENDERS_PER_MINUTE: "5" },
+    queue: { running: () => true },
   });
   await using shop = served(t);
   const attacker = "127.0.0.2";
@@ -115,6 +116,9 @@ Deno.test("a client past its render budget gets kept pages or the app unrendered
   assert.equal(shopper.status, 200);
   assert.match(text(shopper.bytes), /Custom Fidget Cube/);
   assert.equal((await shop.get("/api/health", attacker)).status, 200);
+  // Readiness is no page: a client past its page budget (a load balancer behind one address
+  // with the shoppers) still gets the real answer.
+  assert.equal((await shop.get("/api/ready", attacker)).status, 200);
 
   // The budget comes back with time.
   t.clock.advance(60_000);

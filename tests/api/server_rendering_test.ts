@@ -112,7 +112,12 @@ Deno.test("the API reads of a rendered page are logged under the page's request 
     .map((l) => ({ path: String(l.path), requestId: String(l.requestId) }));
   assert.deepEqual(
     reads.map((l) => l.path).sort(),
-    ["/api/notice", "/api/packs/starter-pack", `/api/testers/${STARTER.id}/availability`],
+    [
+      "/api/notice",
+      "/api/packs/starter-pack",
+      `/api/testers/${STARTER.id}/availability`,
+      "/testers/starter-pack",
+    ],
   );
   assert.ok(reads.every((l) => l.requestId === pageId), JSON.stringify(reads));
 });

@@ -168,7 +168,7 @@ export async function latencyPass(latency: Partial<Latency> = {}): Promise<Laten
     payments: demoPayments(kv),
   };
   const app = createApp(deps);
-  const worker = startQueueWorker(deps).catch(() => {});
+  const worker = startQueueWorker(deps);
   const backgroundBefore = kv.background.calls;
 
   /** Another isolate's stock change: the same store, but not this app's KV object. */
@@ -344,7 +344,7 @@ export async function latencyPass(latency: Partial<Latency> = {}): Promise<Laten
   } finally {
     await queueQuiet(kv);
     real.close();
-    await worker;
+    await worker.stop();
   }
   const failed = logs.filter((l) => l.level === "error");
   if (failed.length > 0) console.error(`latency: ${failed.length} errors logged`, failed[0]);

@@ -10,13 +10,21 @@ export interface ShopProcess {
   output: string[];
   /** Stops the server (SIGTERM); a KV folder startShop made for it is removed. */
   stop(): Promise<void>;
-  /** Kills the server with `signal`, keeping its KV file (to restart on it). */
-  kill(signal?: Deno.Signal): Promise<void>;
+  /** Kills the server with `signal`, keeping its KV file (to restart on it); answers its exit. */
+  kill(signal?: Deno.Signal): Promise<Deno.CommandStatus>;
+  /** Sends `signal` and returns at once, for tests of what the server does while it stops. */
+  signal(signal: Deno.Signal): void;
+  /** Resolves with the exit status once the process has exited and its output is read. */
+  exited: Promise<Deno.CommandStatus>;
+  /** Resolves with the first line printed (already, or later) that matches `pattern`. */
+  waitFor(pattern: RegExp): Promise<string>;
 }
 
 const ROOT = new URL("../../", import.meta.url);
 /** What the client build depends on: its sources, the shared code and the dependency versions. */
 const BUILD_INPUTS = ["client/", "shared/", "deno.json", "deno.lock"];
+/** How long waitFor waits for a line before failing the test. */
+const WAIT_FOR_MS = 15_000;
 /** Builds nobody used for this long are removed when a new one is made. */
 const STALE_BUILD_MS = 60 * 60 * 1000;
 
@@ -151,6 +159,35 @@ export async function startShop(options: ShopOptions = {}): Promise<ShopProcess>
   }).spawn();
 
   const output: string[] = [];
+  const waiters: { pattern: RegExp; resolve: (line: string) => void }[] = [];
+  function waitFor(pattern: RegExp): Promise<string> {
+    const seen = output.find((line) => pattern.test(line));
+    if (seen !== undefined) return Promise.resolve(seen);
+    return new Promise((resolve, reject) => {
+      // A bound, not a wait for time to pass: a shop that never prints the line fails the test
+      // rather than hanging it.
+      const timer = setTimeout(
+        () => fail(`did not print ${pattern} within ${WAIT_FOR_MS / 1000} s`),
+        WAIT_FOR_MS,
+      );
+      function fail(why: string) {
+        waiters.splice(waiters.findIndex((w) => w.pattern === pattern), 1);
+        reject(new Error(`The shop ${why}:\n${output.join("\n")}`));
+      }
+      waiters.push({
+        pattern,
+        resolve: (line) => {
+          clearTimeout(timer);
+          resolve(line);
+        },
+      });
+      finished.then(() => {
+        if (!waiters.some((w) => w.pattern === pattern)) return;
+        clearTimeout(timer);
+        fail(`exited without printing ${pattern}`);
+      });
+    });
+  }
   let resolveUrl: (url: string) => void;
   const urlPromise = new Promise<string>((resolve) => (resolveUrl = resolve));
   async function pump(stream: ReadableStream<Uint8Array>) {
@@ -163,6 +200,10 @@ export async function startShop(options: ShopOptions = {}): Promise<ShopProcess>
         const line = buffer.slice(0, index);
         buffer = buffer.slice(index + 1);
         output.push(line);
+        for (const waiter of waiters.filter((w) => w.pattern.test(line))) {
+          waiters.splice(waiters.indexOf(waiter), 1);
+          waiter.resolve(line);
+        }
         const match = line.match(/listening on (http:\/\/\S+?)\/?$/);
         if (match) resolveUrl(match[1]);
       }
@@ -170,16 +211,19 @@ export async function startShop(options: ShopOptions = {}): Promise<ShopProcess>
   }
   const pumps = Promise.all([pump(child.stdout), pump(child.stderr)]);
   const exited = child.status.then((s) => s);
+  const finished = exited.then(async (s) => {
+    await pumps;
+    return s;
+  });
 
-  let stopped = false;
-  async function kill(signal: Deno.Signal = "SIGTERM") {
-    if (stopped) return;
-    stopped = true;
+  function signal(signal: Deno.Signal) {
     try {
       child.kill(signal);
     } catch { /* already exited */ }
-    await exited;
-    await pumps;
+  }
+  async function kill(name: Deno.Signal = "SIGTERM") {
+    signal(name);
+    return await finished;
   }
 
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -206,6 +250,9 @@ export async function startShop(options: ShopOptions = {}): Promise<ShopProcess>
         await removeKv();
       },
       kill,
+      signal,
+      exited: finished,
+      waitFor,
     };
   } catch (err) {
     await kill("SIGKILL");

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import type { Hono } from "hono";
 import { createApp } from "../../server/app.ts";
 import { loadConfig } from "../../server/config.ts";
-import { type Config } from "../../server/deps.ts";
+import { type Config, type QueueStatus } from "../../server/deps.ts";
 import type { LogEntry } from "../../server/log.ts";
 import type { Clock } from "../../server/clock.ts";
 import { seedKv } from "../../server/ops/seed.ts";
@@ -66,6 +66,8 @@ export interface TestAppOptions {
    * caller closes it.
    */
   kv?: Deno.Kv;
+  /** A queue listener's status, for /api/ready (test apps run none, so are not ready). */
+  queue?: QueueStatus;
 }
 
 /** A request a test sends to an app. */
@@ -125,7 +127,16 @@ export async function createTestApp(options: TestAppOptions = {}) {
   const mailer = memoryMailer();
   const logger = (entry: LogEntry) => logs.push(entry);
   const payments = options.payments?.(kv, clock) ?? demoPayments(kv);
-  const app = createApp({ kv, config, clock, logger, mailer, payments, onStep: options.onStep });
+  const app = createApp({
+    kv,
+    config,
+    clock,
+    logger,
+    mailer,
+    payments,
+    onStep: options.onStep,
+    queue: options.queue,
+  });
   /** Delivers queued emails now (stock alerts first), as the queue worker would. */
   const deliverEmails = async () => {
     await sendLowStockAlerts({ kv, clock, config });
