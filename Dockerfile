@@ -38,7 +38,7 @@ EXPOSE 8000
 
 # Liveness: the process answers. Becomes /api/ready (the store answers too) once that exists.
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
-    CMD ["deno", "run", "--allow-net=127.0.0.1", "--allow-env=PORT", "server/ops/health_probe.ts", "/api/health"]
+    CMD ["deno", "run", "--allow-net=127.0.0.1", "--allow-env=PORT", "server/ops/health_probe.ts", "/api/ready"]
 
 # What `deno task start` runs once the client is built, with the same permissions. The image's
 # entrypoint (tini, so SIGTERM reaches Deno and the shop shuts down cleanly) adds `deno`.

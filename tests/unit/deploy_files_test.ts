@@ -12,7 +12,7 @@ import denoJson from "../../deno.json" with { type: "json" };
 import { loadConfig } from "../../server/config.ts";
 import { choosePayments } from "../../server/payments/registry.ts";
 import { parseIpRanges } from "../../server/net/ip_ranges.ts";
-import { createTestApp } from "../helpers/test_app.ts";
+import { createTestApp, fakeDist } from "../helpers/test_app.ts";
 
 const ROOT = new URL("../../", import.meta.url);
 
@@ -248,7 +248,11 @@ Deno.test("the image's health check passes on a serving shop and fails on a stop
       stderr: "piped",
     }).output();
 
-  await using t = await createTestApp();
+  // A shop that can serve: a built client and a running queue listener (what /api/ready asks).
+  await using t = await createTestApp({
+    env: { DIST_DIR: await fakeDist() },
+    queue: { running: () => true },
+  });
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, t.app.fetch);
   const port = server.addr.port;
   const healthy = await probe(port);
