@@ -120,9 +120,9 @@ async function newCheckout(shop: ShopProcess) {
   return await call(shop, `/api/cart/${cart.json.id}/checkout/us`);
 }
 
-Deno.test("with OTEL_DENO=true the order steps' spans and the shop's counters reach a collector", async () => {
-  await using collector = otlpCollector();
-  const shop = await startShop({
+/** The real server exporting its telemetry to `collector`, with `env` besides. */
+function otelShop(collector: { endpoint: string }, env: Record<string, string> = {}) {
+  return startShop({
     env: {
       OTEL_DENO: "true",
       OTEL_EXPORTER_OTLP_ENDPOINT: collector.endpoint,
@@ -132,19 +132,29 @@ Deno.test("with OTEL_DENO=true the order steps' spans and the shop's counters re
       OTEL_BSP_SCHEDULE_DELAY: "100",
       OTEL_METRIC_EXPORT_INTERVAL: "250",
       OTEL_DENO_CONSOLE: "ignore",
-      // One checkout per client, so the second is the limit refusal the counters must show.
-      CHECKOUTS_PER_CLIENT: "1",
+      ...env,
     },
   });
+}
+
+/** A demo order placed and paid through the API; answers its number. */
+async function paidDemoOrder(shop: ShopProcess): Promise<string> {
+  const checkout = await newCheckout(shop);
+  assert.equal(checkout.status, 200, JSON.stringify(checkout.json));
+  const sessionId = String(checkout.json.url).replace("/demo-checkout/", "");
+  const paid = await call(shop, `/api/demo/checkout-sessions/${sessionId}/pay`, {
+    body: DEMO_PAY_BODY,
+  });
+  assert.equal(paid.status, 200, JSON.stringify(paid.json));
+  return checkout.json.orderNumber;
+}
+
+Deno.test("with OTEL_DENO=true the order steps' spans and the shop's counters reach a collector", async () => {
+  await using collector = otlpCollector();
+  // One checkout per client, so the second is the limit refusal the counters must show.
+  const shop = await otelShop(collector, { CHECKOUTS_PER_CLIENT: "1" });
   try {
-    const checkout = await newCheckout(shop);
-    assert.equal(checkout.status, 200, JSON.stringify(checkout.json));
-    const orderNumber: string = checkout.json.orderNumber;
-    const sessionId = String(checkout.json.url).replace("/demo-checkout/", "");
-    const paid = await call(shop, `/api/demo/checkout-sessions/${sessionId}/pay`, {
-      body: DEMO_PAY_BODY,
-    });
-    assert.equal(paid.status, 200, JSON.stringify(paid.json));
+    const orderNumber = await paidDemoOrder(shop);
     const cancelled = await call(shop, `/api/admin/orders/${orderNumber}/cancel`, { admin: true });
     assert.equal(cancelled.status, 200, JSON.stringify(cancelled.json));
     const refused = await newCheckout(shop);
@@ -198,6 +208,52 @@ Deno.test("with OTEL_DENO=true the order steps' spans and the shop's counters re
     assert.equal(counterTotal(received, "shop.orders.paid"), 1);
     assert.equal(counterTotal(received, "shop.refunds.issued"), 1);
     assert.equal(counterTotal(received, "shop.refunds.failed"), 0);
+  } finally {
+    await shop.stop();
+  }
+});
+
+/** A mail server that takes connections and hangs up at once: every delivery fails. */
+function hangingUpMailServer() {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const accepting = (async () => {
+    for await (const conn of listener) conn.close();
+  })().catch(() => {});
+  return {
+    url: `smtp://127.0.0.1:${listener.addr.port}`,
+    async [Symbol.asyncDispose]() {
+      listener.close();
+      await accepting;
+    },
+  };
+}
+
+Deno.test("with OTEL_DENO=true an email that cannot be delivered shows in the failed-emails counter", async () => {
+  await using collector = otlpCollector();
+  await using mail = hangingUpMailServer();
+  const shop = await otelShop(collector, { SMTP_URL: mail.url });
+  try {
+    await paidDemoOrder(shop);
+    const { received } = collector;
+    await waitFor(
+      "a failed delivery's span and count",
+      () =>
+        received.spans.some((s) =>
+          s.name === "email: deliver" &&
+          attribute(s.attributes, "shop.email.outcome") === "retrying"
+        ) &&
+        counterTotal(received, "shop.emails.failed", (a) =>
+            attribute(a, "shop.email.final") === false) >= 1,
+    );
+    // Tried again on a schedule, not given up: none counted as final.
+    assert.equal(
+      counterTotal(
+        received,
+        "shop.emails.failed",
+        (a) => attribute(a, "shop.email.final") === true,
+      ),
+      0,
+    );
   } finally {
     await shop.stop();
   }
