@@ -193,6 +193,9 @@ Deno.test("with OTEL_DENO=true the order steps' spans and the shop's counters re
     const request = received.spans.find((s) => s.spanId === reserve.parentSpanId);
     assert.ok(request, "the reserve step's parent span was exported");
     assert.equal(request.traceId, reserve.traceId);
+    // Named by its route, not by the method alone, so a checkout's traces can be found.
+    assert.equal(request.name, "POST /api/cart/:cartId/checkout/:region");
+    assert.equal(attribute(request.attributes, "http.route"), "/api/cart/:cartId/checkout/:region");
 
     await waitFor(
       "the counters of the paid order, its refund and the refused checkout",
