@@ -10,6 +10,7 @@ import { securityHeaders } from "./middleware/security.ts";
 import { shopOrigin } from "./middleware/shop_origin.ts";
 import { sameOriginWrites } from "./middleware/same_origin_writes.ts";
 import { noStoreByDefault } from "./middleware/no_store.ts";
+import { spanRoute } from "./middleware/span_route.ts";
 import { healthRoutes, readyRoutes } from "./routes/health.ts";
 import { catalogRoutes } from "./routes/catalog.ts";
 import { cartRoutes } from "./routes/cart.ts";
@@ -45,6 +46,7 @@ export function createApp(deps: AppDeps): Hono {
   useClock(deps.kv, clock);
   const app = new Hono();
   app.onError(createErrorHandler(logger));
+  app.use("*", spanRoute());
   app.use("*", requestIdOnEveryAnswer());
   // Every request, pages, assets and images too, and those a later middleware refuses.
   app.use("*", requestLog(logger, clock, config.logRequests));

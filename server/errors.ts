@@ -64,12 +64,13 @@ export class Conflict extends DomainError {
 
 /**
  * A per-client limit was reached; the client should wait (`retryAfterSeconds`, sent as
- * Retry-After) or finish what it started.
+ * Retry-After) or finish what it started. `bucket` names the limit, for the refusals counter.
  */
 export class LimitReached extends DomainError {
   constructor(
     message = "Too many attempts. Please wait a minute and try again.",
     readonly retryAfterSeconds?: number,
+    readonly bucket?: string,
   ) {
     super("limited", message);
   }

@@ -179,13 +179,13 @@ async function beginAttempt(
   // later); a right password gives back those of the account, but not the client's and the
   // block's, which bound the hashing a network can cause, right or wrong.
   const taken: Hit[] = [];
-  async function refuse(refusing: Count, message: string): Promise<never> {
+  async function refuse(refusing: Count, message: string, bucket: string): Promise<never> {
     await Promise.all(taken.map((hit) => hit.giveBack()));
-    throw new LimitReached(message, refusing.retryAfterSeconds);
+    throw new LimitReached(message, refusing.retryAfterSeconds, bucket);
   }
   async function take(limit: RateLimit, key: string, message: string): Promise<Count> {
     const counted = await countAttempt(kv, clock, limit, key);
-    if (!counted.within) await refuse(counted, message);
+    if (!counted.within) await refuse(counted, message, limit.bucket);
     taken.push(counted);
     return counted;
   }

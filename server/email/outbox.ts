@@ -12,6 +12,7 @@ import {
   RETRY_AT_START_MS,
 } from "./delivery_schedule.ts";
 import { mailFailingEmail } from "./owner_alerts.ts";
+import { count, inSpan } from "../telemetry.ts";
 
 /** An email waiting in, or delivered from, the outbox. */
 export interface OutboxEntry {
@@ -137,11 +138,25 @@ export type Delivery = "sent" | "retrying" | "failed" | "skipped";
  * server/email/delivery_schedule.ts; past it, the entry is marked failed. Every outcome also
  * keeps the mail's health: when it has been failing for a while, the owner is emailed once.
  * `now` (the start-up sweep) tries an entry waiting for a later try at once, and a failed one.
+ * Each delivery is a span, "email: deliver", with how it ended.
  */
 export async function deliverEmail(
   deps: MailDeps,
   id: string,
   options: { now?: boolean } = {},
+): Promise<Delivery> {
+  return await inSpan(
+    "email: deliver",
+    { "shop.email.id": id },
+    () => deliver(deps, id, options),
+    (outcome) => ({ "shop.email.outcome": outcome }),
+  );
+}
+
+async function deliver(
+  deps: MailDeps,
+  id: string,
+  options: { now?: boolean },
 ): Promise<Delivery> {
   const { kv, mailer, clock, logger } = deps;
   const entry = await kv.get<OutboxEntry>(keys.outbox(id));
@@ -251,7 +266,7 @@ async function recordFailure(
     lastError: error,
     ...(permanent ? { refused: true } : {}),
   };
-  await commitOutcome(deps, claim, async (op, health) => {
+  const recorded = commitOutcome(deps, claim, async (op, health) => {
     op.set(keys.outbox(after.id), after);
     if (next !== null) {
       op.enqueue({ type: "email", id: after.id } satisfies EmailJob, { delay: next - now });
@@ -281,6 +296,8 @@ async function recordFailure(
       );
     }
   });
+  // Counted only when this delivery's outcome was kept (a claim taken over records nothing).
+  if (await recorded) count("emailsFailed", { "shop.email.final": after.status === "failed" });
   return after.status === "failed" ? "failed" : "retrying";
 }
 

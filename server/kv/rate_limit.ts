@@ -40,7 +40,7 @@ export async function hitRateLimit(
   message?: string,
 ): Promise<Hit> {
   const counted = await countAttempt(kv, clock, limit, client);
-  if (!counted.within) throw new LimitReached(message, counted.retryAfterSeconds);
+  if (!counted.within) throw new LimitReached(message, counted.retryAfterSeconds, limit.bucket);
   return counted;
 }
 

@@ -3,6 +3,7 @@ import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { DomainError, type ErrorKind, LimitReached, Unavailable } from "../errors.ts";
 import type { Logger } from "../log.ts";
+import { count } from "../telemetry.ts";
 
 /** The one place where the domain's kinds of failure become HTTP statuses. */
 const STATUS_OF: Record<ErrorKind, ContentfulStatusCode> = {
@@ -26,6 +27,9 @@ const STATUS_OF: Record<ErrorKind, ContentfulStatusCode> = {
 export function createErrorHandler(logger: Logger) {
   return function onError(err: Error, c: Context): Response {
     if (err instanceof DomainError) {
+      if (err instanceof LimitReached) {
+        count("limitRefusals", { "shop.limit.bucket": err.bucket ?? "unnamed" });
+      }
       if ((err instanceof LimitReached || err instanceof Unavailable) && err.retryAfterSeconds) {
         c.header("Retry-After", String(Math.max(1, Math.ceil(err.retryAfterSeconds))));
       }

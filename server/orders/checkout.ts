@@ -53,7 +53,12 @@ export async function startCheckout(
   }
   if (order.payment) return { order, payment: order.payment };
 
-  const payment = await step(deps, "create payment", () => createPayment(deps, input, order));
+  const payment = await step(
+    deps,
+    "create payment",
+    () => createPayment(deps, input, order),
+    order.orderNumber,
+  );
   const attached = await step(
     deps,
     "attach payment",
@@ -66,6 +71,7 @@ export async function startCheckout(
             ? { ...current, payment, updatedAt: deps.clock.now() }
             : current,
       ),
+    order.orderNumber,
   );
   if (attached.payment?.id !== payment.id) {
     // Replaced, cancelled or expired while the provider made the payment: it must not be payable.
@@ -95,6 +101,7 @@ async function reserveCart(deps: CheckoutDeps, input: CheckoutInput): Promise<Re
         deps,
         "reserve",
         () => runStockJob(deps.kv, deps.clock, reservationJob(deps, input, priced)),
+        (reserved) => reserved.order.orderNumber,
       );
     } catch (err) {
       if (!(err instanceof CartChanged)) throw err;

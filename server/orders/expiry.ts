@@ -42,6 +42,7 @@ export async function expireIfLapsed(deps: OrderDeps, orderNumber: string): Prom
       deps,
       "stop payment",
       () => deps.payments.stop(payment, order.orderNumber),
+      orderNumber,
     );
     if (taken) return await receivePaymentEvent(deps, taken);
   }
@@ -49,6 +50,7 @@ export async function expireIfLapsed(deps: OrderDeps, orderNumber: string): Prom
     deps,
     "expire order",
     () => releaseOrder(deps, orderNumber, "EXPIRED", "The reservation lapsed"),
+    orderNumber,
   );
 }
 

@@ -138,7 +138,12 @@ export async function cancelOrder(
       const payment = order.payment;
       let taken;
       try {
-        taken = await step(deps, "stop payment", () => deps.payments.stop(payment, orderNumber));
+        taken = await step(
+          deps,
+          "stop payment",
+          () => deps.payments.stop(payment, orderNumber),
+          orderNumber,
+        );
       } catch (err) {
         if (!isProviderTrouble(err)) throw err;
         // The provider cannot be asked now: the checkout ends anyway, and a job stops its
@@ -158,8 +163,9 @@ export async function cancelOrder(
     deps,
     "cancel paid order",
     () => cancelPaid(deps, orderNumber, reason),
+    orderNumber,
   );
-  await step(deps, "refund", () => refundSoon(deps, orderNumber));
+  await step(deps, "refund", () => refundSoon(deps, orderNumber), orderNumber);
   return await getOrder(deps.kv, cancelled.orderNumber);
 }
 

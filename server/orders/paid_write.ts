@@ -37,14 +37,19 @@ import { CANCEL_WITH_REFUND_MUTATIONS, cancelWithRefundInto, owingRefund } from 
 import { originFor } from "./origin.ts";
 import { type JobPlan, runStockJob, type StockJob } from "../stock/batch.ts";
 import type { OrderDeps } from "./steps.ts";
+import { count } from "../telemetry.ts";
 
 /** Records a paid event through the stock batch (its stock moves from held to sold). */
-export function recordPayment(
+export async function recordPayment(
   deps: OrderDeps,
   event: PaymentEvent,
   read: Deno.KvEntry<Order>,
 ): Promise<Order> {
-  return runStockJob(deps.kv, deps.clock, paidJob(deps, event, read));
+  const job = paidJob(deps, event, read);
+  const order = await runStockJob(deps.kv, deps.clock, job);
+  // Counted once per order: only the write that made it paid (not a repeat of its event).
+  if (job.madePaid()) count("ordersPaid");
+  return order;
 }
 
 /** What the paid write read: the order, and everything its payment may change. */
@@ -72,9 +77,12 @@ function paidJob(
   event: PaymentEvent,
   /** The order as the caller just read it; a retry reads it again. */
   read: Deno.KvEntry<Order> | null,
-): StockJob<Order> {
+): StockJob<Order> & { madePaid(): boolean } {
   let reads: PaidReads;
+  // Whether the last plan (the one committed) made the order paid.
+  let paid = false;
   return {
+    madePaid: () => paid,
     // The order as read names the stock it moves: read with prepare's reads, not after them.
     stockKeys: read?.value.reservation.items.map(([k]) => k),
     async prepare() {
@@ -93,6 +101,7 @@ function paidJob(
       };
     },
     plan(stock, now): JobPlan<Order> {
+      paid = false;
       const order = reads.entry.value;
       const ledger: PromoLedger | null = reads.usage ? ledgerOf(reads.usage) : null;
       const promoSize = ledger ? ledgerSize(ledger) : { checks: 0, mutations: 0 };
@@ -129,6 +138,7 @@ function paidJob(
         giveBack();
         return done(cancelUnfillable(deps, event, reads, stock, now, usedUp));
       }
+      paid = true;
       return done(recordPaid(deps, event, reads, sold.next, now));
     },
   };

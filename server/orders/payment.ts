@@ -37,7 +37,7 @@ export async function recordPaymentEvent(deps: OrderDeps, event: PaymentEvent): 
     recordEventInto(op, event, deps.clock.now());
     // A failed check means the event was handled before: nothing to record.
     await op.commit();
-  });
+  }, event.orderNumber);
 }
 
 /** The queue job of a recorded event: handles it if it is still waiting. */
@@ -76,9 +76,14 @@ export async function handlePaymentEvent(
   }
   switch (event.type) {
     case "paid": {
-      const order = await step(deps, "record payment", () => recordPayment(deps, event, entry));
+      const order = await step(
+        deps,
+        "record payment",
+        () => recordPayment(deps, event, entry),
+        event.orderNumber,
+      );
       if (order.refund?.state === "pending") {
-        await step(deps, "refund", () => refundSoon(deps, order.orderNumber));
+        await step(deps, "refund", () => refundSoon(deps, order.orderNumber), order.orderNumber);
       }
       return order;
     }

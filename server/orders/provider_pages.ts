@@ -27,7 +27,7 @@ export function shopDesk(deps: RouteDeps): ShopDesk {
         orderRead.catch(() => {});
       };
       try {
-        event = await step(deps, "charge", () => charge(readOrder));
+        event = await step(deps, "charge", () => charge(readOrder), (e) => e.orderNumber);
       } catch (err) {
         const orderNumber = err instanceof PaymentDeclined ? await declinedOrder() : null;
         if (orderNumber) await notePaymentFailure(deps, orderNumber, (err as Error).message);

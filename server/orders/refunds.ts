@@ -18,6 +18,7 @@ import type { RefundOutcome } from "../payments/provider.ts";
 import type { Order, RefundState } from "./order.ts";
 import { originFor } from "./origin.ts";
 import type { OrderDeps } from "./steps.ts";
+import { count, inSpan, ORDER_NUMBER } from "../telemetry.ts";
 
 /** The queue job that moves one order's refund on. */
 export interface RefundJob {
@@ -112,6 +113,19 @@ export async function settleRefund(
   orderNumber: string,
   options: { queued?: boolean } = {},
 ): Promise<void> {
+  // Its own span: run from the queue, a refund has no request around it.
+  await inSpan(
+    "refund: settle",
+    { [ORDER_NUMBER]: orderNumber },
+    () => settle(deps, orderNumber, options),
+  );
+}
+
+async function settle(
+  deps: OrderDeps,
+  orderNumber: string,
+  options: { queued?: boolean },
+): Promise<void> {
   const order = await findOrder(deps.kv, orderNumber);
   const refund = order?.refund;
   if (!order || !refund || refund.state === "refunded" || refund.state === "failed") return;
@@ -151,7 +165,10 @@ export async function recordRefundOutcome(
   outcome: RefundOutcome,
 ): Promise<Order> {
   const now = deps.clock.now();
+  // What the committed write made of the refund (the last run of the change is the one written).
+  let became: "refunded" | "failed" | null = null;
   const order = await updateOrder(deps.kv, orderNumber, (order, op) => {
+    became = null;
     const refund = order.refund;
     if (!refund || refund.state === "failed") return order;
     // An event about another refund of this payment (made in the provider's dashboard) is not ours.
@@ -165,6 +182,7 @@ export async function recordRefundOutcome(
       lastError: null,
     };
     if (outcome.status === "succeeded") {
+      became = "refunded";
       return { ...order, refund: { ...base, state: "refunded", nextTryAt: null }, updatedAt: now };
     }
     if (outcome.status === "pending") {
@@ -173,6 +191,7 @@ export async function recordRefundOutcome(
       queueRefundInto(op, orderNumber, REFUND_CHECK_MS);
       return { ...order, refund: { ...base, state: "requested", nextTryAt }, updatedAt: now };
     }
+    became = "failed";
     const failed: Order = {
       ...order,
       refund: {
@@ -194,6 +213,8 @@ export async function recordRefundOutcome(
     );
     return failed;
   });
+  if (became === "refunded") count("refundsIssued");
+  if (became === "failed") count("refundsFailed");
   if (order.refund?.state === "refunded") {
     deps.logger({ msg: "refunded", order: orderNumber, amountCents: order.refund.amountCents });
   }
@@ -216,6 +237,7 @@ async function recordRefundTrouble(
     order: orderNumber,
     error,
   });
+  count("refundsRefused");
   await updateOrder(deps.kv, orderNumber, (order, op) => {
     const refund = order.refund;
     if (!refund || refund.state === "refunded" || refund.state === "failed") return order;

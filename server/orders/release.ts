@@ -18,6 +18,7 @@ import { type Order, orderClaims, withStatus } from "./order.ts";
 import { type JobPlan, runStockJob } from "../stock/batch.ts";
 import { applyMove } from "../stock/record.ts";
 import type { OrderDeps } from "./steps.ts";
+import { count } from "../telemetry.ts";
 import type { PaymentRef } from "../payments/provider.ts";
 import { stopJob } from "./stop_job.ts";
 
@@ -38,7 +39,9 @@ export async function releaseOrder(
   let holds: HoldsEntry;
   let pending: Deno.KvEntryMaybe<string>;
   let usage: UsageRead | null;
-  return await runStockJob(deps.kv, deps.clock, {
+  // Whether the last plan (the one committed) released the hold: a repeat answers the order as is.
+  let freed = false;
+  const order = await runStockJob(deps.kv, deps.clock, {
     async prepare() {
       const found = await findOrderEntry(kv, orderNumber);
       if (!found) throw new NotFound("Order not found");
@@ -57,6 +60,7 @@ export async function releaseOrder(
       };
     },
     plan(stock, now): JobPlan<Order> {
+      freed = false;
       const order = entry.value;
       if (order.reservation.state !== "held" || order.status !== "STARTED") {
         return { stock: new Map(), checks: 0, mutations: 0, result: order, write() {} };
@@ -71,6 +75,7 @@ export async function releaseOrder(
         cancelReason: reason,
       };
       const promoSize = ledger ? ledgerSize(ledger) : { checks: 0, mutations: 0 };
+      freed = true;
       return {
         stock: released.ok ? released.next : new Map(),
         checks: 4 + promoSize.checks,
@@ -86,4 +91,6 @@ export async function releaseOrder(
       };
     },
   });
+  if (freed && to === "EXPIRED") count("holdsExpired");
+  return order;
 }

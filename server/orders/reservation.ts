@@ -165,7 +165,11 @@ export function reservationJob(
       const others = liveHolds(reads.holds, now)
         .filter((h) => h.orderNumber !== replacing?.entry.value.orderNumber);
       if (others.length >= config.maxHoldsPerClient) {
-        throw new LimitReached(holdLimitMessage(others.length, config.reservationMinutes));
+        throw new LimitReached(
+          holdLimitMessage(others.length, config.reservationMinutes),
+          undefined,
+          "holds",
+        );
       }
       // Checked on the holds as read, and written with them below in one checked write: parallel
       // checkouts of one client take turns on its holds entry, so they cannot pass it together.

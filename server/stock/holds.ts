@@ -41,6 +41,7 @@ export function checkHeldUnits(
   throw new LimitReached(
     `Your checkouts waiting for payment already hold ${held} items, and this cart has ${units}: one shopper can hold at most ${maxUnits} items at once. Pay for one of your checkouts, or wait until one is released (holds last ${reservationMinutes} minutes), then try again.`,
     Math.max(1, Math.ceil((firstLapse - now) / 1000)),
+    "held-units",
   );
 }
 
