@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isRemoteKvPath } from "./kv/open.ts";
 import { randomId } from "./crypto.ts";
 import { parseIpRanges } from "./net/ip_ranges.ts";
 import { ConfigError } from "./errors.ts";
@@ -46,7 +47,10 @@ function isHost(text: string): boolean {
  */
 function isKvPath(text: string): boolean {
   if (text === ":memory:") return true;
-  if (/^https?:/i.test(text)) return URL.canParse(text) && new URL(text).host !== "";
+  // A URL needs its "//": `https:kv.example` would parse, and then be opened as a file.
+  if (/^https?:/i.test(text)) {
+    return isRemoteKvPath(text) && URL.canParse(text) && new URL(text).host !== "";
+  }
   // A Windows drive letter (C:\shop.kv) is a path, not a scheme.
   return /^[a-z]:[\\/]/i.test(text) || !/^[a-z][a-z0-9+.-]*:/i.test(text);
 }
@@ -67,7 +71,11 @@ const envSchema = z.object({
   PORT: z.coerce.number({ error: PORT_MESSAGE }).int(PORT_MESSAGE).min(0, PORT_MESSAGE)
     .max(65535, PORT_MESSAGE).default(8000),
   HOST: z.string().trim().refine(isHost, HOST_MESSAGE).default("127.0.0.1"),
-  KV_PATH: z.string().trim().min(1, KV_PATH_MESSAGE).refine(isKvPath, KV_PATH_MESSAGE).optional(),
+  // A KV Connect URL is kept in its one spelling (`HTTPS://KV.x/db` -> `https://kv.x/db`), which is
+  // how every reader of KV_PATH tells it from a file path.
+  KV_PATH: z.string().trim().min(1, KV_PATH_MESSAGE).refine(isKvPath, KV_PATH_MESSAGE)
+    .transform((path) => path.replace(/^https?:\/\/[^/?#]*/i, (origin) => origin.toLowerCase()))
+    .optional(),
   DENO_ENV: z.enum(["development", "production", "test"]).optional(),
   ADMIN_PASSWORD: z.string().min(8, "must be at least 8 characters").optional(),
   PUBLIC_URL: optionalUrl,

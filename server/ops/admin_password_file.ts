@@ -3,6 +3,8 @@
  * `deno task dev`) do not change it. Production never comes here: it requires ADMIN_PASSWORD.
  */
 
+import { isRemoteKvPath } from "../kv/open.ts";
+
 /** The kept file's name, in the folder of the KV file. */
 export const ADMIN_PASSWORD_FILE = "admin_password";
 
@@ -19,7 +21,7 @@ export function adminPasswordFolder(
   where: { deployed: boolean },
 ): string | null {
   if (kvPath === undefined) return where.deployed ? null : "./data";
-  if (kvPath === ":memory:" || /^https?:\/\//.test(kvPath)) return null;
+  if (kvPath === ":memory:" || isRemoteKvPath(kvPath)) return null;
   const slash = kvPath.lastIndexOf("/");
   if (slash < 0) return ".";
   return slash === 0 ? "/" : kvPath.slice(0, slash);
@@ -36,24 +38,36 @@ export async function keptAdminPassword(dir: string, generate: () => string): Pr
   if (kept !== null) return kept;
   await Deno.mkdir(dir, { recursive: true });
   const password = generate();
+  // Written whole under a name of its own, then linked in place: a link fails when the name
+  // exists, so of two first starts at once one wins and the other reads the winner's, never a
+  // half-written file. A leftover too short to be a password is replaced.
+  const draft = `${file}.${crypto.randomUUID()}`;
+  await Deno.writeTextFile(draft, password + "\n", { mode: 0o600, createNew: true });
   try {
-    // createNew when there is none: two starts at once then agree on the first one written.
-    const exists = await Deno.stat(file).then(() => true, () => false);
-    await Deno.writeTextFile(file, password + "\n", { mode: 0o600, createNew: !exists });
+    if ((await Deno.stat(file).catch(() => null)) && (await readKept(file)) === null) {
+      await Deno.remove(file).catch(() => {});
+    }
+    await Deno.link(draft, file);
+    return password;
   } catch (err) {
     if (!(err instanceof Deno.errors.AlreadyExists)) throw err;
     return (await readKept(file)) ?? password;
+  } finally {
+    await Deno.remove(draft).catch(() => {});
   }
-  // `mode` applies only to a file being created; a replaced one may have been wider.
-  if (Deno.build.os !== "windows") await Deno.chmod(file, 0o600);
-  return password;
 }
 
 /** The password in `file`, or null when there is none or it is too short to be one. */
 async function readKept(file: string): Promise<string | null> {
   try {
     const text = (await Deno.readTextFile(file)).trim();
-    return text.length >= MIN_LENGTH ? text : null;
+    if (text.length < MIN_LENGTH) return null;
+    // A file others may read (written by hand, or copied) is made the owner's alone.
+    const mode = (await Deno.stat(file)).mode;
+    if (Deno.build.os !== "windows" && mode !== null && (mode & 0o077) !== 0) {
+      await Deno.chmod(file, 0o600);
+    }
+    return text;
   } catch (err) {
     if (err instanceof Deno.errors.NotFound) return null;
     throw err;

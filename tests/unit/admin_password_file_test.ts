@@ -1,5 +1,9 @@
 import assert from "node:assert/strict";
-import { adminPasswordFolder, keptAdminPassword } from "../../server/ops/admin_password_file.ts";
+import {
+  ADMIN_PASSWORD_FILE,
+  adminPasswordFolder,
+  keptAdminPassword,
+} from "../../server/ops/admin_password_file.ts";
 
 Deno.test("the development password is kept beside a local KV file, and nowhere else", () => {
   const local = { deployed: false };
@@ -44,4 +48,37 @@ Deno.test("a kept file too short to be a password (a start cut off mid-write) is
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("two first starts at once agree on one password, and the file holds it", async () => {
+  for (let round = 0; round < 20; round++) {
+    const dir = await Deno.makeTempDir({ prefix: "pw-race-" });
+    try {
+      const [a, b] = await Promise.all([
+        keptAdminPassword(dir, () => "AAAAAAAAAAAA"),
+        keptAdminPassword(dir, () => "BBBBBBBBBBBB"),
+      ]);
+      const kept = (await Deno.readTextFile(`${dir}/${ADMIN_PASSWORD_FILE}`)).trim();
+      assert.deepEqual([a, b], [kept, kept], `round ${round}`);
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  }
+});
+
+Deno.test("a kept password file others could read is made the owner's alone", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "pw-mode-" });
+  try {
+    const file = `${dir}/${ADMIN_PASSWORD_FILE}`;
+    await Deno.writeTextFile(file, "hand-written-password\n", { mode: 0o644 });
+    await Deno.chmod(file, 0o644);
+    assert.equal(await keptAdminPassword(dir, () => "unused-password"), "hand-written-password");
+    assert.equal((await Deno.stat(file)).mode! & 0o777, 0o600);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("the password folder of a KV Connect URL in any case is none", () => {
+  assert.equal(adminPasswordFolder("HTTPS://kv.example.com/db", { deployed: false }), null);
 });

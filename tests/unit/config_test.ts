@@ -272,3 +272,9 @@ Deno.test("no message repeats a secret's value", () => {
     "Invalid ADMIN_PASSWORD (value not shown): must be at least 8 characters",
   );
 });
+
+Deno.test("a KV Connect URL is read in any case and kept in one spelling; a URL without // is refused", () => {
+  const upper = loadConfig({ KV_PATH: "HTTPS://KV.Example.com/db" });
+  assert.equal(upper.kvPath, "https://kv.example.com/db", "opened as the remote store, not a file");
+  assert.throws(() => loadConfig({ KV_PATH: "https:kv.example" }), /KV_PATH/);
+});

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { resetRefusal, storeFiles } from "../../server/ops/db_reset.ts";
+import { notStoreRefusal, resetRefusal, storeFiles } from "../../server/ops/db_reset.ts";
 
 Deno.test("db:reset deletes only a local development store", () => {
   assert.equal(resetRefusal({}), null);
@@ -23,4 +23,25 @@ Deno.test("a store is its SQLite file and the files SQLite keeps beside it", () 
     "./data/shop.kv-journal",
   ]);
   assert.deepEqual(storeFiles("/srv/a.kv").slice(0, 2), ["/srv/a.kv", "/srv/a.kv-wal"]);
+});
+
+Deno.test("db:reset deletes only a SQLite store: another file at KV_PATH is refused", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "reset-kind-" });
+  try {
+    const notes = `${dir}/notes.txt`;
+    await Deno.writeTextFile(notes, "not a store\n");
+    assert.match((await notStoreRefusal(notes))!, /not a Deno KV store/);
+    const kv = await Deno.openKv(`${dir}/shop.kv`);
+    await kv.set(["a"], 1);
+    kv.close();
+    assert.equal(await notStoreRefusal(`${dir}/shop.kv`), null);
+    assert.equal(
+      await notStoreRefusal(`${dir}/missing.kv`),
+      null,
+      "nothing there: nothing to refuse",
+    );
+    assert.match(resetRefusal({ KV_PATH: "HTTPS://kv.example/v2" })!, /remote store/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });
