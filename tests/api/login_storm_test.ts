@@ -1,7 +1,7 @@
 /**
  * Guess storms replayed over real sockets, each caller at its own loopback address: nobody is
  * locked out by someone else's failures, and the attacker gets exactly the comparisons the limits
- * state (README, Limits). Addresses 127.0.0.x are the attacker's /24; the rightful users come
+ * state (docs/limits.md). Addresses 127.0.0.x are the attacker's /24; the rightful users come
  * from other /24s of 127.0.0.0/8, or from the device they signed in on before.
  */
 import assert from "node:assert/strict";
