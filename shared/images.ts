@@ -70,6 +70,16 @@ export function itemImageUrl(base: string, image: string, upload?: ImageUpload |
   return upload ? uploadedImageUrl(upload) : `${base}/items/${image}.svg`;
 }
 
+/** URL of a catalogue product's image: a pack's (it has a slug) or an item's. */
+export function productImageUrl(
+  base: string,
+  product: { packSlug?: string | null; image: string; upload?: ImageUpload | null },
+): string {
+  return product.packSlug
+    ? packImageUrl(base, product.image, product.upload)
+    : itemImageUrl(base, product.image, product.upload);
+}
+
 /** URL of a cube preview. */
 export function cubeImageUrl(base: string, keycaps: string, bodyColor: string): string {
   return `${base}/cubes/${cubeImageName(keycaps, bodyColor)}.svg`;

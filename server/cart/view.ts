@@ -4,7 +4,7 @@ import {
   cubeImageName,
   cubeImageUrl,
   itemImageUrl,
-  packImageUrl,
+  productImageUrl,
   switchImageUrl,
 } from "../../shared/images.ts";
 import type { CartView, LineSwitch, PricedItem } from "../../shared/api_types.ts";
@@ -111,9 +111,7 @@ function priceItem(
       price: toDollars(product.priceCents),
       priceCents: product.priceCents,
       image: product.image,
-      imageUrl: product.packSlug
-        ? packImageUrl(imageBase, product.image, product.upload)
-        : itemImageUrl(imageBase, product.image, product.upload),
+      imageUrl: productImageUrl(imageBase, product),
       size: null,
       keycaps: product.packSlug ? (product.withKeycaps ? "transparent" : "none") : null,
       bodyColor: null,

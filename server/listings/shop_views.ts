@@ -3,7 +3,7 @@
  * flags come from the stock snapshot (advisory: a checkout checks each entry itself).
  */
 import { type Bom, bomOf, type StockKey, switchKey, unitsAvailable } from "../../shared/bom.ts";
-import { itemImageUrl, packImageUrl, uploadedImageUrl } from "../../shared/images.ts";
+import { productImageUrl, uploadedImageUrl } from "../../shared/images.ts";
 import { toDollars } from "../../shared/pricing.ts";
 import type { ProductView, SwitchView } from "../../shared/api_types.ts";
 import { NotFound } from "../errors.ts";
@@ -44,9 +44,7 @@ export async function shopProducts(kv: Deno.Kv, imageBase: string): Promise<Prod
     price: toDollars(p.priceCents),
     priceCents: p.priceCents,
     image: p.image,
-    imageUrl: p.packSlug
-      ? packImageUrl(imageBase, p.image, p.upload)
-      : itemImageUrl(imageBase, p.image, p.upload),
+    imageUrl: productImageUrl(imageBase, p),
     path: p.path,
     packSlug: p.packSlug,
     withKeycaps: p.withKeycaps,

@@ -49,14 +49,7 @@ export function promoView(
   const p = entry.value;
   return {
     code: p.code,
-    percentOff: p.percentOff,
-    amountOff: p.amountOffCents === null ? null : toDollars(p.amountOffCents),
-    startsAt: iso(p.startsAt),
-    endsAt: iso(p.endsAt),
-    maxUses: p.maxUses,
-    maxUsesPerEmail: p.maxUsesPerEmail,
-    minSubtotal: p.minSubtotalCents === null ? null : toDollars(p.minSubtotalCents),
-    active: p.active,
+    ...historyView(p),
     uses: counts.uses,
     held: counts.held,
     createdAt: new Date(p.createdAt).toISOString(),
