@@ -92,15 +92,9 @@ function switchView(
   const s = entry.value;
   return {
     id: s.id,
-    name: s.name,
-    brand: s.brand,
-    type: s.type,
-    force: s.force,
-    extraPrice: toDollars(s.extraPriceCents),
-    referralLink: s.referralLink,
+    ...historyView(s),
     image: s.image,
     imageUrl: switchImageUrl(imageBase, s.image, s.upload),
-    retired: s.retired,
     stock: stock.stock,
     available: availableOf(stock),
     version: entry.versionstamp,

@@ -445,6 +445,19 @@ export class ResetPassword extends Step {
   }
 }
 
+/**
+ * The token of the newest link matching `link` (its first group) in the mail sent to `email`, as
+ * its recipient reads it in the outbox, or null.
+ */
+async function newestLinkToken(world: World, email: string, link: RegExp): Promise<string | null> {
+  let token: string | null = null;
+  for await (const e of world.store.list<OutboxEntry>({ prefix: keys.outboxAll() })) {
+    if (e.value.email.to !== email) continue;
+    token = e.value.email.text.match(link)?.[1] ?? token;
+  }
+  return token;
+}
+
 /** A shopper follows the newest reset link they were sent (read from the outbox) and sets a password. */
 export class ConfirmReset extends Step {
   constructor(readonly p: { shopper: number; at: number }) {
@@ -452,11 +465,7 @@ export class ConfirmReset extends Step {
   }
   async act(model: Model, world: World) {
     const shopper = shopperOf(model, this.p.shopper);
-    let token: string | null = null;
-    for await (const e of world.store.list<OutboxEntry>({ prefix: keys.outboxAll() })) {
-      if (e.value.email.to !== shopper.email) continue;
-      token = e.value.email.text.match(/token=([A-Za-z0-9_-]+)/)?.[1] ?? token;
-    }
+    const token = await newestLinkToken(world, shopper.email, /token=([A-Za-z0-9_-]+)/);
     if (!token) return;
     expectAnswer(
       world,
@@ -527,12 +536,11 @@ export class ConfirmStockAlert extends Step {
   }
   async act(model: Model, world: World) {
     const shopper = shopperOf(model, this.p.shopper);
-    let token: string | null = null;
-    for await (const e of world.store.list<OutboxEntry>({ prefix: keys.outboxAll() })) {
-      if (e.value.email.to !== shopper.email) continue;
-      token = e.value.email.text.match(/stock-alerts\/confirm\?token=([A-Za-z0-9_-]+)/)?.[1] ??
-        token;
-    }
+    const token = await newestLinkToken(
+      world,
+      shopper.email,
+      /stock-alerts\/confirm\?token=([A-Za-z0-9_-]+)/,
+    );
     if (!token) return;
     const answer = await world.request(this.p.at, `/stock-alerts/confirm?token=${token}`, {
       method: "POST",
