@@ -139,6 +139,23 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   }
   const e = parsed.data;
   const production = env.DENO_ENV === "production";
+  // The shop's emails, hold expiries, refunds and payment events ride the KV queue, enqueued in the
+  // same atomic writes as the changes that owe them. Neither a KV Connect store nor today's Deno
+  // Deploy offers one, so a shop started there would take orders it could never finish.
+  if (e?.KV_PATH !== undefined && isRemoteKvPath(e.KV_PATH)) {
+    problems.set(
+      "KV_PATH",
+      `Invalid KV_PATH=${
+        JSON.stringify(env.KV_PATH)
+      }: a KV Connect store has no queue, which the shop's emails, hold expiries and refunds run on; serve from a local KV file (backup, restore and db:seed do take the URL; docs/deploy.md)`,
+    );
+  }
+  if (env.DENO_DEPLOYMENT_ID) {
+    problems.set(
+      "DENO_DEPLOYMENT_ID",
+      "Deno Deploy (DENO_DEPLOYMENT_ID is set) has no KV queue, which the shop's emails, hold expiries and refunds run on; self-host it with a local KV file (docs/deploy.md)",
+    );
+  }
   if (production && !cleaned.ADMIN_PASSWORD) {
     problems.set(
       "ADMIN_PASSWORD",

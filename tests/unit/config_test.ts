@@ -202,7 +202,7 @@ Deno.test("HOST: a hostname, an IPv4 or a bracketless IPv6 address", () => {
   }
 });
 
-Deno.test("KV_PATH: :memory:, a file path or an http(s) URL of a KV Connect server", () => {
+Deno.test("KV_PATH: :memory: or a file path; the shop cannot serve from a KV Connect URL", () => {
   for (
     const path of [
       ":memory:",
@@ -210,11 +210,18 @@ Deno.test("KV_PATH: :memory:, a file path or an http(s) URL of a KV Connect serv
       "/var/lib/shop/shop.kv",
       "shop.kv",
       "C:\\shop\\shop.kv",
-      "http://localhost:4512",
-      "https://api.deno.com/databases/0f1e/connect",
     ]
   ) {
     assert.equal(loadConfig({ KV_PATH: path }).kvPath, path);
+  }
+  // A KV Connect store has no queue (Deno's own "KV Connect does not support queues."), and the
+  // shop's emails, hold expiries, refunds and payment events ride it: a shop started there would
+  // take orders it can never finish, so it does not start (the backup tools still take the URL).
+  for (const path of ["http://localhost:4512", "https://api.deno.com/databases/0f1e/connect"]) {
+    const problems = problemsOf({ KV_PATH: path });
+    assert.equal(problems.length, 1, problems.join("\n"));
+    assert.match(problems[0], /^Invalid KV_PATH=".*": a KV Connect store has no queue/);
+    assert.match(problems[0], /docs\/deploy\.md/);
   }
   for (
     const path of ["ftp://example", "file:///tmp/shop.kv", "redis://cache:6379", "https://", "   "]
@@ -273,8 +280,26 @@ Deno.test("no message repeats a secret's value", () => {
   );
 });
 
-Deno.test("a KV Connect URL is read in any case and kept in one spelling; a URL without // is refused", () => {
-  const upper = loadConfig({ KV_PATH: "HTTPS://KV.Example.com/db" });
-  assert.equal(upper.kvPath, "https://kv.example.com/db", "opened as the remote store, not a file");
+Deno.test("a KV Connect URL is known in any case, so none is opened as a file; a URL without // is refused", () => {
+  // Refused as the remote store it names (no queue), not taken for a file `./HTTPS:/...`.
+  assert.match(
+    problemsOf({ KV_PATH: "HTTPS://KV.Example.com/db" })[0],
+    /^Invalid KV_PATH=".*": a KV Connect store has no queue/,
+  );
   assert.throws(() => loadConfig({ KV_PATH: "https:kv.example" }), /KV_PATH/);
+});
+
+Deno.test("on Deno Deploy the shop refuses to start, in one line: the platform has no KV queue", () => {
+  for (
+    const env of [{ DENO_DEPLOYMENT_ID: "abc123" }, {
+      ...PRODUCTION_BASE,
+      DEMO_PAYMENTS: "1",
+      DENO_DEPLOYMENT_ID: "abc123",
+    }]
+  ) {
+    const problems = problemsOf(env);
+    assert.equal(problems.length, 1, problems.join("\n"));
+    assert.match(problems[0], /^Deno Deploy \(DENO_DEPLOYMENT_ID is set\) has no KV queue/);
+    assert.match(problems[0], /docs\/deploy\.md/);
+  }
 });
