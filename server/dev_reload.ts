@@ -99,9 +99,10 @@ function connect() {
     else if (state.version !== first) return location.reload();
     if (state.errors.length === 0) return hide();
     show(
-      "The client build failed: this page runs the last good build",
+      "The client build failed",
       state.errors.map(describe).join("\\n\\n") +
-        "\\n\\nSave a fix and the page reloads. The terminal has the same errors.",
+        "\\n\\nPages run the last good build meanwhile. Save a fix and this page reloads; " +
+        "the terminal shows the same errors.",
     );
   };
   events.onerror = () => {
@@ -117,6 +118,17 @@ function connect() {
   };
 }
 connect();
+`;
+
+/** The page the dev server answers while no client build exists: only the reload script runs. */
+const UNBUILT_PAGE = `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><title>The client is not built</title></head>
+<body>
+<p>The client has not built yet under <code>deno task dev</code>: the terminal says why.</p>
+<script type="module" src="${DEV_RELOAD_SCRIPT}"></script>
+</body>
+</html>
 `;
 
 /**
@@ -267,6 +279,11 @@ export function devStaticRoutes(
   });
   app.all("*", (c) => {
     refresh();
+    // No build yet (the first one failed): a page that runs the reload script, which shows the
+    // errors and reloads once a build exists, where the page server would answer plain text.
+    if (stamp === null && c.req.method === "GET" && !c.req.path.startsWith("/assets/")) {
+      return c.html(UNBUILT_PAGE, 503, { "Cache-Control": "no-store" });
+    }
     // The page server is an app of its own here, whose context lacks the request's id: it goes
     // along as the header the page's API reads send on (server/ssr/api_reader.ts).
     const headers = new Headers(c.req.raw.headers);

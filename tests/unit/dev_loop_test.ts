@@ -288,6 +288,42 @@ Deno.test("a failed build's errors reach open pages and pages opened later; the 
   }
 });
 
+Deno.test("when the first dev build fails, pages load the reload script, show the errors and reload once it builds", async () => {
+  await using dir = await tempDir("dev-unbuilt-");
+  const dist = dir.path;
+  await Deno.writeTextFile(`${dist}/${BUILD_ERRORS_FILE}`, JSON.stringify([SYNTAX_ERROR]));
+  const app = devStaticRoutes(dist, "/images", () => Promise.resolve(undefined), {
+    closeOnSignals: false,
+    pollMs: 60_000,
+  });
+  const page = await app.request("/cart");
+  assert.equal(page.status, 503);
+  assert.match(page.headers.get("Content-Type") ?? "", /^text\/html/);
+  const html = await page.text();
+  assert.ok(html.includes(`<script type="module" src="${DEV_RELOAD_SCRIPT}"></script>`));
+  assert.doesNotMatch(html, /<script(?![^>]*\bsrc=)[^>]*>/, "no inline script (the CSP)");
+  assert.ok(
+    !html.includes(SYNTAX_ERROR.text),
+    "the errors come by the event stream, escaped there",
+  );
+  // An asset is not a page: it stays a plain 404.
+  assert.equal((await app.request("/assets/main-ONE.js")).status, 404);
+
+  const reader = (await app.request(DEV_RELOAD_EVENTS)).body!.getReader();
+  try {
+    const first = await nextState(reader);
+    assert.deepEqual(first.errors, [SYNTAX_ERROR]);
+    await Deno.remove(`${dist}/${BUILD_ERRORS_FILE}`);
+    await writeFakeBuild(dist, "main-ONE.js");
+    assert.match(await (await app.request("/")).text(), /main-ONE\.js/);
+    const built = await nextState(reader);
+    assert.notEqual(built.version, first.version, "open pages reload onto the build");
+    assert.deepEqual(built.errors, []);
+  } finally {
+    await reader.cancel();
+  }
+});
+
 Deno.test("what the dev server sends of a build's errors is bounded and only their fields", async () => {
   await using dir = await tempDir("dev-errors-");
   await writeFakeBuild(dir.path, "main-ONE.js");
