@@ -86,10 +86,14 @@ function log(message: string): void {
  */
 function settlePort(env: Record<string, string>): Record<string, string> {
   if (env.PORT !== "0") return {};
-  const listener = Deno.listen({ hostname: env.HOST || "127.0.0.1", port: 0 });
-  const { port } = listener.addr as Deno.NetAddr;
-  listener.close();
-  return { PORT: String(port) };
+  try {
+    const listener = Deno.listen({ hostname: env.HOST || "127.0.0.1", port: 0 });
+    const { port } = listener.addr as Deno.NetAddr;
+    listener.close();
+    return { PORT: String(port) };
+  } catch {
+    return {}; // a HOST it cannot listen on: the server says so in its one line
+  }
 }
 
 /** Runs server/main.ts as a child process, restarting it on demand. */
@@ -194,7 +198,10 @@ async function main(): Promise<void> {
       // (a hydration mismatch), and pages reload once, onto both. A failed build keeps it.
       const built = await rebuildClient(builder, restart ? () => server.stop() : undefined);
       if (built) clientInputs = built;
-      else restart = plan.restartIfBuildFails;
+      else {
+        restart = plan.restartIfBuildFails;
+        if (plan.restartServer && !restart) log("the server keeps running the last good code");
+      }
     }
     if (restart) await server.stop();
     // A server that stopped (a file that did not load) is tried again on every save.
