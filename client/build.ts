@@ -209,8 +209,11 @@ export interface DevBuildResult {
 
 /** An incremental development build of the client: each rebuild reuses the previous one's work. */
 export interface DevClientBuilder {
-  /** Builds again; null when esbuild reported errors (it has printed them), leaving dist as it was. */
-  rebuild(): Promise<DevBuildResult | null>;
+  /**
+   * Builds again; null when esbuild reported errors (it has printed them), leaving dist as it was.
+   * beforeWrite runs once the build has succeeded and before its files replace the last ones.
+   */
+  rebuild(beforeWrite?: () => Promise<void>): Promise<DevBuildResult | null>;
   dispose(): Promise<void>;
 }
 
@@ -221,6 +224,20 @@ export interface DevBuildOptions {
   entryPoints?: string[];
   /** Path of a script index.html loads too: the dev server's live-reload client. */
   devScript?: string;
+  /**
+   * A file name in outDir where a failed build leaves its errors (BuildError[], JSON) for the dev
+   * server to show in open pages; the next good build removes it.
+   */
+  errorsFile?: string;
+}
+
+/** One error of a failed build, where and what, as esbuild reports it (line 1-based, column 0-based). */
+export interface BuildError {
+  file: string;
+  line: number;
+  column: number;
+  text: string;
+  lineText: string;
 }
 
 /**
@@ -231,6 +248,7 @@ export interface DevBuildOptions {
  */
 export async function devClientBuilder(options: DevBuildOptions = {}): Promise<DevClientBuilder> {
   const outDir = options.outDir ?? DEFAULT_OUT;
+  const errorsPath = options.errorsFile ? `${outDir}/${options.errorsFile}` : null;
   await Deno.remove(outDir, { recursive: true }).catch(() => {});
   // Outputs are kept in memory and written only when the whole build succeeded: esbuild writing
   // them itself left dist/assets empty after a rebuild with a syntax error, and the open page
@@ -241,31 +259,54 @@ export async function devClientBuilder(options: DevBuildOptions = {}): Promise<D
     write: false,
   });
   let queue: Promise<unknown> = Promise.resolve();
-  async function rebuild(): Promise<DevBuildResult | null> {
+  async function failed(errors: esbuild.Message[]): Promise<null> {
+    if (errorsPath) {
+      await Deno.mkdir(outDir, { recursive: true });
+      await writeAtomically(errorsPath, JSON.stringify(errors.map(buildError)));
+    }
+    return null;
+  }
+  async function rebuild(beforeWrite?: () => Promise<void>): Promise<DevBuildResult | null> {
     const started = performance.now();
     let result: esbuild.BuildResult;
     try {
       result = await ctx.rebuild();
-    } catch {
-      return null; // esbuild has logged the errors
+    } catch (err) {
+      // esbuild has logged the errors; a failure of its own has none to show.
+      const errors = (err as esbuild.BuildFailure)?.errors;
+      return await failed(Array.isArray(errors) ? errors : []);
     }
-    if (result.errors.length > 0) return null;
+    if (result.errors.length > 0) return await failed(result.errors);
+    await beforeWrite?.();
     await Deno.mkdir(`${outDir}/assets`, { recursive: true });
     for (const file of result.outputFiles ?? []) await Deno.writeFile(file.path, file.contents);
     const metafile = result.metafile!;
     await removeStaleOutputs(`${outDir}/assets`, metafile);
+    if (errorsPath) await Deno.remove(errorsPath).catch(() => {});
     await afterBuild(outDir, metafile, options.devScript);
     const inputs = new Set(Object.keys(metafile.inputs).map((input) => resolve(input)));
     return { inputs, millis: performance.now() - started };
   }
   return {
     // One rebuild at a time: a save during a build waits for it instead of racing its files.
-    rebuild() {
-      const next = queue.then(rebuild, rebuild);
+    rebuild(beforeWrite) {
+      const run = () => rebuild(beforeWrite);
+      const next = queue.then(run, run);
       queue = next.catch(() => {});
       return next;
     },
     dispose: () => ctx.dispose(),
+  };
+}
+
+function buildError(message: esbuild.Message): BuildError {
+  const at = message.location;
+  return {
+    file: at?.file ?? "",
+    line: at?.line ?? 0,
+    column: at?.column ?? 0,
+    text: message.text,
+    lineText: at?.lineText ?? "",
   };
 }
 

@@ -1,7 +1,7 @@
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type DevClientBuilder, devClientBuilder } from "../client/build.ts";
-import { DEV_RELOAD_ENV, DEV_RELOAD_SCRIPT } from "./dev_reload.ts";
+import { BUILD_ERRORS_FILE, DEV_RELOAD_ENV, DEV_RELOAD_SCRIPT } from "./dev_reload.ts";
 
 /**
  * Development loop (`deno task dev`). One watcher over client/, server/ and shared/ sorts each
@@ -9,9 +9,12 @@ import { DEV_RELOAD_ENV, DEV_RELOAD_SCRIPT } from "./dev_reload.ts";
  * - client files (and shared/ files the client bundle reads) rebuild the client incrementally
  *   (unminified, source maps); the running server serves the new files and tells open pages to
  *   reload (server/dev_reload.ts). Styles and the page template leave the server running; the
- *   app's code restarts it too, since it renders the same components (server/ssr/).
- * - server files (and every shared/ file: the server may import it) restart the server process;
- *   pages reload once it is back.
+ *   app's code restarts it too, since it renders the same components (server/ssr/): it is stopped
+ *   once the build has succeeded, before the new files are written, and started after, so pages
+ *   reload onto a server and a bundle of the same code. A build that fails writes only its errors
+ *   (open pages show them) and keeps the running server, which renders the last good build.
+ * - server files (and shared/ files the client does not read) restart the server process; pages
+ *   reload once it is back. A server that fails to start is started again on the next save.
  * The server runs as `deno task start` would with no settings: local KV file, seeded catalogue,
  * demo payments, unless the environment says otherwise.
  */
@@ -51,6 +54,11 @@ export function classifyChange(
 export interface ChangePlan {
   rebuildClient: boolean;
   restartServer: boolean;
+  /**
+   * A file only the server reads changed, so the server restarts even when the client build
+   * fails; otherwise a failed build keeps the running server.
+   */
+  restartIfBuildFails: boolean;
 }
 
 /** The work a batch of changed files (paths relative to the repository) calls for. */
@@ -58,11 +66,12 @@ export function planChanges(
   paths: Iterable<string>,
   clientInputs?: ReadonlySet<string>,
 ): ChangePlan {
-  const plan = { rebuildClient: false, restartServer: false };
+  const plan = { rebuildClient: false, restartServer: false, restartIfBuildFails: false };
   for (const path of paths) {
     const kind = classifyChange(path, clientInputs);
     if (kind === "client" || kind === "both") plan.rebuildClient = true;
     if (kind === "server" || kind === "both") plan.restartServer = true;
+    if (kind === "server") plan.restartIfBuildFails = true;
   }
   return plan;
 }
@@ -71,14 +80,39 @@ function log(message: string): void {
   console.log(`[dev] ${message}`);
 }
 
+/**
+ * The port every server this loop starts listens on. PORT=0 (any free port) is settled once
+ * here: a restarted server on another port would leave the open pages unable to reconnect.
+ */
+function settlePort(env: Record<string, string>): Record<string, string> {
+  if (env.PORT !== "0") return {};
+  try {
+    const listener = Deno.listen({ hostname: env.HOST || "127.0.0.1", port: 0 });
+    const { port } = listener.addr as Deno.NetAddr;
+    listener.close();
+    return { PORT: String(port) };
+  } catch {
+    return {}; // a HOST it cannot listen on: the server says so in its one line
+  }
+}
+
 /** Runs server/main.ts as a child process, restarting it on demand. */
 class ServerProcess {
   #child: Deno.ChildProcess | null = null;
+  #env: Record<string, string>;
+
+  constructor(env: Record<string, string>) {
+    this.#env = { [DEV_RELOAD_ENV]: "1", ...env };
+  }
+
+  get running(): boolean {
+    return this.#child !== null;
+  }
 
   start(): void {
     const child = new Deno.Command(Deno.execPath(), {
       args: ["run", "-A", join(ROOT, "server/main.ts")],
-      env: { [DEV_RELOAD_ENV]: "1" },
+      env: this.#env,
       stdout: "inherit",
       stderr: "inherit",
     }).spawn();
@@ -86,7 +120,11 @@ class ServerProcess {
     child.status.then((status) => {
       if (this.#child === child) {
         this.#child = null;
-        log(`the server stopped (exit code ${status.code}); it starts again on the next change`);
+        // Deno has printed why above (a module that does not load names its file and line).
+        log(
+          `the server stopped (exit code ${status.code}, the error is above); ` +
+            "it starts again on the next save",
+        );
       }
     });
   }
@@ -109,10 +147,16 @@ class ServerProcess {
   }
 }
 
-async function rebuildClient(builder: DevClientBuilder): Promise<Set<string> | null> {
-  const result = await builder.rebuild();
+async function rebuildClient(
+  builder: DevClientBuilder,
+  beforeWrite?: () => Promise<void>,
+): Promise<Set<string> | null> {
+  const result = await builder.rebuild(beforeWrite);
   if (!result) {
-    log("the client build failed (errors above); the last good build stays in dist/");
+    log(
+      "the client build failed (errors above, and over open pages); " +
+        "the last good build stays in dist/",
+    );
     return null;
   }
   log(`client built in ${Math.round(result.millis)} ms`);
@@ -120,9 +164,12 @@ async function rebuildClient(builder: DevClientBuilder): Promise<Set<string> | n
 }
 
 async function main(): Promise<void> {
-  const builder = await devClientBuilder({ devScript: DEV_RELOAD_SCRIPT });
+  const builder = await devClientBuilder({
+    devScript: DEV_RELOAD_SCRIPT,
+    errorsFile: BUILD_ERRORS_FILE,
+  });
   let clientInputs = await rebuildClient(builder) ?? undefined;
-  const server = new ServerProcess();
+  const server = new ServerProcess(settlePort(Deno.env.toObject()));
   server.start();
 
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
@@ -139,15 +186,26 @@ async function main(): Promise<void> {
     const plan = planChanges(paths, clientInputs);
     if (!plan.rebuildClient && !plan.restartServer) return;
     const what = plan.rebuildClient && plan.restartServer
-      ? "rebuilding the client and restarting the server"
+      ? "rebuilding the client, then restarting the server"
       : plan.rebuildClient
       ? "rebuilding the client"
       : "restarting the server";
     log(`${paths.join(", ")} changed: ${what}`);
-    // Both: the server is down while the client builds, so pages reload once, onto both.
-    if (plan.restartServer) await server.stop();
-    if (plan.rebuildClient) clientInputs = await rebuildClient(builder) ?? clientInputs;
-    if (plan.restartServer) server.start();
+    let restart = plan.restartServer;
+    if (plan.rebuildClient) {
+      // Both: the running server is stopped only once the build has succeeded, before its files
+      // are written, so no page reloads onto the new bundle rendered by the old server's code
+      // (a hydration mismatch), and pages reload once, onto both. A failed build keeps it.
+      const built = await rebuildClient(builder, restart ? () => server.stop() : undefined);
+      if (built) clientInputs = built;
+      else {
+        restart = plan.restartIfBuildFails;
+        if (plan.restartServer && !restart) log("the server keeps running the last good code");
+      }
+    }
+    if (restart) await server.stop();
+    // A server that stopped (a file that did not load) is tried again on every save.
+    if (restart || !server.running) server.start();
   }
 
   // Saving a file fires several events; act once they settle, one batch at a time.

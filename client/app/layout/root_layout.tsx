@@ -62,13 +62,15 @@ export function RootLayout() {
  * announcement.
  */
 function useRouteFocus(pathname: string): string {
-  const first = useRef(true);
+  // The path last focused for, not a first-run flag: development's StrictMode runs every effect
+  // twice on mount, and a flag let the second run treat the first load as a navigation. It then
+  // marked the server-rendered heading tabindex="-1" before its page had hydrated, and React
+  // reported a hydration mismatch on the heading of every page loaded in development.
+  const focusedFor = useRef(pathname);
   const [announced, setAnnounced] = useState("");
   useEffect(() => {
-    if (first.current) {
-      first.current = false;
-      return;
-    }
+    if (focusedFor.current === pathname) return;
+    focusedFor.current = pathname;
     let frame = 0;
     let tries = 0;
     const settle = () => {
