@@ -54,7 +54,8 @@ e2eTest(
     await page.getByLabel("Email").fill(`  <b>${email}</b> `);
     await password.fill("weakpass");
     await page.getByRole("button", { name: "Create account" }).click();
-    const passwordError = page.getByRole("alert").filter({ hasText: PASSWORD_MESSAGE });
+    // Beside the field, which has the focus and reads it (no alert: the focus says it).
+    const passwordError = page.locator(".field .error-text").filter({ hasText: PASSWORD_MESSAGE });
     await passwordError.waitFor();
     assert.equal(await passwordError.textContent(), PASSWORD_MESSAGE, "the spec's words");
     const errorId = await passwordError.getAttribute("id");
