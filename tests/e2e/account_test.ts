@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { e2eTest } from "./helpers/e2e.ts";
-import { waitForBadge } from "./helpers/browser.ts";
+import { expectToast, waitForBadge } from "./helpers/browser.ts";
 import { PASSWORD_MESSAGE } from "../../shared/schemas.ts";
 
 const PASSWORD = "Switches4ever";
@@ -54,7 +54,8 @@ e2eTest(
     await page.getByLabel("Email").fill(`  <b>${email}</b> `);
     await password.fill("weakpass");
     await page.getByRole("button", { name: "Create account" }).click();
-    const passwordError = page.getByRole("alert").filter({ hasText: PASSWORD_MESSAGE });
+    // Beside the field, which has the focus and reads it (no alert: the focus says it).
+    const passwordError = page.locator(".field .error-text").filter({ hasText: PASSWORD_MESSAGE });
     await passwordError.waitFor();
     assert.equal(await passwordError.textContent(), PASSWORD_MESSAGE, "the spec's words");
     const errorId = await passwordError.getAttribute("id");
@@ -69,7 +70,7 @@ e2eTest(
     await password.fill(PASSWORD);
     await page.getByRole("button", { name: "Create account" }).click();
     await page.waitForURL((url) => url.pathname === "/login");
-    await page.getByText("Account created successfully! Please log in.").waitFor();
+    await expectToast(page, "Account created successfully! Please log in.");
     assert.equal(registerCalls.length, 1);
     const sent = JSON.parse(registerCalls[0]);
     assert.equal(sent.email, email, "tags stripped and trimmed before sending");
@@ -80,8 +81,7 @@ e2eTest(
     await page.getByLabel("Email").fill(email);
     await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
     await page.getByRole("button", { name: "Create account" }).click();
-    await page.getByText("An account with this email is already created. Try to log in")
-      .waitFor();
+    await expectToast(page, "An account with this email is already created. Try to log in");
     const goToLogin = page.getByRole("link", { name: "go to login" });
     assert.equal(await goToLogin.getAttribute("href"), "/login");
     await goToLogin.click();
@@ -155,7 +155,7 @@ e2eTest(
 
     // Sign out: 'Sign in' again, no cart in this browser, and My orders asks to sign in.
     await signOut.click();
-    await page.getByText("Signed out").waitFor();
+    await expectToast(page, "Signed out");
     await page.waitForURL((url) => url.pathname === "/");
     await nav.getByRole("link", { name: "Sign in" }).waitFor();
     assert.equal(await nav.getByRole("button", { name: /Sign out/ }).count(), 0);
@@ -178,7 +178,7 @@ e2eTest(
       viewport: { width: 390, height: 800 },
     });
     await signIn(phone.page, email, "Wrong-password-1");
-    await phone.page.getByText("Invalid email or password").waitFor();
+    await expectToast(phone.page, "Invalid email or password");
     assert.equal(new URL(phone.page.url()).pathname, "/login");
     await phone.page.getByLabel("Password", { exact: true }).fill(PASSWORD);
     await phone.page.getByRole("button", { name: "Sign in" }).click();

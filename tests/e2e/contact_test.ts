@@ -88,7 +88,7 @@ e2eTest("a failed send keeps what was typed and says so", async (e2e) => {
   await page.getByLabel("Subject").fill("Hello");
   await page.getByLabel("Message").fill("Are you there?");
   await page.getByRole("button", { name: "Send message" }).click();
-  await page.getByText("Failed to send message. Please try again later.").waitFor();
+  await expectToast(page, "Failed to send message. Please try again later.");
   assert.equal(await page.getByLabel("Subject").inputValue(), "Hello");
   assert.deepEqual(problems.errors, []);
 });

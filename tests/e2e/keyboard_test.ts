@@ -72,9 +72,11 @@ e2eTest(
     await page.waitForURL("**/cart");
     await page.waitForFunction(() => document.activeElement?.tagName === "H1");
     // The add's toast has had its time; axe then sees the page as the shopper does.
-    await page.getByText("Added to cart").waitFor({ state: "hidden" });
+    await page.getByRole("status").filter({ hasText: "Added to cart" }).waitFor({
+      state: "hidden",
+    });
     const title = await page.title();
-    await page.getByTestId("route-announcer").getByText(title).waitFor({ state: "attached" });
+    await page.getByTestId("announcer-polite").getByText(title).waitFor({ state: "attached" });
     await axe(page, "after the route change");
 
     // Cart + pressed twice with Enter: the button keeps the focus while the change is saved.

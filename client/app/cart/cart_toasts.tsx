@@ -24,6 +24,6 @@ export function toastAddedWithLink(message: string, linkLabel: "View Cart" | "Go
  */
 export function toastAddFailed(err: unknown, fallback: string, long = false): void {
   toast.error(errorMessage(err, fallback), {
-    duration: long ? TIMINGS.testerToastMs : TIMINGS.toastMs * 2,
+    duration: Math.max(long ? TIMINGS.testerToastMs : TIMINGS.toastMs * 2, TIMINGS.errorToastMs),
   });
 }

@@ -61,6 +61,8 @@ export function CancelOrder(
     } catch (err) {
       if (err instanceof ApiError && err.status === 404) {
         setError("That is not the email address of this order");
+        // The field reads its message once it has the focus (the message is no alert).
+        document.getElementById(`${id}-email`)?.focus();
       } else {
         toast.error(
           err instanceof ApiError && err.status < 500

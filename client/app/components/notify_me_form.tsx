@@ -49,6 +49,8 @@ export function NotifyMeForm({ target, name }: {
           ? err.message
           : "That did not work. Please try again.",
       );
+      // The field reads its message once it has the focus (the message is no alert).
+      document.getElementById(inputId)?.focus();
     } finally {
       setBusy(false);
     }

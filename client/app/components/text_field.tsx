@@ -2,7 +2,10 @@ import type { ReactNode } from "react";
 
 /**
  * A labelled text input with an optional hint and an inline error, wired for screen readers: the
- * input is described by the hint and the error, and marked invalid while the error shows.
+ * input is described by the hint and the error, and marked invalid while the error shows. The
+ * error is no alert: a form that refuses moves the focus to the field, which then reads its
+ * message, and a message shown as a field is left (the /checkout form) must not interrupt the
+ * shopper at every Tab.
  */
 export function TextField({
   id,
@@ -21,6 +24,7 @@ export function TextField({
   onBlur,
   hint,
   error,
+  invalidBy,
 }: {
   id: string;
   name?: string;
@@ -40,9 +44,15 @@ export function TextField({
   onBlur?: () => void;
   hint?: string;
   error?: string;
+  /**
+   * The id of a message shown elsewhere that makes this field invalid too ("Invalid email or
+   * password" is shown once, under the password, and marks both fields).
+   */
+  invalidBy?: string;
 }) {
   const labelElement = <label htmlFor={id}>{label}</label>;
-  const describedBy = [hint && `${id}-hint`, error && `${id}-error`].filter(Boolean).join(" ");
+  const describedBy = [hint && `${id}-hint`, error && `${id}-error`, invalidBy]
+    .filter(Boolean).join(" ");
   return (
     <div className={className}>
       {labelAside ? <div className="label-row">{labelElement}{labelAside}</div> : labelElement}
@@ -56,13 +66,13 @@ export function TextField({
         required={required}
         maxLength={maxLength}
         value={value}
-        aria-invalid={error ? true : undefined}
+        aria-invalid={error || invalidBy ? true : undefined}
         aria-describedby={describedBy || undefined}
         onChange={(e) => onChange(e.target.value)}
         onBlur={onBlur}
       />
       {hint && <span id={`${id}-hint`} className="muted small">{hint}</span>}
-      {error && <p id={`${id}-error`} className="error-text small" role="alert">{error}</p>}
+      {error && <p id={`${id}-error`} className="error-text small">{error}</p>}
     </div>
   );
 }

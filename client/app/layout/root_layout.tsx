@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useRef, useState } from "react";
+import { lazy, Suspense, useEffect, useRef } from "react";
 import { Outlet, useLocation } from "react-router-dom";
 import { RouteErrorBoundary } from "../route_error.tsx";
 import { findPage, PAGES, pageTitle } from "../../../shared/routes.ts";
@@ -7,6 +7,7 @@ import { Footer } from "./footer.tsx";
 import { Header } from "./header.tsx";
 import { loadNotice, NOTICE_PATH, NoticeBanner } from "./notice_banner.tsx";
 import { embeddedAnswer } from "../page_data.ts";
+import { announce } from "../announcer/announcements.ts";
 
 // The toast area loads after the page: the first paint does not need it, and the home page's
 // JavaScript budget is tight. A toast raised before it mounts still shows once it does.
@@ -18,7 +19,7 @@ export function RootLayout() {
   const { pathname } = useLocation();
   useApplyTheme();
   useDocumentMeta(pathname);
-  const announced = useRouteFocus(pathname);
+  useRouteFocus(pathname);
   useEffect(() => {
     // A new page starts at its top, as a multi-page site would.
     if (!location.hash) globalThis.scrollTo(0, 0);
@@ -44,10 +45,6 @@ export function RootLayout() {
         </RouteErrorBoundary>
       </main>
       <Footer />
-      {/* Says the new page's title after a navigation, as a page load would. */}
-      <p className="visually-hidden" aria-live="polite" data-testid="route-announcer">
-        {announced}
-      </p>
       <Suspense fallback={null}>
         <Toasts />
       </Suspense>
@@ -58,16 +55,14 @@ export function RootLayout() {
 /**
  * After a navigation (not the first load), focus moves to the new page's main heading, or to
  * <main> while the page is still loading, and its title is announced: a screen reader user hears
- * where they are, and a keyboard user continues from the top of the new page. Answers the
- * announcement.
+ * where they are, and a keyboard user continues from the top of the new page.
  */
-function useRouteFocus(pathname: string): string {
+function useRouteFocus(pathname: string): void {
   // The path last focused for, not a first-run flag: development's StrictMode runs every effect
   // twice on mount, and a flag let the second run treat the first load as a navigation. It then
   // marked the server-rendered heading tabindex="-1" before its page had hydrated, and React
   // reported a hydration mismatch on the heading of every page loaded in development.
   const focusedFor = useRef(pathname);
-  const [announced, setAnnounced] = useState("");
   useEffect(() => {
     if (focusedFor.current === pathname) return;
     focusedFor.current = pathname;
@@ -89,12 +84,12 @@ function useRouteFocus(pathname: string): string {
         }
         target.focus({ preventScroll: true });
       }
-      setAnnounced(document.title);
+      // Said as a page load would say it.
+      announce(document.title);
     };
     frame = requestAnimationFrame(settle);
     return () => cancelAnimationFrame(frame);
   }, [pathname]);
-  return announced;
 }
 
 function useDocumentMeta(pathname: string): void {

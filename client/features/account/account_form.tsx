@@ -57,6 +57,7 @@ export function AccountFieldset({ form, passwordAutoComplete, passwordHint, pass
         maxLength={254}
         value={form.values.email}
         error={form.errors.email}
+        invalidBy={form.errors.both ? `${form.idOf("password")}-error` : undefined}
         onChange={(value) => form.change("email", value)}
       />
       <TextField
@@ -69,7 +70,7 @@ export function AccountFieldset({ form, passwordAutoComplete, passwordHint, pass
         required
         value={form.values.password}
         hint={passwordHint}
-        error={form.errors.password}
+        error={form.errors.password ?? form.errors.both}
         onChange={(value) => form.change("password", value)}
       />
     </>

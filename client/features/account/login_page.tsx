@@ -49,6 +49,8 @@ export function LoginPage() {
       await loadCart();
       navigate("/");
     } catch (err) {
+      // A wrong email or password belongs to the fields: shown by them, the toast repeats it.
+      if (err instanceof ApiError && err.status === 401) form.showError("both", err.message);
       toast.error(loginFailure(err));
       setWorking(false);
     }

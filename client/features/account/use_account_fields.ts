@@ -11,16 +11,25 @@ interface AccountSchema<T> {
   ): { success: true; data: T } | { success: false; error: SchemaIssues };
 }
 
+/**
+ * Where a message belongs: one field, or both ("Invalid email or password" cannot say which is
+ * wrong, so it is shown once, under the password, and marks both fields invalid).
+ */
+export type AccountErrorPlace = AccountFieldName | "both";
+
 /** The state of an account form's fields and what it takes to check them. */
 export interface AccountFields {
   values: Record<AccountFieldName, string>;
-  errors: Partial<Record<AccountFieldName, string>>;
+  errors: Partial<Record<AccountErrorPlace, string>>;
   /** The input id of a field ('login-email'). */
   idOf: (name: AccountFieldName) => string;
-  /** Sets a field and clears its message: the shopper is fixing it. */
+  /** Sets a field and clears its message (and one of both fields): the shopper is fixing it. */
   change: (name: AccountFieldName, value: string) => void;
-  /** Shows a message by its field (the server's answer to a sent form). */
-  showError: (name: AccountFieldName, message: string) => void;
+  /**
+   * Shows a message by its field (the server's answer to a sent form) and moves the focus there,
+   * where it is read; a message of both fields leaves the focus (its toast says it).
+   */
+  showError: (place: AccountErrorPlace, message: string) => void;
   /**
    * Checks the body with the server's schema: its data when it passes, else null with each
    * field's message shown and the first failing field focused.
@@ -39,7 +48,12 @@ export function useAccountFields(idPrefix: string): AccountFields {
 
   function change(name: AccountFieldName, value: string) {
     setValues((v) => ({ ...v, [name]: value }));
-    setErrors((e) => (e[name] ? { ...e, [name]: undefined } : e));
+    setErrors((e) => (e[name] || e.both ? { ...e, [name]: undefined, both: undefined } : e));
+  }
+
+  function showError(place: AccountErrorPlace, message: string) {
+    setErrors({ [place]: message });
+    if (place !== "both") document.getElementById(idOf(place))?.focus();
   }
 
   function check<T>(schema: AccountSchema<T>, body: Record<string, unknown>): T | null {
@@ -59,7 +73,7 @@ export function useAccountFields(idPrefix: string): AccountFields {
     errors,
     idOf,
     change,
-    showError: (name, message) => setErrors({ [name]: message }),
+    showError,
     check,
   };
 }

@@ -15,6 +15,8 @@ interface LoginFormProps {
 export function LoginForm({ onSuccess }: LoginFormProps) {
   const [password, setPassword] = useState("");
   const [busy, setBusy] = useState(false);
+  // A wrong password belongs to the field: shown under it and marking it, the toast repeats it.
+  const [error, setError] = useState<string | null>(null);
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -26,8 +28,10 @@ export function LoginForm({ onSuccess }: LoginFormProps) {
       setPassword("");
       onSuccess();
     } catch (err) {
-      if (err instanceof ApiError && err.status === 401) toast.error("Invalid password");
-      else if (err instanceof ApiError && err.status === 429) toast.error(err.message);
+      if (err instanceof ApiError && err.status === 401) {
+        setError("Invalid password");
+        toast.error("Invalid password");
+      } else if (err instanceof ApiError && err.status === 429) toast.error(err.message);
       else toast.error("Authentication failed");
       // Back to the password, to try again (the pressed button was busy meanwhile).
       document.getElementById("admin-password")?.focus();
@@ -50,8 +54,14 @@ export function LoginForm({ onSuccess }: LoginFormProps) {
             placeholder="Enter admin password"
             required
             value={password}
-            onChange={(e) => setPassword(e.target.value)}
+            aria-invalid={error ? true : undefined}
+            aria-describedby={error ? "admin-password-error" : undefined}
+            onChange={(e) => {
+              setPassword(e.target.value);
+              setError(null);
+            }}
           />
+          {error && <p id="admin-password-error" className="error-text small">{error}</p>}
         </div>
         <button type="submit" className="button" aria-disabled={busy} aria-busy={busy}>
           Access Admin Panel

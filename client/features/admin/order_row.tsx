@@ -150,6 +150,9 @@ export function OrderRow({ order, hideUserData, onChanged }: OrderRowProps) {
               className="button secondary small-button"
               aria-expanded={open}
               aria-controls={detailsId}
+              // Named by its order, its visible words first: buttons read out of their rows
+              // (a screen reader's list of buttons) still say which order they act on.
+              aria-label={`${open ? "Hide Details" : "Show Details"} of order ${shown}`}
               onClick={() => setOpen(!open)}
             >
               {open ? "Hide Details" : "Show Details"}
@@ -256,7 +259,14 @@ function TrackingForm(
           value={value}
           onChange={(e) => setValue(e.target.value)}
         />
-        <button type="submit" className="button small-button" aria-disabled={busy}>
+        <button
+          type="submit"
+          className="button small-button"
+          aria-disabled={busy}
+          aria-label={order.trackingNumber
+            ? `Update tracking number of order ${shownNumber}`
+            : `Add tracking number to order ${shownNumber}`}
+        >
           {order.trackingNumber ? "Update" : "Add"}
         </button>
       </form>

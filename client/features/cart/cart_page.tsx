@@ -8,6 +8,7 @@ import { CartLine } from "./cart_line.tsx";
 import { blockedCheckoutReason } from "./blocked_reason.ts";
 import { CheckoutButtons } from "./checkout_buttons.tsx";
 import { useCart } from "../../app/cart/use_cart.ts";
+import { useSpokenChange } from "../../app/announcer/use_spoken_change.ts";
 
 /** The cart page: loading, empty or populated, with quantity controls and the checkout buttons. */
 export function CartPage() {
@@ -29,6 +30,8 @@ export function CartPage() {
     }
   }
 
+  // A quantity changed or a line removed changes the subtotal: said, as a sighted shopper sees it.
+  useSpokenChange(cart ? `Subtotal ${formatCents(cart.subtotalCents)}` : null);
   const items = cart?.items ?? [];
   const blockedReason = blockedCheckoutReason(
     items.filter(({ item }) => item.unavailableReason).map(({ item }) => item.name),

@@ -1,5 +1,11 @@
 import { TextField } from "../../app/components/text_field.tsx";
 
+/**
+ * After a field's label; the space is part of the text: a space on its own beside the span is
+ * dropped from the accessible name ("State(optional)").
+ */
+export const OPTIONAL = " (optional)";
+
 /** The address part of both checkout forms (the /checkout page and the demo provider's page). */
 export interface AddressInput {
   address: string;
@@ -53,7 +59,7 @@ export function AddressFields(
         label={
           <>
             {label}
-            {marked && !extra.required && <span className="muted optional">(optional)</span>}
+            {marked && !extra.required && <span className="muted optional">{OPTIONAL}</span>}
           </>
         }
         autoComplete={autoComplete}

@@ -4,6 +4,7 @@ import type { CartView } from "../../../shared/api_types.ts";
 import { FREE_SHIPPING_THRESHOLD_CENTS, POLICY, type Totals } from "../../../shared/policy.ts";
 import { formatCents } from "../../../shared/pricing.ts";
 import { configurationText, type LineConfiguration } from "../../app/order_line_text.ts";
+import { useSpokenChange } from "../../app/announcer/use_spoken_change.ts";
 
 /** A promo code the server accepted: a percentage off the subtotal, or an amount off it. */
 export interface AppliedPromo {
@@ -202,6 +203,9 @@ export function OrderDetails({
   const testId = (name: string) => `${testIdPrefix}-${name}`;
   // Before the ZIP is known the total leaves shipping out, and says so.
   const total = shippingKnown ? totals.totalCents : totals.totalCents - totals.shippingCents;
+  const totalLabel = shippingKnown ? "Total" : "Total before shipping";
+  // A promo, the ZIP's shipping or the server's totals change what will be charged: said.
+  useSpokenChange(`${totalLabel} ${formatCents(total)}`);
   return (
     <section className="order-details" aria-labelledby="order-details-title">
       <h3 id="order-details-title">Order Details</h3>
@@ -231,7 +235,7 @@ export function OrderDetails({
           <dd data-testid={testId("tax")}>{formatCents(totals.taxCents)}</dd>
         </div>
         <div className="total-row">
-          <dt>{shippingKnown ? "Total" : "Total before shipping"}</dt>
+          <dt>{totalLabel}</dt>
           <dd data-testid={testId("total")}>{formatCents(total)}</dd>
         </div>
       </dl>

@@ -1,5 +1,5 @@
 import { TextField } from "../../app/components/text_field.tsx";
-import { AddressFields } from "./address_fields.tsx";
+import { AddressFields, OPTIONAL } from "./address_fields.tsx";
 import type { ShippingErrors, ShippingFields } from "./shipping_check.ts";
 
 /**
@@ -27,7 +27,7 @@ export function ShippingForm({ fields, errors, onChange, onLeave }: {
         label={
           <>
             {label}
-            {!extra.required && <span className="muted optional">(optional)</span>}
+            {!extra.required && <span className="muted optional">{OPTIONAL}</span>}
           </>
         }
         autoComplete={autoComplete}

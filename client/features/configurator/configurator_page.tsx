@@ -103,6 +103,7 @@ export function ConfiguratorPage(
             slots: limit - selection.ids.length,
             add: selection.addAll,
           }}
+          summaryId={summaryId}
         />
       </div>
       <SelectionBar

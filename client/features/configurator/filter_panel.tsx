@@ -51,9 +51,12 @@ function BrandFilter({ filters, brands, onChange }: FilterPanelProps) {
   return (
     <details className="brand-filter">
       <summary>
-        Brands{" "}
+        Brands
+        {/* The space inside the span: one on its own is dropped from the name ("Brands(all)"). */}
         <span className="muted">
-          ({chosen === 0 || chosen === brands.length ? "all" : `${chosen} of ${brands.length}`})
+          {` (${
+            chosen === 0 || chosen === brands.length ? "all" : `${chosen} of ${brands.length}`
+          })`}
         </span>
       </summary>
       <fieldset className="filter-group">

@@ -1,4 +1,5 @@
 import { formatCents, premiumCents } from "../../../shared/pricing.ts";
+import { useSpokenChange } from "../../app/announcer/use_spoken_change.ts";
 
 /** One line of a price summary. */
 export interface PriceLine {
@@ -14,6 +15,8 @@ export function premiumLines(extras: number[]): PriceLine[] {
 
 /** The price breakdown and total; the lines come from shared/pricing.ts, as the server's do. */
 export function PriceSummary({ lines, totalCents }: { lines: PriceLine[]; totalCents: number }) {
+  // A size, keycaps or premium switch changes the total: said once it settles.
+  useSpokenChange(`Total ${formatCents(totalCents)}`);
   return (
     <dl className="price-summary" data-testid="price-summary">
       {lines.map((line) => (

@@ -4,6 +4,7 @@ import type { SwitchChoice } from "./switch_choice.ts";
 import { FilterPanel } from "./filter_panel.tsx";
 import { SearchBox } from "./search_box.tsx";
 import { SwitchGrid } from "./switch_grid.tsx";
+import { BackFromSwitchList, SkipSwitchList } from "./switch_list_links.tsx";
 import { useSwitchFilters } from "./use_switch_filters.ts";
 import type { SwitchesState } from "./use_switches.ts";
 
@@ -11,12 +12,14 @@ import type { SwitchesState } from "./use_switches.ts";
  * Filter panel, search, result count and grid, shared by the custom tester and the fidget cube.
  * It owns the filter state; the selection belongs to the page, which knows its limit.
  */
-export function SwitchPicker({ state, isSelected, onToggle, fill }: {
+export function SwitchPicker({ state, isSelected, onToggle, fill, summaryId }: {
   state: SwitchesState;
   isSelected: (id: number) => boolean;
   onToggle: (sw: SwitchChoice) => void;
   /** "Fill the rest": what is chosen, how many slots are empty, and how to add picks. */
   fill: { chosen: SwitchChoice[]; slots: number; add: (ids: number[]) => void };
+  /** The summary card with Add to Cart, which the links after the list lead back to. */
+  summaryId: string;
 }) {
   const filter = useSwitchFilters(state.switches);
   const [filled, setFilled] = useState("");
@@ -93,7 +96,13 @@ export function SwitchPicker({ state, isSelected, onToggle, fill }: {
             </button>
           </div>
         )
-        : <SwitchGrid switches={filter.visible} isSelected={isSelected} onToggle={onToggle} />}
+        : (
+          <>
+            <SkipSwitchList />
+            <SwitchGrid switches={filter.visible} isSelected={isSelected} onToggle={onToggle} />
+            <BackFromSwitchList summaryId={summaryId} />
+          </>
+        )}
     </section>
   );
 }

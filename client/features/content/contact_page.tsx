@@ -90,13 +90,19 @@ export function ContactPage() {
           <TextField
             id="contact-subject"
             name="subject"
-            label="Subject"
+            label={
+              <>
+                Subject <RequiredMark />
+              </>
+            }
             required
             value={fields.subject}
             onChange={(v) => set("subject", v)}
           />
           <div className="field">
-            <label htmlFor="contact-message">Message</label>
+            <label htmlFor="contact-message">
+              Message <RequiredMark />
+            </label>
             <textarea
               id="contact-message"
               name="message"
@@ -142,4 +148,12 @@ export function ContactPage() {
       </div>
     </section>
   );
+}
+
+/**
+ * Says in words what the browser's `required` says to assistive technology; part of the label,
+ * so the field's name reads "Subject (required)".
+ */
+function RequiredMark() {
+  return <span className="muted required-mark">(required)</span>;
 }

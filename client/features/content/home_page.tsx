@@ -5,6 +5,7 @@ import { packImageUrl } from "../../../shared/images.ts";
 import { IMAGE_BASE } from "../../app/image_base.ts";
 import { usePacks } from "../../app/use_packs.ts";
 import { useMediaQuery } from "../../app/use_media_query.ts";
+import { announce } from "../../app/announcer/announcements.ts";
 import { testerCards } from "./tester_cards.ts";
 
 /*
@@ -160,6 +161,16 @@ function TesterCarousel() {
     setStart(Math.max(0, Math.min(last, to)));
   }
 
+  /**
+   * Previous and Next say what is now shown; Tab moving onto a card out of view (which scrolls
+   * it in) says nothing more than the card itself.
+   */
+  function step(by: number) {
+    const to = Math.max(0, Math.min(last, start + by));
+    go(to);
+    announce(`Showing testers ${to + 1} to ${to + perView} of ${cards.length}`);
+  }
+
   function reveal(index: number) {
     if (index < start) go(index);
     else if (index >= start + perView) go(index - perView + 1);
@@ -181,7 +192,7 @@ function TesterCarousel() {
             aria-controls="tester-track"
             // aria-disabled: the button at the end keeps the focus (a disabled one drops it).
             aria-disabled={start === 0}
-            onClick={() => start > 0 && go(start - 1)}
+            onClick={() => start > 0 && step(-1)}
           >
             ←
           </button>
@@ -191,15 +202,12 @@ function TesterCarousel() {
             aria-label="Next testers"
             aria-controls="tester-track"
             aria-disabled={start >= last}
-            onClick={() => start < last && go(start + 1)}
+            onClick={() => start < last && step(1)}
           >
             →
           </button>
         </div>
       </div>
-      <p className="visually-hidden" aria-live="polite">
-        Showing testers {start + 1} to {start + perView} of {cards.length}
-      </p>
       <div className="carousel-viewport" ref={viewport}>
         <div
           id="tester-track"
