@@ -1,8 +1,8 @@
-import { type MouseEvent, useState } from "react";
+import { useState } from "react";
 import { NavLink, useLocation, useNavigate } from "react-router-dom";
 import { api } from "../api.ts";
 import { useStore } from "../store/store.ts";
-import { moveFocus } from "../move_focus.ts";
+import { moveFocusWhenLost } from "../move_focus.ts";
 
 /**
  * The account part of the main navigation (and so of the mobile menu): a 'Sign in' link, or for a
@@ -17,9 +17,8 @@ export function AccountMenu() {
 
   if (!token) return <NavLink to="/login">Sign in</NavLink>;
 
-  async function signOut(event: MouseEvent<HTMLButtonElement>) {
+  async function signOut() {
     if (leaving) return;
-    const pressed = event.currentTarget;
     setLeaving(true);
     // The server forgets the token; the browser forgets it whatever the answer.
     await api("/auth/logout", { method: "POST" }).catch(() => {});
@@ -33,7 +32,7 @@ export function AccountMenu() {
     if (pathname === "/") {
       // No route change to move the focus: the pressed button is gone, and 'Sign in' takes its
       // place (or, in a menu that has closed, the page's heading).
-      moveFocus(pressed, () => [
+      moveFocusWhenLost(() => [
         document.querySelector<HTMLElement>('#main-nav a[href="/login"]'),
         document.querySelector<HTMLElement>("main h1"),
       ]);

@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import { useStore } from "../../app/store/store.ts";
-import { moveFocus } from "../../app/move_focus.ts";
+import { moveFocusWhenLost } from "../../app/move_focus.ts";
 import { useRequest } from "../../app/use_request.ts";
 import { hasAdminSession } from "./admin_api.ts";
 import { Dashboard } from "./dashboard.tsx";
@@ -38,9 +38,8 @@ export function AdminPage() {
         ? (
           <LoginForm
             onSuccess={() => {
-              const from = document.activeElement;
               setAdminAuth(true);
-              moveFocus(from, () => [document.querySelector<HTMLElement>(".admin-dashboard h1")]);
+              moveFocusWhenLost(() => [document.querySelector<HTMLElement>(".admin-dashboard h1")]);
             }}
           />
         )
@@ -54,9 +53,8 @@ export function AdminPage() {
         : (
           <Dashboard
             onLoggedOut={() => {
-              const from = document.activeElement;
               setAdminAuth(false);
-              moveFocus(from, () => [document.querySelector<HTMLElement>(".admin-login h1")]);
+              moveFocusWhenLost(() => [document.querySelector<HTMLElement>(".admin-login h1")]);
             }}
           />
         )}

@@ -4,7 +4,7 @@ import { toast } from "react-hot-toast";
 import { formatCents } from "../../../shared/pricing.ts";
 import { ApiError } from "../../app/api.ts";
 import { removeCartItem, updateCartQuantity } from "../../app/cart/cart_service.ts";
-import { moveFocus } from "../../app/move_focus.ts";
+import { moveFocusWhenLost } from "../../app/move_focus.ts";
 import { CartLine } from "./cart_line.tsx";
 import { lineAfterRemoving } from "./line_after_removing.ts";
 import { blockedCheckoutReason } from "./blocked_reason.ts";
@@ -17,7 +17,6 @@ export function CartPage() {
   const [busyLine, setBusyLine] = useState<string | null>(null);
 
   async function change(lineId: string, quantity: number) {
-    const pressed = document.activeElement;
     setBusyLine(lineId);
     try {
       if (quantity > 0) {
@@ -28,7 +27,7 @@ export function CartPage() {
       setCart(await removeCartItem(lineId));
       // The pressed Remove goes with its line: the focus moves to the same control of the line
       // that takes its place (or the one before), or to the heading once the cart is empty.
-      moveFocus(pressed, () => [
+      moveFocusWhenLost(() => [
         next === null
           ? document.querySelector<HTMLElement>(".cart-page h1")
           : document.querySelector<HTMLElement>(
