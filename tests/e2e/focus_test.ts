@@ -1,10 +1,12 @@
 /**
  * Focus a keyboard user can see and never loses, with the keyboard only: a focused switch card
- * shows its whole ring in both themes; removing cart lines, a refused checkout, signing out on
- * the home page and the admin's log-in and log-out each leave the focus where a user expects
- * it (never on the page body); the inventory chart's scroll box is a Tab stop with a name. Also
- * two small traps: the brand filter starts with no brand ticked (all brands shown) and ticking
- * one narrows the grid to it; on a phone the cart stays in the top bar beside the menu.
+ * shows its whole ring in both themes; removing cart lines, a refused checkout, /checkout's Try
+ * again, signing out on the home page, the admin's log-in and log-out, and the admin's busy
+ * buttons (Test Ping, Remove upload, Reload after a stale save, Retire) each leave the focus
+ * where a user expects it, never on the page body; the inventory chart's scroll box is a Tab stop
+ * with a name. Also two small traps: the brand filter starts with no brand ticked (all brands
+ * shown) and ticking one narrows the grid to it; on a phone the cart stays in the top bar beside
+ * the menu.
  */
 import assert from "node:assert/strict";
 import type { BrowserContext, Locator, Page } from "playwright-core";
@@ -13,6 +15,7 @@ import { postOk, setSwitchStock } from "./helpers/api.ts";
 import { waitForBadge } from "./helpers/browser.ts";
 import { PACKS } from "../../shared/catalog/packs.ts";
 import { SWITCHES } from "../../shared/catalog/switches.ts";
+import { pngFile } from "../helpers/image_files.ts";
 
 /** What has the focus, as a test asserts it. */
 interface Focused {
@@ -194,13 +197,15 @@ e2eTest(
 );
 
 e2eTest(
-  "focus: removing cart lines moves it to the next line, then the heading; a refused checkout keeps it on its button",
+  "focus: removing cart lines moves it to the next line, then the heading; a refused checkout keeps it on its button; /checkout's Try again hands it to Payment",
   async (e2e) => {
     const { shop } = e2e;
     const { id: cartId } = await postOk(shop.url, "/api/cart/add?itemId=384&quantity=1");
     await postOk(shop.url, `/api/cart/add?itemId=1&quantity=1&cartId=${cartId}`);
     await postOk(shop.url, `/api/cart/add?itemId=2&quantity=1&cartId=${cartId}`);
-    const { page, problems } = await e2e.newPage({ allow: [/409/, /checkout\/us/] });
+    const { page, problems } = await e2e.newPage({
+      allow: [/409/, /checkout\/us/, /orders\/create/],
+    });
     await page.goto("/");
     await page.evaluate((id) => localStorage.setItem("cartId", id), cartId);
     await page.goto("/cart");
@@ -231,7 +236,29 @@ e2eTest(
     await focusLandsOn(page, "button", /^Checkout \(United States\)$/, "after a refused checkout");
     assert.ok(await checkout.isEnabled(), "usable again");
 
+    // On /checkout the order is refused too; its Try again goes while the payment is prepared
+    // again, and the focus moves to the Payment heading.
+    await page.goto("/checkout");
+    for (
+      const [label, text] of [
+        ["Email", "kay@example.com"],
+        ["First name", "Kay"],
+        ["Last name", "Board"],
+        ["Address", "3 Keyboard Lane"],
+        ["City", "Austin"],
+        ["State", "TX"],
+        ["ZIP code", "73301"],
+      ]
+    ) await page.getByLabel(label, { exact: label === "Address" }).fill(text);
+    await page.getByLabel("I agree to the terms of service").check();
+    const again = page.getByRole("button", { name: "Try again" });
+    await again.focus();
+    await page.keyboard.press("Enter");
+    await focusLandsOn(page, "h2", /^Payment$/, "after Try again on /checkout");
+
     // The only line goes: the focus moves to the cart's heading.
+    await page.goto("/cart");
+    await lines.first().waitFor();
     await page.getByRole("button", { name: `Remove ${names[0]}` }).focus();
     await page.keyboard.press("Enter");
     await focusLandsOn(page, "h1", /^Cart$/, "after the only line");
@@ -296,10 +323,10 @@ e2eTest(
 );
 
 e2eTest(
-  "focus: admin log-in lands on the dashboard's heading, log-out on the form's; the stock chart's scroll box has a name",
+  "focus: admin log-in and log-out land on the new heading; busy admin buttons keep it; the stock chart's scroll box has a name",
   async (e2e) => {
     const { shop } = e2e;
-    const { page, problems } = await e2e.newPage();
+    const { page, problems } = await e2e.newPage({ allow: [/409.*\/api\/admin\/catalog/] });
     await page.goto("/admin");
     const password = page.getByLabel("Enter admin password");
     await password.focus();
@@ -333,6 +360,69 @@ e2eTest(
     await page.keyboard.press("PageDown");
     await page.waitForFunction(() => document.querySelector(".admin-bar-scroll")!.scrollTop > 0);
     assert.ok(await scroller.evaluate((el) => el.scrollHeight > el.clientHeight), "it scrolls");
+
+    // The Test tab's buttons keep the focus while they work.
+    await page.getByRole("tab", { name: "Test" }).focus();
+    await page.keyboard.press("Enter");
+    const ping = page.getByRole("button", { name: "Test Ping" });
+    await ping.focus();
+    const pinged = page.waitForResponse((r) => r.url().endsWith("/api/test/ping"));
+    await page.keyboard.press("Enter");
+    await pinged;
+    await focusLandsOn(page, "button", /^Test Ping$/, "after Test Ping");
+
+    // The Catalogue: a switch with an uploaded image, edited in its dialog.
+    // One in no pack, so it may be retired.
+    const sw = SWITCHES.find((s) => !PACKS.some((p) => p.switchIds.includes(s.id)))!;
+    const label = `${sw.brand} ${sw.name}`;
+    const uploaded = await fetch(`${shop.url}/api/admin/catalog/switches/${sw.id}/image`, {
+      method: "PUT",
+      headers: { Authorization: `Bearer ${shop.adminPassword}`, "Content-Type": "image/png" },
+      body: await pngFile(),
+    });
+    assert.equal(uploaded.status, 200, await uploaded.text());
+    await page.getByRole("tab", { name: "Catalogue" }).focus();
+    await page.keyboard.press("Enter");
+    await page.getByLabel("Search switches").fill(sw.name);
+    const row = page.locator("tr", { hasText: sw.name }).first();
+    await row.getByRole("button", { name: `Edit ${label}` }).focus();
+    await page.keyboard.press("Enter");
+    const dialog = page.getByRole("dialog", { name: `Edit ${label}` });
+    // Remove upload goes with the upload: the focus moves to the file input beside it.
+    await dialog.getByRole("button", { name: "Remove upload" }).focus();
+    await page.keyboard.press("Enter");
+    await focusLandsOn(page, "input[type=file]", /.*/, "after Remove upload");
+    // A stale save: Reload takes the notice away, and the focus moves to the form's first field.
+    const current = await (await fetch(`${shop.url}/api/admin/catalog/switches`, {
+      headers: { Authorization: `Bearer ${shop.adminPassword}` },
+    })).json() as { id: number; version: string }[];
+    const elsewhere = await fetch(`${shop.url}/api/admin/catalog/switches/${sw.id}`, {
+      method: "PATCH",
+      headers: {
+        Authorization: `Bearer ${shop.adminPassword}`,
+        "Content-Type": "application/json",
+      },
+      body: JSON.stringify({
+        force: "61g",
+        version: current.find((c) => c.id === sw.id)!.version,
+      }),
+    });
+    assert.equal(elsewhere.status, 200, await elsewhere.text());
+    await dialog.getByLabel("Stock (on shelf)", { exact: true }).fill("35");
+    await dialog.getByRole("button", { name: "Save switch" }).focus();
+    await page.keyboard.press("Enter");
+    const reload = dialog.getByRole("button", { name: "Reload this switch" });
+    await reload.waitFor();
+    await reload.focus();
+    await page.keyboard.press("Enter");
+    await focusLandsOn(page, "input, select, textarea", /.*/, "after reloading a stale switch");
+    assert.equal(await dialog.getByRole("alert").count(), 0, "the notice has gone");
+    await page.keyboard.press("Escape");
+    await dialog.waitFor({ state: "detached" });
+    // Retire keeps the focus on its row while it works (its name then says what it will do).
+    await row.getByRole("button", { name: `Retire ${label}` }).focus();
+    await page.keyboard.press("Enter");
+    await focusLandsOn(page, "button", /^Put .* back on sale$/, "after Retire");
 
     await page.getByRole("button", { name: "Log out" }).focus();
     await page.keyboard.press("Enter");
