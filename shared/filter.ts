@@ -143,12 +143,15 @@ export function filterSwitches<T extends FilterableSwitch>(
   return switches.filter((sw) => matchesFilters(sw, filters));
 }
 
-/** The filters a page opens with: every brand, the default types, the data's force range. */
+/**
+ * The filters a page opens with: no brand ticked (so every brand shows, and the first tick
+ * narrows the grid to that brand), the default types, the data's force range.
+ */
 export function defaultFilters(
-  switches: readonly Pick<FilterableSwitch, "brand" | "force">[],
+  switches: readonly Pick<FilterableSwitch, "force">[],
 ): SwitchFilters {
   return {
-    brands: allBrands(switches),
+    brands: [],
     types: [...DEFAULT_TYPES],
     forceRange: forceRangeOf(switches),
     search: "",

@@ -304,14 +304,14 @@ Deno.test("filterSwitches on an empty list gives an empty list", () => {
   assert.deepEqual(filterSwitches([], open()), []);
 });
 
-Deno.test("defaultFilters: all brands, default types, data range, empty search", () => {
+Deno.test("defaultFilters: no brand ticked (every brand), default types, data range, empty search", () => {
   const list = [
     sw({ brand: "Gateron", force: "37g" }),
     sw({ brand: "Drop x Invyr", force: "63g" }),
   ];
   const filters = defaultFilters(list);
   assert.deepEqual(filters, {
-    brands: ["Drop", "Gateron", "Invyr"],
+    brands: [],
     types: ["tactile", "linear", "silent", "clicky"],
     forceRange: { low: 35, high: 65 },
     search: "",
@@ -337,6 +337,15 @@ Deno.test("defaultFilters on empty data: no brands and 45..70", () => {
 Deno.test("defaultFilters lets every catalogue switch through", () => {
   const filters = defaultFilters(SWITCHES);
   assert.equal(filterSwitches(SWITCHES, filters).length, SWITCHES.length);
+});
+
+Deno.test("from the defaults, ticking one brand narrows the catalogue to that brand", () => {
+  // The shopper's first tick: the page adds it to the ticked brands of the defaults.
+  const defaults = defaultFilters(SWITCHES);
+  const kailh = filterSwitches(SWITCHES, { ...defaults, brands: [...defaults.brands, "Kailh"] });
+  assert.ok(kailh.length > 0);
+  assert.ok(kailh.length < SWITCHES.length, "ticking Kailh changed nothing");
+  assert.ok(kailh.every((s) => splitBrands(s.brand).includes("Kailh")));
 });
 
 Deno.test("sortAvailableFirst: available first, stable within each group", () => {

@@ -1,5 +1,6 @@
 import { useEffect, useState } from "react";
 import { useStore } from "../../app/store/store.ts";
+import { moveFocusWhenLost } from "../../app/move_focus.ts";
 import { useRequest } from "../../app/use_request.ts";
 import { hasAdminSession } from "./admin_api.ts";
 import { Dashboard } from "./dashboard.tsx";
@@ -8,7 +9,8 @@ import { LoginForm } from "./login_form.tsx";
 /**
  * /admin: the password form, or the dashboard once the server accepted the password. The
  * adminAuth flag (sessionStorage) restores the dashboard on reload; the server's session is
- * checked first, and a 401 drops the flag and shows the form again.
+ * checked first, and a 401 drops the flag and shows the form again. Logging in or out replaces
+ * the form or the dashboard with the focus in it: the focus moves to the new one's heading.
  */
 export function AdminPage() {
   const adminAuth = useStore((s) => s.adminAuth);
@@ -33,7 +35,14 @@ export function AdminPage() {
     <>
       <AdminStyles />
       {!adminAuth
-        ? <LoginForm onSuccess={() => setAdminAuth(true)} />
+        ? (
+          <LoginForm
+            onSuccess={() => {
+              setAdminAuth(true);
+              moveFocusWhenLost(() => [document.querySelector<HTMLElement>(".admin-dashboard h1")]);
+            }}
+          />
+        )
         : checking
         ? (
           <section className="page">
@@ -41,7 +50,14 @@ export function AdminPage() {
             <p className="loading" role="status">Checking your admin session...</p>
           </section>
         )
-        : <Dashboard onLoggedOut={() => setAdminAuth(false)} />}
+        : (
+          <Dashboard
+            onLoggedOut={() => {
+              setAdminAuth(false);
+              moveFocusWhenLost(() => [document.querySelector<HTMLElement>(".admin-login h1")]);
+            }}
+          />
+        )}
     </>
   );
 }

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from "react";
+import { moveFocusWhenLost } from "../../app/move_focus.ts";
 
 /**
  * Says that an edit was refused because the record changed since it was read (the server's
@@ -17,9 +18,18 @@ export function ConflictNotice(
   }, [message]);
 
   async function reload() {
+    if (busy) return;
     setBusy(true);
+    // Once reloaded, the notice goes with the focus in it: the focus moves to the first field of
+    // the form it stood in, which now holds the record as it is.
+    const form = ref.current?.closest("form, section");
     try {
       await onReload();
+      moveFocusWhenLost(() => [
+        form?.querySelector<HTMLElement>(
+          "input:not([type=hidden]):not([type=file]), select, textarea",
+        ) ?? null,
+      ]);
     } finally {
       setBusy(false);
     }
@@ -28,7 +38,12 @@ export function ConflictNotice(
   return (
     <div ref={ref} className="admin-conflict" role="alert" tabIndex={-1}>
       <p>{message}</p>
-      <button type="button" className="button small-button" disabled={busy} onClick={reload}>
+      <button
+        type="button"
+        className="button small-button"
+        aria-disabled={busy || undefined}
+        onClick={reload}
+      >
         {busy ? "Reloading..." : `Reload ${what}`}
       </button>
     </div>

@@ -6,6 +6,7 @@ import {
   sniffImageType,
   UPLOAD_TYPES,
 } from "../../../shared/images.ts";
+import { moveFocusWhenLost } from "../../app/move_focus.ts";
 import { adminApi, adminErrorMessage } from "./admin_api.ts";
 
 /** What can have an uploaded image, as the API's path names it. */
@@ -97,7 +98,11 @@ export function ImageUpload<T extends { imageUrl: string }>(
         id={inputId}
         type="file"
         accept={Object.keys(UPLOAD_TYPES).join(",")}
-        disabled={busy}
+        // Not disabled while saving, which would drop the focus to the page: a click waits.
+        aria-disabled={busy || undefined}
+        onClick={(event) => {
+          if (busy) event.preventDefault();
+        }}
         aria-invalid={error ? true : undefined}
         aria-describedby={`${inputId}-hint${error ? ` ${inputId}-error` : ""}`}
         onChange={choose}
@@ -110,8 +115,13 @@ export function ImageUpload<T extends { imageUrl: string }>(
         <button
           type="button"
           className="button secondary"
-          disabled={busy}
-          onClick={() => run(() => removeImage<T>(kind, id), `Image of ${label} removed`)}
+          aria-disabled={busy || undefined}
+          onClick={() => {
+            if (busy) return;
+            // The button goes with the upload: the focus moves to the file input beside it.
+            moveFocusWhenLost(() => [document.getElementById(inputId)]);
+            run(() => removeImage<T>(kind, id), `Image of ${label} removed`);
+          }}
         >
           Remove upload
         </button>

@@ -54,9 +54,14 @@ export function SwitchesStockChart({ switches }: { switches: SwitchStock[] }) {
         {sum(switches, "reserved")}{" "}
         reserved by unpaid checkouts. The table below lists the same numbers.
       </p>
-      {/* The table below says the same in words: the picture is not a Tab stop or read out. */}
-      <div className="admin-bar-scroll" aria-hidden="true">
-        <div style={{ height }} className="admin-chart">
+      {/* The table below says it in words; the box scrolls, so it is a named Tab stop. */}
+      <div
+        className="admin-bar-scroll"
+        role="region"
+        aria-label="Switches Stock chart"
+        tabIndex={0}
+      >
+        <div style={{ height }} className="admin-chart" aria-hidden="true">
           <ResponsiveContainer width="100%" height="100%">
             <BarChart
               accessibilityLayer={false}

@@ -179,9 +179,12 @@ export function SwitchesSection() {
                       <button
                         type="button"
                         className="button secondary small-button"
-                        disabled={busyId === sw.id}
+                        // Focusable while it works, so the focus stays on the row.
+                        aria-disabled={busyId === sw.id || undefined}
                         aria-label={sw.retired ? `Put ${label} back on sale` : `Retire ${label}`}
-                        onClick={() => toggleRetired(sw)}
+                        onClick={() => {
+                          if (busyId !== sw.id) toggleRetired(sw);
+                        }}
                       >
                         {sw.retired ? "Unretire" : "Retire"}
                       </button>

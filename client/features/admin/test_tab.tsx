@@ -8,6 +8,8 @@ export function TestTab() {
   const [busy, setBusy] = useState<"ping" | "email" | null>(null);
 
   async function run(which: "ping" | "email") {
+    // Busy buttons are aria-disabled, not disabled, so the pressed one keeps the focus.
+    if (busy) return;
     setBusy(which);
     try {
       const text = await (which === "ping" ? testPing() : testEmail());
@@ -32,7 +34,7 @@ export function TestTab() {
         <button
           type="button"
           className="button"
-          disabled={busy !== null}
+          aria-disabled={busy !== null || undefined}
           onClick={() => run("ping")}
         >
           Test Ping
@@ -40,7 +42,7 @@ export function TestTab() {
         <button
           type="button"
           className="button secondary"
-          disabled={busy !== null}
+          aria-disabled={busy !== null || undefined}
           onClick={() => run("email")}
         >
           Test Order Confirmation

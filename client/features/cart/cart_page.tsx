@@ -4,7 +4,9 @@ import { toast } from "react-hot-toast";
 import { formatCents } from "../../../shared/pricing.ts";
 import { ApiError } from "../../app/api.ts";
 import { removeCartItem, updateCartQuantity } from "../../app/cart/cart_service.ts";
+import { moveFocusWhenLost } from "../../app/move_focus.ts";
 import { CartLine } from "./cart_line.tsx";
+import { lineAfterRemoving } from "./line_after_removing.ts";
 import { blockedCheckoutReason } from "./blocked_reason.ts";
 import { CheckoutButtons } from "./checkout_buttons.tsx";
 import { useCart } from "../../app/cart/use_cart.ts";
@@ -18,9 +20,21 @@ export function CartPage() {
   async function change(lineId: string, quantity: number) {
     setBusyLine(lineId);
     try {
-      setCart(
-        quantity <= 0 ? await removeCartItem(lineId) : await updateCartQuantity(lineId, quantity),
-      );
+      if (quantity > 0) {
+        setCart(await updateCartQuantity(lineId, quantity));
+        return;
+      }
+      const next = lineAfterRemoving(items.map(({ item }) => item.id), lineId);
+      setCart(await removeCartItem(lineId));
+      // The pressed Remove goes with its line: the focus moves to the same control of the line
+      // that takes its place (or the one before), or to the heading once the cart is empty.
+      moveFocusWhenLost(() => [
+        next === null
+          ? document.querySelector<HTMLElement>(".cart-page h1")
+          : document.querySelector<HTMLElement>(
+            `[data-line-id="${CSS.escape(next)}"] .quantity button`,
+          ),
+      ]);
     } catch (err) {
       console.error(err);
       // Stock limits are worth telling; other update errors are only logged, as the spec says.

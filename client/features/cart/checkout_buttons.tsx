@@ -50,7 +50,9 @@ export function CheckoutButtons(
     setProcessing(false);
   }
 
-  const disabled = processing || empty || blockedReason !== null;
+  // Natively disabled only when checkout cannot start at all; while one runs the buttons are
+  // aria-disabled and ignore presses, so the pressed one keeps the focus through a refusal.
+  const disabled = empty || blockedReason !== null;
   const describedBy = blockedReason ? "checkout-blocked" : undefined;
   return (
     <div className="checkout-buttons">
@@ -63,8 +65,11 @@ export function CheckoutButtons(
         type="button"
         className="button"
         disabled={disabled}
+        aria-disabled={processing || undefined}
         aria-describedby={describedBy}
-        onClick={() => start("us")}
+        onClick={() => {
+          if (!processing) start("us");
+        }}
       >
         {processing ? "Processing..." : "Checkout (United States)"}
       </button>
@@ -72,8 +77,11 @@ export function CheckoutButtons(
         type="button"
         className="button secondary"
         disabled={disabled}
+        aria-disabled={processing || undefined}
         aria-describedby={describedBy}
-        onClick={() => start("international")}
+        onClick={() => {
+          if (!processing) start("international");
+        }}
       >
         {processing ? "Processing..." : "Checkout (International)"}
       </button>

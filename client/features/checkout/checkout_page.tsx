@@ -26,6 +26,7 @@ import {
   usePaymentCreation,
 } from "./use_payment_creation.ts";
 import { useCart } from "../../app/cart/use_cart.ts";
+import { moveFocusWhenLost } from "../../app/move_focus.ts";
 import type { PromoValidateInput } from "../../../shared/schemas.ts";
 
 /**
@@ -167,7 +168,15 @@ export function CheckoutPage() {
           {payment.kind === "failed" && (
             <div className="payment-failure" role="alert">
               <p className="error-text">{payment.message}</p>
-              <button type="button" className="button secondary" onClick={retry}>
+              <button
+                type="button"
+                className="button secondary"
+                onClick={() => {
+                  retry();
+                  // The failure and its button go while the payment is prepared again.
+                  moveFocusWhenLost(() => [document.getElementById("pay-title")]);
+                }}
+              >
                 Try again
               </button>
             </div>

@@ -46,6 +46,11 @@ export function FilterPanel(props: FilterPanelProps) {
   );
 }
 
+/**
+ * Brands to narrow by: none ticked shows every brand, ticking one shows only it. There is no
+ * "Select all brands": none ticked already shows them all, and with every box ticked a click on a
+ * brand would take it away instead of showing only it.
+ */
 function BrandFilter({ filters, brands, onChange }: FilterPanelProps) {
   const chosen = filters.brands.length;
   return (
@@ -62,9 +67,6 @@ function BrandFilter({ filters, brands, onChange }: FilterPanelProps) {
       <fieldset className="filter-group">
         <legend className="visually-hidden">Brands</legend>
         <div className="filter-actions">
-          <button type="button" className="link-button" onClick={() => onChange({ brands })}>
-            Select all brands
-          </button>
           <button type="button" className="link-button" onClick={() => onChange({ brands: [] })}>
             Clear brands
           </button>

@@ -1,6 +1,7 @@
 import { useMemo, useState } from "react";
 import type { SwitchChoice } from "./switch_choice.ts";
 import {
+  allBrands,
   defaultFilters,
   filterSwitches,
   sortAvailableFirst,
@@ -29,9 +30,9 @@ const NO_SWITCHES: SwitchChoice[] = [];
 export function useSwitchFilters(switches: SwitchChoice[] | null): SwitchFilterState {
   const list = switches ?? NO_SWITCHES;
   const defaults = useMemo(() => defaultFilters(list), [list]);
-  // The defaults are every brand and the data's whole force range: the same lists the controls
-  // offer. Nothing mutates them (changes build new filters), so they can be shared.
-  const brands = defaults.brands;
+  const brands = useMemo(() => allBrands(list), [list]);
+  // The default force range is the data's whole range: the slider's bounds. Nothing mutates it
+  // (changes build new filters), so it can be shared.
   const forceBounds = defaults.forceRange;
   const [changed, setChanged] = useState<SwitchFilters | null>(null);
   const filters = changed ?? defaults;

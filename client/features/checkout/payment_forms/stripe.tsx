@@ -85,7 +85,9 @@ function StripeForm({ disabled, note }: { disabled: boolean; note?: string | nul
       <button
         type="submit"
         className="button pay-button"
-        disabled={!stripe || !elements || disabled || processing}
+        disabled={!stripe || !elements || disabled}
+        // Focusable while it works, so a refused card leaves the focus on it.
+        aria-disabled={processing || undefined}
         aria-describedby={[error ? `${id}-error` : null, `${id}-note`].filter(Boolean).join(" ")}
       >
         {processing ? "Processing..." : "Pay now"}
