@@ -3,6 +3,7 @@
  * (docs/product.md#order-status; docs/decisions.md#order-status-moves). The server checks every
  * move here.
  */
+import { normaliseTrackingNumber } from "./tracking_number.ts";
 
 /** Every status an order can have: the five forward steps, then the two dead ends. */
 export const ORDER_STATUSES = [
@@ -111,9 +112,13 @@ export const STATUS_LABELS = {
   EXPIRED: "Expired",
 } as Readonly<Record<OrderStatus, string>>;
 
-/** The USPS tracking page for a number; encoded because the admin types the number freely. */
+/**
+ * The USPS tracking page for a number. Normalised here too, because orders stored before numbers
+ * were normalised on write may hold spaces (USPS finds nothing for "9400%201000"); encoded all the
+ * same, since a stored number is data.
+ */
 export function carrierTrackingUrl(trackingNumber: string): string {
   return `https://tools.usps.com/go/TrackConfirmAction?tLabels=${
-    encodeURIComponent(trackingNumber)
+    encodeURIComponent(normaliseTrackingNumber(trackingNumber))
   }`;
 }
