@@ -103,6 +103,21 @@ export interface PricedItem {
    * the shopper; null when it is sold (`available` then says whether stock covers it).
    */
   unavailableReason: string | null;
+  /**
+   * The parts stock cannot cover at the line's quantity, so the shopper knows which switch or
+   * component is short; empty when stock covers it or the line is not sold.
+   */
+  shortStock: ShortPart[];
+}
+
+/** A switch or component a cart line needs more of than is free. */
+export interface ShortPart {
+  /** "Gateron Oil King", "Small tester box". */
+  name: string;
+  /** Units free now (never negative). */
+  available: number;
+  /** Units the line needs at its quantity. */
+  needed: number;
 }
 
 /** The cart as the API answers it. */
