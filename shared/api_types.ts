@@ -445,6 +445,11 @@ export interface CatalogEditView {
   action: string;
   /** Each changed field, in the API's units (dollars, ISO dates); `from` is null on creation. */
   changes: { field: string; from: unknown; to: unknown }[];
+  /**
+   * The name of each switch id its changes mention (a pack's switches): as it was called at the
+   * edit, else now, else "switch #150 (removed)". Empty when it mentions none.
+   */
+  names: Record<string, string>;
 }
 
 /** `GET /api/notice`: the red banner on every page. */
