@@ -178,6 +178,11 @@ export interface PublicOrderView {
   awaitingPayment: boolean;
   /** Seconds left (server clock) on the stock hold of an order awaiting payment, else null. */
   holdSecondsLeft: number | null;
+  /**
+   * Minutes the shopper may add to the hold, once (POST /api/orders/{n}/extend-hold); null when
+   * there is no hold or it was extended already.
+   */
+  holdExtendMinutes: number | null;
   /** A refund owed (pending) or paid back (refunded) for this order, else null. */
   refund: "pending" | "refunded" | null;
 }

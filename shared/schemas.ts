@@ -578,6 +578,15 @@ export const customerCancelSchema = z.object({
     .optional(),
 });
 
+/**
+ * Body of POST /api/orders/{n}/extend-hold: the payment the page shows (the demo page's session
+ * id, /checkout's payment intent id), which only the shopper who started the checkout holds.
+ */
+export const extendHoldSchema = z.object({
+  paymentId: z.string({ error: "paymentId is required" }).min(1, "paymentId is required")
+    .max(200, "paymentId is too long"),
+});
+
 /** Body of POST /api/stock-alerts: who to tell, about one switch or one product. */
 export const stockAlertSchema = z.object({
   email: accountEmail,
@@ -634,6 +643,7 @@ export type PasswordResetInput = z.input<typeof passwordResetSchema>;
 export type PasswordResetConfirmInput = z.input<typeof passwordResetConfirmSchema>;
 export type DeleteAccountInput = z.input<typeof deleteAccountSchema>;
 export type CustomerCancelInput = z.input<typeof customerCancelSchema>;
+export type ExtendHoldInput = z.input<typeof extendHoldSchema>;
 export type StockAlertInput = z.input<typeof stockAlertSchema>;
 export type PromoCreateInput = z.input<typeof promoCreateSchema>;
 export type PromoUpdateInput = z.input<typeof promoUpdateSchema>;
