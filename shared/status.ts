@@ -81,6 +81,16 @@ export function isNewForAdmin(status: OrderStatus): boolean {
   return status === "PAYMENT_RECEIVED" || status === "PROCESSING";
 }
 
+/**
+ * Whether Ship Orders ships the order: printed (PROCESSING) and labelled (a tracking number).
+ * The dashboard lists these before asking, and the server ships by the same rule.
+ */
+export function isReadyToShip(
+  order: { status: OrderStatus; trackingNumber: string | null | undefined },
+): boolean {
+  return order.status === "PROCESSING" && !!order.trackingNumber;
+}
+
 /** Whether the order belongs in the admin's 'Processed' table. */
 export function isProcessedForAdmin(status: OrderStatus): boolean {
   return status === "SHIPPED" || status === "DELIVERED";

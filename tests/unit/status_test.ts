@@ -5,6 +5,7 @@ import {
   isCancellable,
   isNewForAdmin,
   isProcessedForAdmin,
+  isReadyToShip,
   ORDER_STATUSES,
   ORDER_TRANSITIONS,
   type OrderStatus,
@@ -185,4 +186,15 @@ Deno.test("carrierTrackingUrl encodes characters that would break the query", ()
   assert.equal(parsed.searchParams.get("tLabels"), "AB12&X=1#FRAG/?");
   assert.equal(parsed.searchParams.has("x"), false);
   assert.equal(parsed.hash, "");
+});
+
+Deno.test("an order is ready to ship when it is PROCESSING with a tracking number", () => {
+  assert.equal(
+    isReadyToShip({ status: "PROCESSING", trackingNumber: "9400111899223344551234" }),
+    true,
+  );
+  assert.equal(isReadyToShip({ status: "PROCESSING", trackingNumber: null }), false);
+  assert.equal(isReadyToShip({ status: "PROCESSING", trackingNumber: "" }), false);
+  assert.equal(isReadyToShip({ status: "PAYMENT_RECEIVED", trackingNumber: "9400" }), false);
+  assert.equal(isReadyToShip({ status: "SHIPPED", trackingNumber: "9400" }), false);
 });
