@@ -42,22 +42,22 @@ export async function extendHold(
   if (refusal) throw new Conflict(refusal);
   const payment = order.payment;
   const expiresAt = order.reservation.expiresAt + deps.config.holdExtensionMinutes * 60_000;
-  let open: boolean;
-  try {
-    // First, so the hold never outlives its payment: an extension that fails below leaves only
-    // a payment open longer, which the expiry stops at the hold's end all the same.
-    open = await step(
-      deps,
-      "extend payment",
-      () => deps.payments.extend(payment, expiresAt),
-      orderNumber,
-    );
-  } catch (err) {
-    deps.logger({ msg: "hold extension: provider unreachable", level: "warn", error: String(err) });
-    throw new Unavailable(
-      "The payment provider cannot be reached to keep your checkout open. Please try again in a moment.",
-    );
-  }
+  // First, so the hold never outlives its payment: an extension that fails below leaves only a
+  // payment open longer, which the expiry stops at the hold's end all the same.
+  const open = await step(deps, "extend payment", async () => {
+    try {
+      return await deps.payments.extend(payment, expiresAt);
+    } catch (err) {
+      deps.logger({
+        msg: "hold extension: provider unreachable",
+        level: "warn",
+        error: String(err),
+      });
+      throw new Unavailable(
+        "The payment provider cannot be reached to keep your checkout open. Please try again in a moment.",
+      );
+    }
+  }, orderNumber);
   if (!open) {
     throw new Conflict(
       "This payment page cannot be kept open longer. Pay within the time left, or return to your cart to check out again.",
@@ -70,10 +70,8 @@ export async function extendHold(
       updateOrder(deps.kv, orderNumber, async (current, op) => {
         const now = deps.clock.now();
         // Read again in the write: a second tab, a payment or the expiry may have come meanwhile.
-        const why = current.payment?.id === paymentId
-          ? extensionRefusal(current, now)
-          : "Order not found";
-        if (why === "Order not found") throw new NotFound(why);
+        if (current.payment?.id !== paymentId) throw new NotFound("Order not found");
+        const why = extensionRefusal(current, now);
         if (why) throw new Conflict(why);
         if (current.holdClient) {
           const holds = await deps.kv.get(keys.holds(current.holdClient)) as HoldsEntry;
