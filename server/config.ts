@@ -11,6 +11,7 @@ const optionalUrl = z.url({ protocol: /^https?$/ }).optional();
 
 const PORT_MESSAGE = "must be a whole number from 0 to 65535";
 const HOLDS_MESSAGE = "must be a whole number from 1 to 500";
+const EXTENSION_MESSAGE = "must be a whole number of minutes from 1 to 1440";
 const COUNT_MESSAGE = "must be a whole number from 1 to 100000";
 const PREFIX_MESSAGE = "must be a whole number from 32 to 128";
 const MEGABYTES_MESSAGE = "must be a whole number of megabytes from 1 to 4096";
@@ -84,6 +85,10 @@ const envSchema = z.object({
   SHOP_EMAIL: z.email().optional(),
   IMAGE_BASE_URL: optionalUrl,
   RESERVATION_MINUTES: z.coerce.number().positive().max(24 * 60).default(30),
+  // What one "keep my items longer" adds to a hold (WCAG 2.2.1: a time limit the user can
+  // extend); at most a day, like the hold itself.
+  HOLD_EXTENSION_MINUTES: z.coerce.number({ error: EXTENSION_MESSAGE }).int(EXTENSION_MESSAGE)
+    .min(1, EXTENSION_MESSAGE).max(24 * 60, EXTENSION_MESSAGE).default(10),
   // A client's holds are one KV value (at most 64 KiB): 500 keeps far inside it.
   MAX_HOLDS_PER_CLIENT: z.coerce.number({ error: HOLDS_MESSAGE }).int(HOLDS_MESSAGE)
     .min(1, HOLDS_MESSAGE).max(500, HOLDS_MESSAGE).default(3),
@@ -216,6 +221,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     shopEmail: e.SHOP_EMAIL ?? "owner@localhost",
     imageBaseUrl: e.IMAGE_BASE_URL?.replace(/\/+$/, ""),
     reservationMinutes: e.RESERVATION_MINUTES,
+    holdExtensionMinutes: e.HOLD_EXTENSION_MINUTES,
     maxHoldsPerClient: e.MAX_HOLDS_PER_CLIENT,
     maxHeldUnitsPerClient: e.MAX_HELD_UNITS_PER_CLIENT,
     checkoutsPerClient: e.CHECKOUTS_PER_CLIENT,

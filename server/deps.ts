@@ -25,6 +25,8 @@ export interface Config {
   imageBaseUrl: string | undefined;
   /** Minutes a checkout holds its stock before the reservation lapses. */
   reservationMinutes: number;
+  /** Minutes the shopper's one extension adds to a hold (POST /api/orders/{n}/extend-hold). */
+  holdExtensionMinutes: number;
   /** Unpaid checkouts one client may hold stock with at once. */
   maxHoldsPerClient: number;
   /** Units (testers, packs, items) one client's unpaid checkouts may hold together. */

@@ -103,6 +103,21 @@ export interface PricedItem {
    * the shopper; null when it is sold (`available` then says whether stock covers it).
    */
   unavailableReason: string | null;
+  /**
+   * The parts stock cannot cover at the line's quantity, so the shopper knows which switch or
+   * component is short; empty when stock covers it or the line is not sold.
+   */
+  shortStock: ShortPart[];
+}
+
+/** A switch or component a cart line needs more of than is free. */
+export interface ShortPart {
+  /** "Gateron Oil King", "Small tester box". */
+  name: string;
+  /** Units free now (never negative). */
+  available: number;
+  /** Units the line needs at its quantity. */
+  needed: number;
 }
 
 /** The cart as the API answers it. */
@@ -163,6 +178,11 @@ export interface PublicOrderView {
   awaitingPayment: boolean;
   /** Seconds left (server clock) on the stock hold of an order awaiting payment, else null. */
   holdSecondsLeft: number | null;
+  /**
+   * Minutes the shopper may add to the hold, once (POST /api/orders/{n}/extend-hold); null when
+   * there is no hold or it was extended already.
+   */
+  holdExtendMinutes: number | null;
   /** A refund owed (pending) or paid back (refunded) for this order, else null. */
   refund: "pending" | "refunded" | null;
 }
@@ -430,6 +450,11 @@ export interface CatalogEditView {
   action: string;
   /** Each changed field, in the API's units (dollars, ISO dates); `from` is null on creation. */
   changes: { field: string; from: unknown; to: unknown }[];
+  /**
+   * The name of each switch id its changes mention (a pack's switches): as it was called at the
+   * edit, else now, else "switch #150 (removed)". Empty when it mentions none.
+   */
+  names: Record<string, string>;
 }
 
 /** `GET /api/notice`: the red banner on every page. */

@@ -9,6 +9,11 @@ import { z } from "zod";
 if (typeof document !== "undefined") z.config({ jitless: true });
 import { CONTACT_MESSAGE_MAX, MAX_LINE_QUANTITY } from "./policy.ts";
 import { isCountryCode } from "./countries.ts";
+import {
+  normaliseTrackingNumber,
+  TRACKING_NUMBER_MAX,
+  trackingNumberProblem,
+} from "./tracking_number.ts";
 import { EMAIL_MESSAGE, isStrongPassword, PASSWORD_MESSAGE, stripTags } from "./account_rules.ts";
 
 export { EMAIL_MESSAGE, isStrongPassword, PASSWORD_MESSAGE, stripTags };
@@ -433,10 +438,19 @@ export const adminVerifySchema = z.object({
 
 /** Body of POST /api/admin/orders/{n}/tracking. */
 export const trackingSchema = z.object({
-  trackingNumber: z.string({ error: "Please enter a tracking number" }).trim()
-    .min(1, "Please enter a tracking number")
-    .max(40, "A tracking number has at most 40 characters")
-    .regex(/^[A-Za-z0-9 -]+$/, "A tracking number has only letters, digits, spaces and dashes"),
+  // Stored as the carrier writes it (shared/tracking_number.ts). The raw bound only keeps a huge
+  // body from being scanned; the rule's own limit applies to the normalised number.
+  trackingNumber: z.string({ error: "Please enter a tracking number" })
+    .max(200, `A tracking number has at most ${TRACKING_NUMBER_MAX} characters`)
+    .transform((raw, ctx) => {
+      const normalised = normaliseTrackingNumber(raw);
+      const problem = trackingNumberProblem(normalised);
+      if (problem) {
+        ctx.addIssue({ code: "custom", message: problem });
+        return z.NEVER;
+      }
+      return normalised;
+    }),
 });
 
 /** Body of the inventory PUT routes: a new shelf count, a new low-stock threshold, or both. */
@@ -564,6 +578,15 @@ export const customerCancelSchema = z.object({
     .optional(),
 });
 
+/**
+ * Body of POST /api/orders/{n}/extend-hold: the payment the page shows (the demo page's session
+ * id, /checkout's payment intent id), which only the shopper who started the checkout holds.
+ */
+export const extendHoldSchema = z.object({
+  paymentId: z.string({ error: "paymentId is required" }).min(1, "paymentId is required")
+    .max(200, "paymentId is too long"),
+});
+
 /** Body of POST /api/stock-alerts: who to tell, about one switch or one product. */
 export const stockAlertSchema = z.object({
   email: accountEmail,
@@ -620,6 +643,7 @@ export type PasswordResetInput = z.input<typeof passwordResetSchema>;
 export type PasswordResetConfirmInput = z.input<typeof passwordResetConfirmSchema>;
 export type DeleteAccountInput = z.input<typeof deleteAccountSchema>;
 export type CustomerCancelInput = z.input<typeof customerCancelSchema>;
+export type ExtendHoldInput = z.input<typeof extendHoldSchema>;
 export type StockAlertInput = z.input<typeof stockAlertSchema>;
 export type PromoCreateInput = z.input<typeof promoCreateSchema>;
 export type PromoUpdateInput = z.input<typeof promoUpdateSchema>;

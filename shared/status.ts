@@ -3,6 +3,7 @@
  * (docs/product.md#order-status; docs/decisions.md#order-status-moves). The server checks every
  * move here.
  */
+import { normaliseTrackingNumber } from "./tracking_number.ts";
 
 /** Every status an order can have: the five forward steps, then the two dead ends. */
 export const ORDER_STATUSES = [
@@ -80,6 +81,16 @@ export function isNewForAdmin(status: OrderStatus): boolean {
   return status === "PAYMENT_RECEIVED" || status === "PROCESSING";
 }
 
+/**
+ * Whether Ship Orders ships the order: printed (PROCESSING) and labelled (a tracking number).
+ * The dashboard lists these before asking, and the server ships by the same rule.
+ */
+export function isReadyToShip(
+  order: { status: OrderStatus; trackingNumber: string | null | undefined },
+): boolean {
+  return order.status === "PROCESSING" && !!order.trackingNumber;
+}
+
 /** Whether the order belongs in the admin's 'Processed' table. */
 export function isProcessedForAdmin(status: OrderStatus): boolean {
   return status === "SHIPPED" || status === "DELIVERED";
@@ -111,9 +122,13 @@ export const STATUS_LABELS = {
   EXPIRED: "Expired",
 } as Readonly<Record<OrderStatus, string>>;
 
-/** The USPS tracking page for a number; encoded because the admin types the number freely. */
+/**
+ * The USPS tracking page for a number. Normalised here too, because orders stored before numbers
+ * were normalised on write may hold spaces (USPS finds nothing for "9400%201000"); encoded all the
+ * same, since a stored number is data.
+ */
 export function carrierTrackingUrl(trackingNumber: string): string {
   return `https://tools.usps.com/go/TrackConfirmAction?tLabels=${
-    encodeURIComponent(trackingNumber)
+    encodeURIComponent(normaliseTrackingNumber(trackingNumber))
   }`;
 }

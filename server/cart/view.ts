@@ -16,6 +16,7 @@ import { type ProductRecord, productSnapshot, type SwitchRecord } from "../catal
 import { keys } from "../kv/keys.ts";
 import { getManyBatched } from "../kv/kv_util.ts";
 import { freeUnits } from "../stock/store.ts";
+import { stockKeyNames } from "../stock/names.ts";
 
 export type { CartView, LineSwitch, PricedItem };
 
@@ -65,7 +66,7 @@ export async function priceLines(
     if (!item) continue;
     const product = line.kind === "product" ? products.get(line.productId)! : null;
     result.push({
-      item: { ...item, available: item.unavailableReason === null },
+      item: { ...item, available: item.unavailableReason === null, shortStock: [] },
       quantity: line.quantity,
       lineTotalCents: item.priceCents * line.quantity,
       bom: lineBom(line, product),
@@ -86,10 +87,28 @@ async function markAvailability(
   const keysOfLines = [...new Set(lines.flatMap((l) => [...l.bom.keys()]))];
   const read = await freeUnits(kv, keysOfLines.filter((k) => !known?.has(k)));
   const counts = new Map([...(known ?? []), ...read]);
+  const shortOf = new Map<PricedLine, Map<StockKey, number>>();
   for (const line of lines) {
+    if (line.item.unavailableReason !== null) {
+      line.item.available = false;
+      continue;
+    }
     const lineNeed = addBom(new Map(), line.bom, line.quantity);
-    line.item.available = line.item.unavailableReason === null &&
-      shortages(lineNeed, (k) => counts.get(k) ?? 0).size === 0;
+    const short = shortages(lineNeed, (k) => counts.get(k) ?? 0);
+    line.item.available = short.size === 0;
+    if (short.size > 0) shortOf.set(line, short);
+  }
+  if (shortOf.size === 0) return lines;
+  // Names are read only when something is short, so a cart that stock covers costs no read.
+  const names = await stockKeyNames(kv, [
+    ...new Set([...shortOf.values()].flatMap((s) => [...s.keys()])),
+  ]);
+  for (const [line, short] of shortOf) {
+    line.item.shortStock = [...short].map(([key, free]) => ({
+      name: names.get(key) ?? key,
+      available: Math.max(0, free),
+      needed: (line.bom.get(key) ?? 0) * line.quantity,
+    }));
   }
   return lines;
 }
@@ -99,7 +118,7 @@ function priceItem(
   switches: Map<number, SwitchRecord>,
   products: Map<number, ProductRecord>,
   imageBase: string,
-): Omit<PricedItem, "available"> | null {
+): Omit<PricedItem, "available" | "shortStock"> | null {
   if (line.kind === "product") {
     const product = products.get(line.productId);
     if (!product) return null;

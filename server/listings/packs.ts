@@ -10,7 +10,7 @@ import type { AdminPackView, PackView } from "../../shared/api_types.ts";
 import { packImageUrl, switchImageUrl } from "../../shared/images.ts";
 import { packCents, toDollars } from "../../shared/pricing.ts";
 import { Conflict, InvalidInput, NotFound } from "../errors.ts";
-import { changesBetween, recordEditInto } from "../catalog/history.ts";
+import { changesBetween, recordEditInto, switchNamesIn } from "../catalog/history.ts";
 import {
   findSwitches,
   getPackEntry,
@@ -232,6 +232,8 @@ export async function updatePack(
         HISTORY_FIELDS,
       );
       if (changes.length === 0) return null;
+      // The switches' names now, kept with the edit so the history reads as the owner saw it.
+      const names = await switchNamesIn(kv, changes);
       const op = kv.atomic();
       writePackInto(op, entry, next);
       writeProductInto(op, plainEntry, nextPlain);
@@ -245,6 +247,7 @@ export async function updatePack(
         label: next.title,
         action: "updated",
         changes,
+        ...(names ? { names } : {}),
       });
       return await commitStockChange(kv, op, now) ? null : CONFLICT;
     },

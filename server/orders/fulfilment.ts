@@ -3,7 +3,7 @@
  * shipment (an unpaid order is released and its payment stopped; a paid one goes back to the
  * shelf and its refund is owed in the same write).
  */
-import { isCancellable, isNewForAdmin } from "../../shared/status.ts";
+import { isCancellable, isNewForAdmin, isReadyToShip } from "../../shared/status.ts";
 import { Conflict, DomainError, NotFound } from "../errors.ts";
 import type { Email } from "../email/mailer.ts";
 import { queueEmailInto } from "../email/outbox.ts";
@@ -70,7 +70,7 @@ export async function shipProcessedOrders(
   const candidates = chosen
     ? [...new Set(chosen)]
     : (await listAllOrders(deps.kv, { status: (s) => s === "PROCESSING" }))
-      .filter((o) => o.trackingNumber).map((o) => o.orderNumber);
+      .filter(isReadyToShip).map((o) => o.orderNumber);
   let shippedCount = 0;
   for (const orderNumber of candidates) {
     let why: string | null = null;

@@ -33,6 +33,8 @@ export interface Reservation {
   expiresAt: number;
   /** held: counted in `reserved`; committed: sold (in `used`); released: given back. */
   state: "held" | "committed" | "released";
+  /** When the shopper extended the hold (once at most; `expiresAt` is then the new end). */
+  extendedAt?: number;
 }
 
 /**

@@ -15,7 +15,9 @@ export function shopDesk(deps: RouteDeps): ShopDesk {
   return {
     async orderView(orderNumber) {
       const order = await findOrder(deps.kv, orderNumber);
-      return order ? publicOrderView(order, deps.imageBase, deps.clock.now()) : null;
+      return order
+        ? publicOrderView(order, deps.imageBase, deps.clock.now(), deps.config.holdExtensionMinutes)
+        : null;
     },
 
     async takePayment(charge, declinedOrder) {

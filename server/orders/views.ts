@@ -21,8 +21,16 @@ export function orderItemImageUrl(item: OrderItem, base: string): string {
     : itemImageUrl(base, item.image);
 }
 
-/** The public view of an order for its tracking page. */
-export function publicOrderView(order: Order, imageBase: string, now: number): PublicOrderView {
+/**
+ * The public view of an order for its tracking page. `holdExtensionMinutes` is what the shop's
+ * one extension of a hold adds (config), offered while the hold may still be extended.
+ */
+export function publicOrderView(
+  order: Order,
+  imageBase: string,
+  now: number,
+  holdExtensionMinutes: number,
+): PublicOrderView {
   const address = order.shippingAddress;
   return {
     orderNumber: order.orderNumber,
@@ -67,6 +75,9 @@ export function publicOrderView(order: Order, imageBase: string, now: number): P
     awaitingPayment: isHolding(order, now),
     holdSecondsLeft: isHolding(order, now)
       ? Math.floor((order.reservation.expiresAt - now) / 1000)
+      : null,
+    holdExtendMinutes: isHolding(order, now) && order.reservation.extendedAt === undefined
+      ? holdExtensionMinutes
       : null,
     // The shopper sees money owed until it is on its way back (whatever the provider's steps).
     refund: !order.refund ? null : order.refund.state === "refunded" ? "refunded" : "pending",

@@ -155,6 +155,12 @@ export interface PaymentProvider {
    */
   stop(ref: PaymentRef, orderNumber: string): Promise<PaymentEvent | null>;
   /**
+   * Lets a payment be taken until `expiresAt` (a hold the shopper extended): true when it can
+   * be, false when the provider cannot keep it open that long (a hosted page's end is fixed when
+   * it is made) or it is no longer open. Throws when the provider cannot be reached.
+   */
+  extend(ref: PaymentRef, expiresAt: number): Promise<boolean>;
+  /**
    * Refunds a taken payment in full; the same key never refunds twice. Answers the refund as the
    * provider has it now (a refund the provider accepted may still fail later). Throws when the
    * provider refuses or cannot be reached: the caller tries again later.

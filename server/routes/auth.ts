@@ -132,7 +132,11 @@ export function authRoutes(deps: RouteDeps): Hono {
   app.get("/orders", async (c) => {
     const user = await requireUser(deps, c);
     const orders = await listOrdersOfUser(kv, user.userId);
-    return c.json(orders.map((o) => publicOrderView(o, imageBase, clock.now())));
+    return c.json(
+      orders.map((o) =>
+        publicOrderView(o, imageBase, clock.now(), deps.config.holdExtensionMinutes)
+      ),
+    );
   });
 
   app.post("/create-payment-intent", async (c) => {

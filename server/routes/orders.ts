@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import { z } from "zod";
 import {
   customerCancelSchema,
+  extendHoldSchema,
   orderCreateSchema,
   promoValidateSchema,
 } from "../../shared/schemas.ts";
@@ -14,6 +15,7 @@ import { paymentReturned } from "../orders/payment.ts";
 import { previewPromo } from "../promos/preview.ts";
 import { startCheckout } from "../orders/checkout.ts";
 import { cancelByCustomer } from "../orders/customer_cancel.ts";
+import { extendHold } from "../orders/hold_extension.ts";
 import { clientKey } from "../middleware/client_key.ts";
 import { originOf } from "../middleware/shop_origin.ts";
 import { optionalUser } from "../middleware/user_auth.ts";
@@ -81,7 +83,7 @@ export function orderRoutes(deps: RouteDeps): Hono {
         stripeClientSecret: payment.clientSecret!,
         orderNumber: order.orderNumber,
         paymentIntentId: payment.id,
-        totals: publicOrderView(order, imageBase, clock.now()),
+        totals: publicOrderView(order, imageBase, clock.now(), config.holdExtensionMinutes),
       } satisfies EmbeddedCheckoutView,
     );
   });
@@ -120,7 +122,7 @@ export function orderRoutes(deps: RouteDeps): Hono {
     const order = await findOrder(kv, c.req.valid("param").orderNumber);
     if (!order) throw new NotFound("Order not found");
     await lookup.giveBack();
-    return c.json(publicOrderView(order, imageBase, clock.now()));
+    return c.json(publicOrderView(order, imageBase, clock.now(), config.holdExtensionMinutes));
   });
 
   app.post(
@@ -142,7 +144,29 @@ export function orderRoutes(deps: RouteDeps): Hono {
         userId: user?.userId,
       });
       await attempt.giveBack();
-      return c.json(publicOrderView(order, imageBase, clock.now()));
+      return c.json(publicOrderView(order, imageBase, clock.now(), config.holdExtensionMinutes));
+    },
+  );
+  app.post(
+    "/orders/:orderNumber/extend-hold",
+    validateParams(orderParam),
+    validateJson(extendHoldSchema),
+    async (c) => {
+      // Counted like a lookup until it proves the order is the caller's: no guessing by extending.
+      const attempt = await hitRateLimit(
+        kv,
+        clock,
+        ORDER_MISS_LIMIT,
+        clientKey(c),
+        "Too many order lookups. Please wait a few minutes and try again.",
+      );
+      const order = await extendHold(
+        deps,
+        c.req.valid("param").orderNumber,
+        c.req.valid("json").paymentId,
+      );
+      await attempt.giveBack();
+      return c.json(publicOrderView(order, imageBase, clock.now(), config.holdExtensionMinutes));
     },
   );
   return app;

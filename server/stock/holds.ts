@@ -85,3 +85,20 @@ export function freeHoldInto(
   const rest = entry.value.filter((h) => h.orderNumber !== orderNumber);
   if (rest.length !== entry.value.length) writeHoldsTo(op, client, entry, rest, now);
 }
+
+/**
+ * Adds moving one order's hold to its new end to `op` (the shopper extended it), so the client's
+ * holds keep counting it until then; nothing when the client holds no such order.
+ */
+export function extendHoldInto(
+  op: Deno.AtomicOperation,
+  client: string | null,
+  entry: HoldsEntry,
+  orderNumber: string,
+  expiresAt: number,
+  now: number,
+): void {
+  if (!client || !entry.value?.some((h) => h.orderNumber === orderNumber)) return;
+  const holds = entry.value.map((h) => h.orderNumber === orderNumber ? { ...h, expiresAt } : h);
+  writeHoldsTo(op, client, entry, holds, now);
+}

@@ -814,3 +814,29 @@ Deno.test("a switch leaving stock marks the tester line unavailable in the cart"
   // The price does not depend on stock.
   assert.equal(res.json.items[0].item.priceCents, json.items[0].item.priceCents);
 });
+
+Deno.test("a line short of stock names the switch, how many are left and how many it needs", async () => {
+  await using t = await createTestApp();
+  const ids = pick(10);
+  const { json } = await addTester(t, testerBody(10, "none", ids, { quantity: 3 }));
+  assert.deepEqual(json.items[0].item.shortStock, [], "nothing short yet");
+  await setStock(t, switchKey(ids[4]), 2);
+  const res = await getCart(t, json.id);
+  const short = SWITCHES.find((s) => s.id === ids[4])!;
+  assert.equal(res.json.items[0].item.available, false);
+  assert.deepEqual(res.json.items[0].item.shortStock, [
+    { name: `${short.brand} ${short.name}`, available: 2, needed: 3 },
+  ]);
+});
+
+Deno.test("a pack short of one of its switches names that switch", async () => {
+  await using t = await createTestApp();
+  const pack = PACKS[0];
+  const { json } = await addProduct(t, pack.id);
+  const first = SWITCHES.find((s) => s.id === pack.switchIds[0])!;
+  await setStock(t, switchKey(first.id), 0);
+  const res = await getCart(t, json.id);
+  assert.deepEqual(res.json.items[0].item.shortStock, [
+    { name: `${first.brand} ${first.name}`, available: 0, needed: 1 },
+  ]);
+});

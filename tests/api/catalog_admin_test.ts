@@ -24,6 +24,7 @@ import { SWITCHES } from "../../shared/catalog/switches.ts";
 import { customTesterCents, toDollars } from "../../shared/pricing.ts";
 import { keys } from "../../server/kv/keys.ts";
 import { seedKv } from "../../server/ops/seed.ts";
+import { recordEditInto } from "../../server/catalog/history.ts";
 import { seedStock } from "../../server/stock/store.ts";
 import type { PackRecord, ProductRecord, SwitchRecord } from "../../server/catalog/store.ts";
 import type { StockRecord } from "../../server/stock/record.ts";
@@ -637,6 +638,7 @@ Deno.test("GET /api/admin/catalog/history: every edit, newest first, with old an
     "id",
     "kind",
     "label",
+    "names",
     "target",
   ]);
   assert.equal(item.target, "2");
@@ -671,6 +673,38 @@ Deno.test("GET /api/admin/catalog/history: every edit, newest first, with old an
     from: STARTER.switchIds,
     to: [FREE[0].id, ...STARTER.switchIds.slice(1)],
   }]);
+});
+
+Deno.test("the history names a pack's switches as they were called then, else now, else removed", async () => {
+  await using t = await createTestApp();
+  const [oldId, newId] = [STARTER.switchIds[0], FREE[0].id];
+  const [oldSwitch, newSwitch] = [oldId, newId].map((id) => SWITCHES.find((s) => s.id === id)!);
+  ok(await patch(t, "packs", STARTER.id, { switchIds: [newId, ...STARTER.switchIds.slice(1)] }));
+  // Renamed afterwards: the history keeps the name the owner saw when swapping.
+  ok(await patch(t, "switches", newId, { name: "Renamed Later" }));
+  const history = ok(await admin(t, "/api/admin/catalog/history"));
+  const swap = history.find((e: { kind: string }) => e.kind === "pack");
+  assert.equal(swap.names[oldId], `${oldSwitch.brand} ${oldSwitch.name}`);
+  assert.equal(swap.names[newId], `${newSwitch.brand} ${newSwitch.name}`);
+  assert.equal(Object.keys(swap.names).length, 11, "every switch before and after is named");
+
+  // An edit recorded before names were kept: current names, and a switch no longer stored says so.
+  const op = t.kv.atomic();
+  recordEditInto(op, {
+    at: t.clock.now() + 1,
+    kind: "pack",
+    target: String(STARTER.id),
+    action: "updated",
+    changes: [{ field: "switchIds", from: [newId, 999_001], to: [oldId, 999_001] }],
+  });
+  await op.commit();
+  const [old] = ok(await admin(t, "/api/admin/catalog/history"));
+  assert.equal(old.label, "Starter Pack", "the pack's current title when none was kept");
+  assert.deepEqual(old.names, {
+    [newId]: `${newSwitch.brand} Renamed Later`,
+    [oldId]: `${oldSwitch.brand} ${oldSwitch.name}`,
+    "999001": "switch #999001 (removed)",
+  });
 });
 
 Deno.test("an edit made on a stale version is a 409 that says so; without version the last write wins", async () => {

@@ -22,6 +22,7 @@ import {
   newPackCart,
   paidOrder,
   payDemo,
+  sessionIdOf,
   STARTER,
   startHostedCheckout,
   US_ADDRESS,
@@ -36,6 +37,7 @@ import {
   customerCancelSchema,
   deleteAccountSchema,
   demoPaySchema,
+  extendHoldSchema,
   itemUpdateSchema,
   loginSchema,
   noticeSchema,
@@ -155,6 +157,8 @@ interface Group {
 // Hostile values
 
 const KB = 1024;
+/** Addresses the extend-hold cases have checked out from, so none meets the per-client holds. */
+let extendClients = 0;
 const CONTROL = "\u0000\u0007\u202e";
 const MARKUP = "<script>alert(1)</script>";
 const LONG_FIELD = "x".repeat(60 * KB); // under the 64 KB body limit: reaches validation
@@ -1006,6 +1010,24 @@ const GROUPS: Group[] = [
           "body email: missing": 404,
           "body: {}": 404,
         },
+      },
+      {
+        method: "POST",
+        path: "/api/orders/:orderNumber/extend-hold",
+        fresh: true,
+        base: async (ctx) => {
+          // Each case holds stock from an address of its own: one client may hold only a few.
+          const cartId = await newPackCart(ctx.t);
+          const started = await ctx.t.request(`/api/cart/${cartId}/checkout/us`, {
+            method: "POST",
+            client: `127.0.${Math.floor(++extendClients / 250)}.${1 + extendClients % 250}`,
+          });
+          return {
+            params: { orderNumber: started.json.orderNumber },
+            body: { paymentId: sessionIdOf(started.json.url) },
+          };
+        },
+        body: { kind: "json", fields: fieldsOf(extendHoldSchema) },
       },
       {
         method: "GET",

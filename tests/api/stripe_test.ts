@@ -38,14 +38,17 @@ const US_ADDRESS = {
  * A Stripe-mode test app whose provider talks to a fresh fake Stripe on loopback; its queue is
  * kept by the test (`runDue` runs the jobs the clock has reached).
  */
-async function stripeShop(onStep?: (step: string) => void | Promise<void>) {
+async function stripeShop(
+  onStep?: (step: string) => void | Promise<void>,
+  env: Record<string, string> = {},
+) {
   const fake = await startFakeStripe();
   const store = await Deno.openKv(":memory:");
   let clock: Clock = { now: () => 0 };
   const queue = keptQueue(store, () => clock);
   const t = await createTestApp({
     kv: queue.kv,
-    env: STRIPE_ENV,
+    env: { ...STRIPE_ENV, ...env },
     onStep,
     payments: (_kv, clock) =>
       stripePayments({
@@ -837,4 +840,42 @@ Deno.test("sessions recorded before the payment kinds' new names are still expir
   const oldShape = { ...queued, payment: { ...queued.payment, kind: "checkout_session" } };
   await stopPayment(t, oldShape as unknown as StopJob);
   assert.equal(fake.sessions.get(sessionId)!.status, "expired");
+});
+
+Deno.test("a hold is extended only as far as Stripe keeps the payment open", async () => {
+  // A Checkout Session's end is fixed when it is made (at least 30 minutes, Stripe's floor): a
+  // 30-minute hold cannot run 10 minutes past it, a 5-minute one can; a payment intent has no end.
+  {
+    await using shop = await stripeShop();
+    const { t } = shop;
+    const { order, sessionId } = await hostedCheckout(t);
+    const res = await t.request(`/api/orders/${order.orderNumber}/extend-hold`, {
+      method: "POST",
+      body: { paymentId: sessionId },
+    });
+    assert.equal(res.status, 409, res.text);
+    assert.match(res.json.error, /cannot be kept open longer/);
+    const after = (await findOrder(t.kv, order.orderNumber))!;
+    assert.equal(after.reservation.expiresAt, order.reservation.expiresAt, "the hold is unchanged");
+    assert.equal(after.reservation.extendedAt, undefined, "nothing is recorded");
+
+    const { res: created, intentId } = await embeddedCheckout(t);
+    const embedded = await t.request(`/api/orders/${created.json.orderNumber}/extend-hold`, {
+      method: "POST",
+      body: { paymentId: intentId },
+    });
+    assert.equal(embedded.status, 200, embedded.text);
+    assert.equal(embedded.json.holdSecondsLeft, 40 * 60);
+  }
+  {
+    await using shop = await stripeShop(undefined, { RESERVATION_MINUTES: "5" });
+    const { t } = shop;
+    const { order, sessionId } = await hostedCheckout(t);
+    const res = await t.request(`/api/orders/${order.orderNumber}/extend-hold`, {
+      method: "POST",
+      body: { paymentId: sessionId },
+    });
+    assert.equal(res.status, 200, res.text);
+    assert.equal(res.json.holdSecondsLeft, 15 * 60);
+  }
 });

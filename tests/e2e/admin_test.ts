@@ -11,6 +11,15 @@ const EMAIL = "shopper@example.com";
 const STREET = "1 Main Street";
 const TRACKING = "9400111899223344551234";
 
+const SAM_ADDRESS = {
+  street: STREET,
+  apartment: "",
+  city: "Austin",
+  state: "TX",
+  zipCode: "73301",
+  country: "US",
+};
+
 /** The Starter Pack's id, the item the admin's order holds. */
 const STARTER_PACK_ID = 384;
 
@@ -27,6 +36,25 @@ async function shopperSees(page: Page, orderNumber: string, percent: number): Pr
   assert.equal(await link.getAttribute("href"), carrierTrackingUrl(TRACKING));
 }
 
+/** An order's status as its tracking page's API answers it. */
+async function getStatus(url: string, orderNumber: string): Promise<string> {
+  return (await (await fetch(`${url}/api/orders/${orderNumber}`)).json()).status;
+}
+
+/** Adds a tracking number as the owner's scripts do, with the password as a bearer token. */
+async function ownerTrack(
+  shop: { url: string; adminPassword: string },
+  orderNumber: string,
+  trackingNumber: string,
+): Promise<void> {
+  const res = await fetch(`${shop.url}/api/admin/orders/${orderNumber}/tracking`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Authorization: `Bearer ${shop.adminPassword}` },
+    body: JSON.stringify({ trackingNumber }),
+  });
+  assert.equal(res.status, 200, await res.text());
+}
+
 e2eTest(
   "the admin logs in, ships an order from tracking number to delivery, masks data and edits stock",
   async (e2e) => {
@@ -34,14 +62,7 @@ e2eTest(
     const orderNumber = await paidOrder(shop.url, {
       email: EMAIL,
       name: "Sam Shopper",
-      address: {
-        street: STREET,
-        apartment: "",
-        city: "Austin",
-        state: "TX",
-        zipCode: "73301",
-        country: "US",
-      },
+      address: SAM_ADDRESS,
     }, STARTER_PACK_ID);
     const { page, context, problems } = await e2e.newPage({
       // Expected: the wrong password, the stale flag's session check, and a refused stock value.
@@ -116,11 +137,36 @@ e2eTest(
     assert.ok(csv.includes(orderNumber), "the CSV lists the order");
     assert.ok(csv.includes(TRACKING), "with its tracking number");
 
-    // Ship Orders moves it to Processed.
+    // Ship Orders lists what it will ship and asks once: Cancel ships nothing.
     const ship = page.getByRole("button", { name: "Ship Orders" });
     assert.equal(await ship.getAttribute("title"), "Mark all processed orders as shipped");
     await ship.click();
+    const confirm = page.getByRole("dialog", { name: "Ship 1 order?" });
+    await confirm.waitFor();
+    const listed = confirm.getByTestId("ship-order");
+    assert.equal(await listed.count(), 1);
+    const toShip = await listed.innerText();
+    for (const part of [orderNumber, "Sam Shopper", TRACKING]) {
+      assert.ok(toShip.includes(part), toShip);
+    }
+    await confirm.getByRole("button", { name: "Cancel" }).click();
+    await confirm.waitFor({ state: "detached" });
+    assert.equal(await page.evaluate(() => document.activeElement?.textContent), "Ship Orders");
+    assert.equal(await getStatus(shop.url, orderNumber), "PROCESSING", "nothing shipped");
+
+    // Confirming ships exactly the listed orders: one that gained a tracking number meanwhile
+    // waits for the next round, where it is listed first.
+    await ship.click();
+    await confirm.waitFor();
+    const late = await paidOrder(shop.url, {
+      email: "late@example.com",
+      name: "Lee Late",
+      address: { ...SAM_ADDRESS, street: "2 Late Lane" },
+    }, STARTER_PACK_ID);
+    await ownerTrack(shop, late, "9400 1000 0000 0000 0000 99");
+    await confirm.getByRole("button", { name: "Ship 1 order" }).click();
     await expectToast(page, "1 order marked as shipped");
+    assert.equal(await getStatus(shop.url, late), "PROCESSING", "not shipped unseen");
     const processed = page.getByTestId("processed-orders");
     const shipped = processed.locator(`[data-order="${orderNumber}"]`);
     await shipped.getByText("Shipped", { exact: true }).waitFor();

@@ -122,8 +122,20 @@ e2eTest(
 
     // The demo provider's page: summary, contact and address, the card field and the way back.
     await page.getByTestId("demo-line").first().waitFor();
-    assert.ok(await holdSeconds(page) > 0, "the stock hold counts down");
+    const held = await holdSeconds(page);
+    assert.ok(held > 0, "the stock hold counts down");
     await page.getByText("If the timer runs out, the items go back on sale").waitFor();
+
+    // The hold can be kept longer once (WCAG 2.2.1): the button leaves, the focus stays on the
+    // clock it changed, and the extension is spoken once.
+    await page.getByRole("button", { name: "Keep my items 10 more minutes" }).click();
+    await page.getByText("Your hold was extended by 10 minutes.").waitFor({ state: "attached" });
+    assert.ok(await holdSeconds(page) > held + 9 * 60, "ten more minutes on the clock");
+    assert.equal(await page.getByRole("button", { name: /Keep my items/ }).count(), 0);
+    assert.equal(
+      await page.evaluate(() => document.activeElement?.getAttribute("role")),
+      "timer",
+    );
     assert.equal(await text(page, "demo-subtotal"), formatCents(subtotal));
     assert.equal(await text(page, "demo-shipping"), formatCents(799));
     assert.equal(

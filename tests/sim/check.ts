@@ -8,6 +8,7 @@ import { checkCarts, observePayments } from "./invariants/carts.ts";
 import { checkPromos } from "./invariants/promos.ts";
 import { checkEmailsSettled, checkEmailsSoFar, stockNames } from "./invariants/emails.ts";
 import { checkSettings } from "./invariants/settings.ts";
+import { checkHolds } from "./invariants/holds.ts";
 
 /** Checks what must hold after any step; answers the view it read. */
 export async function checkStep(model: Model, world: World): Promise<View> {
@@ -18,6 +19,7 @@ export async function checkStep(model: Model, world: World): Promise<View> {
   checkCarts(model, view);
   checkPromos(model, view);
   checkSettings(model, view);
+  checkHolds(model, view, world.config.holdExtensionMinutes * 60_000);
   checkEmailsSoFar(model, view, world, await stockNames(model, world));
   return view;
 }

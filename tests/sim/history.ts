@@ -26,6 +26,7 @@ import {
   ConfirmStockAlert,
   Contact,
   CustomerCancel,
+  ExtendHold,
   NotifyMe,
   Pay,
   ResetPassword,
@@ -137,6 +138,9 @@ function setQuantity(s = shopper) {
     at,
   }).map((p) => new SetQuantity(p));
 }
+function extendHold(s = shopper) {
+  return fc.record({ shopper: s, which, at }).map((p) => new ExtendHold(p));
+}
 function customerCancel(s = shopper) {
   return fc.record({ shopper: s, which, at }).map((p) => new CustomerCancel(p));
 }
@@ -173,6 +177,7 @@ function trappable(s = shopper): fc.Arbitrary<TrappableStep> {
     { weight: 3, arbitrary: checkout(s) },
     { weight: 4, arbitrary: pay(s) },
     { weight: 1, arbitrary: customerCancel(s) },
+    { weight: 1, arbitrary: extendHold(s) },
     { weight: 1, arbitrary: ownerCancel },
     { weight: 3, arbitrary: deliver },
     { weight: 1, arbitrary: redeliver },
@@ -186,6 +191,7 @@ function alongside(s: fc.Arbitrary<number>): fc.Arbitrary<Step> {
     { weight: 3, arbitrary: checkout(s) },
     { weight: 2, arbitrary: addProduct(s) },
     { weight: 1, arbitrary: setQuantity(s) },
+    { weight: 1, arbitrary: extendHold(s) },
     { weight: 1, arbitrary: ownerMove },
     { weight: 1, arbitrary: setShelf },
     { weight: 1, arbitrary: editPromo },
@@ -233,6 +239,7 @@ const stepArb: fc.Arbitrary<Step> = fc.oneof(
   { weight: 18, arbitrary: checkout() },
   { weight: 22, arbitrary: pay() },
   { weight: 3, arbitrary: customerCancel() },
+  { weight: 6, arbitrary: extendHold() },
   // Sign-ups hash a password (PBKDF2, 600,000 rounds): few, to keep the budget's time.
   { weight: 1, arbitrary: fc.record({ shopper, at }).map((p) => new SignUp(p)) },
   { weight: 3, arbitrary: fc.record({ shopper, at }).map((p) => new ResetPassword(p)) },

@@ -114,6 +114,10 @@ export interface Model {
   alertConfirmed: Map<string, number>;
   /** Order numbers seen paid (history holds PAYMENT_RECEIVED). */
   paid: Set<string>;
+  /** Each order's hold end when first seen (before any extension), by order number. */
+  holdEnds: Map<string, number>;
+  /** Order numbers the shop answered an extension of the hold for (200). */
+  extended: Set<string>;
 }
 
 /** The default low-stock level (the shop's default: the owner has not set one). */
@@ -156,6 +160,8 @@ export function newModel(shoppers: number, stock: Map<StockKey, number>): Model 
     alertConfirmations: new Map(),
     alertConfirmed: new Map(),
     paid: new Set(),
+    holdEnds: new Map(),
+    extended: new Set(),
   };
 }
 

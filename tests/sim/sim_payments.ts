@@ -74,6 +74,12 @@ export function simPayments(
       if (!ok) throw new Refused("stop a payment");
       return await demo.stop(ref, orderNumber);
     },
+    extend(ref, expiresAt) {
+      kv.alive();
+      // Refused with the stops: a provider that cannot be reached cannot keep a payment open.
+      if (faults.stop) return Promise.reject(new Refused("extend a payment"));
+      return demo.extend(ref, expiresAt);
+    },
     async refund(ref, amountCents, idempotencyKey, orderNumber) {
       kv.alive();
       const ok = !faults.refund;

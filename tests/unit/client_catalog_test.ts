@@ -125,6 +125,7 @@ Deno.test("the history lists one line per changed field, newest first, values re
       label: "Gateron Tidal Blue",
       action: "created",
       changes: [{ field: "extraPrice", from: null, to: 0.75 }],
+      names: {},
     },
     {
       id: "b",
@@ -137,6 +138,7 @@ Deno.test("the history lists one line per changed field, newest first, values re
         { field: "title", from: "Starter Pack", to: "Starter Pack 2027" },
         { field: "onSale", from: true, to: false },
       ],
+      names: {},
     },
   ];
   const rows = historyRows(edits);
@@ -149,6 +151,35 @@ Deno.test("the history lists one line per changed field, newest first, values re
   assert.equal(historyValue("priceCents", 1150), "$11.50");
   assert.equal(historyValue("switchIds", [1, 2]), "1, 2");
   assert.equal(historyValue("percentOff", 16), "16%");
+});
+
+Deno.test("a pack's switch swap reads as names, only the switches that changed", () => {
+  const edit = (from: number[], to: number[]): CatalogEditView => ({
+    id: "c",
+    at: "2026-01-03T00:00:00.000Z",
+    kind: "pack",
+    target: "384",
+    label: "Starter Pack",
+    action: "updated",
+    changes: [{ field: "switchIds", from, to }],
+    names: {
+      "150": "Gateron Oil King",
+      "223": "Akko Cream Yellow",
+      "7": "Cherry MX Red",
+      "8": "switch #8 (removed)",
+    },
+  });
+  const swap = historyRows([edit([150, 7], [223, 7])]);
+  assert.deepEqual(swap.map((r) => [r.field, r.from, r.to]), [
+    ["Switches", "Gateron Oil King", "Akko Cream Yellow"],
+  ]);
+  const two = historyRows([edit([150, 8, 7], [223, 7, 150])]);
+  assert.deepEqual(two.map((r) => [r.from, r.to]), [["switch #8 (removed)", "Akko Cream Yellow"]]);
+  const reordered = historyRows([edit([150, 7], [7, 150])]);
+  assert.deepEqual(reordered.map((r) => [r.from, r.to]), [[
+    "Gateron Oil King, Cherry MX Red",
+    "Cherry MX Red, Gateron Oil King",
+  ]], "only the order changed: both lists whole");
 });
 
 Deno.test("the cart names the lines that stop the checkout", () => {

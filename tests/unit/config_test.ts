@@ -9,6 +9,7 @@ Deno.test("defaults: port 8000, demo payments, a generated admin password", () =
   assert.equal(config.adminPasswordGenerated, true);
   assert.ok(config.adminPassword.length >= 12);
   assert.equal(config.reservationMinutes, 30);
+  assert.equal(config.holdExtensionMinutes, 10);
 });
 
 Deno.test("a bad value stops start-up with one line naming the variable", () => {
@@ -34,6 +35,12 @@ Deno.test("a bad value stops start-up with one line naming the variable", () => 
     [{ MAX_HOLDS_PER_CLIENT: "0" }, /^Invalid MAX_HOLDS_PER_CLIENT="0": .* from 1 to 500$/],
     [{ MAX_HOLDS_PER_CLIENT: "501" }, /^Invalid MAX_HOLDS_PER_CLIENT="501"/],
     [{ MAX_HOLDS_PER_CLIENT: "2.5" }, /^Invalid MAX_HOLDS_PER_CLIENT/],
+    [
+      { HOLD_EXTENSION_MINUTES: "0" },
+      /^Invalid HOLD_EXTENSION_MINUTES="0": must be a whole number of minutes from 1 to 1440$/,
+    ],
+    [{ HOLD_EXTENSION_MINUTES: "1441" }, /^Invalid HOLD_EXTENSION_MINUTES="1441"/],
+    [{ HOLD_EXTENSION_MINUTES: "ten" }, /^Invalid HOLD_EXTENSION_MINUTES="ten"/],
     [
       { MAX_HELD_UNITS_PER_CLIENT: "0" },
       /^Invalid MAX_HELD_UNITS_PER_CLIENT="0": .* from 1 to 100000$/,

@@ -5,6 +5,7 @@ import {
   isCancellable,
   isNewForAdmin,
   isProcessedForAdmin,
+  isReadyToShip,
   ORDER_STATUSES,
   ORDER_TRANSITIONS,
   type OrderStatus,
@@ -176,13 +177,24 @@ Deno.test("carrierTrackingUrl points at USPS with the number as a query value", 
 });
 
 Deno.test("carrierTrackingUrl encodes characters that would break the query", () => {
-  const url = carrierTrackingUrl("AB 12&x=1#frag/?");
+  const url = carrierTrackingUrl("AB12&x=1#frag/?");
   assert.equal(
     url,
-    "https://tools.usps.com/go/TrackConfirmAction?tLabels=AB%2012%26x%3D1%23frag%2F%3F",
+    "https://tools.usps.com/go/TrackConfirmAction?tLabels=AB12%26X%3D1%23FRAG%2F%3F",
   );
   const parsed = new URL(url);
-  assert.equal(parsed.searchParams.get("tLabels"), "AB 12&x=1#frag/?");
+  assert.equal(parsed.searchParams.get("tLabels"), "AB12&X=1#FRAG/?");
   assert.equal(parsed.searchParams.has("x"), false);
   assert.equal(parsed.hash, "");
+});
+
+Deno.test("an order is ready to ship when it is PROCESSING with a tracking number", () => {
+  assert.equal(
+    isReadyToShip({ status: "PROCESSING", trackingNumber: "9400111899223344551234" }),
+    true,
+  );
+  assert.equal(isReadyToShip({ status: "PROCESSING", trackingNumber: null }), false);
+  assert.equal(isReadyToShip({ status: "PROCESSING", trackingNumber: "" }), false);
+  assert.equal(isReadyToShip({ status: "PAYMENT_RECEIVED", trackingNumber: "9400" }), false);
+  assert.equal(isReadyToShip({ status: "SHIPPED", trackingNumber: "9400" }), false);
 });

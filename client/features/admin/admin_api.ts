@@ -18,6 +18,7 @@ import type {
 } from "../../../shared/api_types.ts";
 import { api, ApiError, type ApiOptions } from "../../app/api.ts";
 import { useStore } from "../../app/store/store.ts";
+import { isReadyToShip } from "../../../shared/status.ts";
 import {
   type AdminOrdersQuery,
   type AdminVerifyInput,
@@ -122,13 +123,34 @@ export function addTrackingNumber(
   });
 }
 
-/** Ships every PROCESSING order that has a tracking number; answers how many shipped. */
-export async function shipProcessedOrders(): Promise<number> {
-  const { shippedCount } = await adminApi<{ shippedCount: number }>(
-    "/api/admin/orders/ship-processed",
-    { method: "POST" },
-  );
-  return shippedCount;
+/**
+ * Every order Ship Orders would ship now (shared/status.ts isReadyToShip), oldest first, read
+ * through every page of the New orders whatever the dashboard's search shows.
+ */
+export async function fetchOrdersToShip(): Promise<AdminOrderView[]> {
+  const found: AdminOrderView[] = [];
+  let cursor: string | null = null;
+  do {
+    const page = await fetchOrders({ status: "new" }, cursor, 200);
+    found.push(...page.orders.filter(isReadyToShip));
+    cursor = page.nextCursor;
+  } while (cursor);
+  return found.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+}
+
+/**
+ * What a ship answered, for the owner: how many shipped, and each order not shipped with why
+ * (shipped meanwhile by another tab, cancelled) so none is missed; null when all shipped.
+ */
+export function shipResultText(
+  result: ShipChosenView,
+): { shipped: string; notShipped: string | null } {
+  return {
+    shipped: shippedMessage(result.shippedCount),
+    notShipped: result.skipped.length === 0
+      ? null
+      : `Not shipped: ${result.skipped.map((s) => `${s.orderNumber} (${s.reason})`).join(", ")}`,
+  };
 }
 
 /** Ships the chosen orders; answers how many shipped and why the others did not. */

@@ -180,14 +180,38 @@ export function historyRows(edits: readonly CatalogEditView[]): HistoryRow[] {
       const changes = edit.changes.length > 0
         ? edit.changes
         : [{ field: "", from: null, to: null }];
-      return changes.map((change, i) => ({
-        key: `${edit.id}-${i}`,
-        at: new Date(edit.at).toLocaleString(),
-        what,
-        action: edit.action,
-        field: change.field ? fieldName(change.field) : "—",
-        from: change.field ? historyValue(change.field, change.from) : "",
-        to: change.field ? historyValue(change.field, change.to) : "",
-      }));
+      return changes.map((change, i) => {
+        const swap = change.field === "switchIds" ? switchSwap(change, edit.names ?? {}) : null;
+        return {
+          key: `${edit.id}-${i}`,
+          at: new Date(edit.at).toLocaleString(),
+          what,
+          action: edit.action,
+          field: change.field ? fieldName(change.field) : "—",
+          from: swap?.from ?? (change.field ? historyValue(change.field, change.from) : ""),
+          to: swap?.to ?? (change.field ? historyValue(change.field, change.to) : ""),
+        };
+      });
     });
+}
+
+/**
+ * A pack's switch change by name: only the switches taken out and put in ("Gateron Oil King" →
+ * "Akko Cream Yellow"), since ten ids either side hide the one that changed; both lists whole
+ * when only their order changed. Null when the values are not lists of ids.
+ */
+function switchSwap(
+  change: { from: unknown; to: unknown },
+  names: Readonly<Record<string, string>>,
+): { from: string; to: string } | null {
+  const { from, to } = change;
+  if (!Array.isArray(from) || !Array.isArray(to)) return null;
+  const name = (id: unknown) => names[String(id)] ?? `switch #${id}`;
+  const out = from.filter((id) => !to.includes(id));
+  const into = to.filter((id) => !from.includes(id));
+  const [shownFrom, shownTo] = out.length + into.length === 0 ? [from, to] : [out, into];
+  return {
+    from: shownFrom.length > 0 ? shownFrom.map(name).join(", ") : "—",
+    to: shownTo.length > 0 ? shownTo.map(name).join(", ") : "—",
+  };
 }

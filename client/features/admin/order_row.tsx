@@ -7,6 +7,7 @@ import {
   isNewForAdmin,
   STATUS_LABELS,
 } from "../../../shared/status.ts";
+import { normaliseTrackingNumber, trackingNumberProblem } from "../../../shared/tracking_number.ts";
 import type { AdminOrderItem, AdminOrderView } from "../../../shared/api_types.ts";
 import { formatDollars } from "../../app/money.ts";
 import { addTrackingNumber, adminErrorMessage, cancelOrder, markDelivered } from "./admin_api.ts";
@@ -218,7 +219,7 @@ function TrackingLink(
   );
 }
 
-/** The tracking input of a New order: empty is refused before any call. */
+/** The tracking input of a New order: an empty or odd number is refused before any call. */
 function TrackingForm(
   { order, shownNumber, hide, busy, onSubmit }: {
     order: AdminOrderView;
@@ -235,9 +236,11 @@ function TrackingForm(
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (busy) return;
-    const tracking = value.trim();
-    if (!tracking) {
-      toast.error("Please enter a tracking number");
+    // The server's own rule, so the owner sees the number as it will be stored and linked.
+    const tracking = normaliseTrackingNumber(value);
+    const problem = trackingNumberProblem(tracking);
+    if (problem) {
+      toast.error(problem);
       return;
     }
     if (await onSubmit(tracking)) setValue("");
@@ -255,7 +258,8 @@ function TrackingForm(
           type="text"
           autoComplete="off"
           placeholder={order.trackingNumber ? "New tracking number" : "Tracking number"}
-          maxLength={40}
+          // Room for a label's number pasted with its spaces; the rule limits what is stored.
+          maxLength={80}
           value={value}
           onChange={(e) => setValue(e.target.value)}
         />

@@ -6,11 +6,13 @@ import {
   adminErrorMessage,
   fetchNewOrdersCsv,
   fetchOrders,
+  fetchOrdersToShip,
   type OrderFilters,
-  shippedMessage,
-  shipProcessedOrders,
+  shipChosenOrders,
+  shipResultText,
 } from "./admin_api.ts";
 import { OrderRow } from "./order_row.tsx";
+import { ShipOrdersDialog } from "./ship_orders_dialog.tsx";
 import { saveFile } from "../../app/save_file.ts";
 
 function byCreated(direction: 1 | -1) {
@@ -30,6 +32,8 @@ export function OrdersTab() {
   const [failed, setFailed] = useState(false);
   const [hideUserData, setHideUserData] = useState(false);
   const [busy, setBusy] = useState<"csv" | "ship" | "more" | null>(null);
+  // The orders Ship Orders listed and asks about; only these are shipped on confirming.
+  const [toShip, setToShip] = useState<AdminOrderView[] | null>(null);
 
   const load = useCallback(async () => {
     try {
@@ -79,14 +83,35 @@ export function OrdersTab() {
     }
   }
 
-  async function shipOrders() {
+  /** Lists what Ship Orders would ship, to ask once before anything is shipped. */
+  async function listOrdersToShip() {
     if (busy) return;
     setBusy("ship");
     try {
-      toast.success(shippedMessage(await shipProcessedOrders()));
+      const ready = await fetchOrdersToShip();
+      if (ready.length === 0) {
+        toast.error("No order is ready to ship: an order ships once it has a tracking number.");
+      } else setToShip(ready);
     } catch (err) {
       console.error(err);
-      toast.error(adminErrorMessage(err, "Failed to update orders"));
+      toast.error(adminErrorMessage(err, "Failed to fetch orders", [400]));
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  /** Ships exactly the listed orders: one that became ready meanwhile waits to be seen. */
+  async function shipListed() {
+    if (busy || !toShip) return;
+    setBusy("ship");
+    try {
+      const text = shipResultText(await shipChosenOrders(toShip.map((o) => o.orderNumber)));
+      setToShip(null);
+      toast.success(text.shipped);
+      if (text.notShipped) toast.error(text.notShipped);
+    } catch (err) {
+      console.error(err);
+      toast.error(adminErrorMessage(err, "Failed to update orders", [400]));
     } finally {
       setBusy(null);
     }
@@ -153,7 +178,7 @@ export function OrdersTab() {
               className="button"
               title="Mark all processed orders as shipped"
               aria-describedby="ship-orders-hint"
-              onClick={shipOrders}
+              onClick={listOrdersToShip}
               aria-disabled={busy !== null}
             >
               Ship Orders
@@ -194,6 +219,15 @@ export function OrdersTab() {
             hiddenTitle
           />
         </details>
+      )}
+      {toShip && (
+        <ShipOrdersDialog
+          orders={toShip}
+          hideUserData={hideUserData}
+          busy={busy === "ship"}
+          onConfirm={shipListed}
+          onCancel={() => setToShip(null)}
+        />
       )}
       {nextCursor && (
         <button

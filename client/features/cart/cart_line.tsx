@@ -3,6 +3,7 @@ import type { PricedItem } from "../../../shared/api_types.ts";
 import { formatCents } from "../../../shared/pricing.ts";
 import { formatDollars } from "../../app/money.ts";
 import { configurationText } from "../../app/order_line_text.ts";
+import { shortStockText } from "./short_stock_text.ts";
 
 /**
  * One cart line: image, name, configuration, price and the quantity control. A line the shop no
@@ -57,7 +58,7 @@ export function CartLine({ item, quantity, busy, onChange }: {
           </p>
         )}
         {!reason && !item.available && (
-          <p className="warn-text">Not enough stock for this quantity right now.</p>
+          <p className="warn-text" data-testid="line-short">{shortStockText(item.shortStock)}</p>
         )}
         {typeof item.priceChangedFrom === "number" && (
           <p className="warn-text cart-line-note" data-testid="line-price-changed">

@@ -12,7 +12,7 @@ import { computeTotals, TIMINGS, type Totals } from "../../../shared/policy.ts";
 import { api, errorMessage } from "../../app/api.ts";
 import type { PaymentsConfigView, PromoValidation } from "../../../shared/api_types.ts";
 import { type AppliedPromo, CheckoutSummary } from "./checkout_summary.tsx";
-import { HoldCountdown, useHoldSecondsLeft } from "./hold_countdown.tsx";
+import { HoldCountdown, useExtendableHold } from "./hold_countdown.tsx";
 import { ShippingForm } from "./shipping_form.tsx";
 import {
   checkShipping,
@@ -87,7 +87,17 @@ export function CheckoutPage() {
     ? { cartId: cart.id, ...details, promoCode: promo?.code ?? null }
     : null;
   const { state: payment, retry } = usePaymentCreation(request);
-  const holdSeconds = useHoldSecondsLeft(payment.kind === "ready" ? payment.hold : null);
+  const ready = payment.kind === "ready" ? payment : null;
+  const { seconds: holdSeconds, extension, extendedBy } = useExtendableHold(
+    ready?.hold ?? null,
+    ready
+      ? {
+        orderNumber: ready.created.orderNumber,
+        paymentId: ready.created.paymentIntentId,
+        minutes: ready.created.totals.holdExtendMinutes,
+      }
+      : null,
+  );
 
   if (loading) {
     return (
@@ -188,7 +198,12 @@ export function CheckoutPage() {
           )}
           {!config && !configFailed && <p className="loading">Loading payment form...</p>}
           {payment.kind === "ready" && (
-            <HoldCountdown key={payment.created.paymentIntentId} seconds={holdSeconds} />
+            <HoldCountdown
+              key={payment.created.paymentIntentId}
+              seconds={holdSeconds}
+              extension={extension}
+              extendedBy={extendedBy}
+            />
           )}
           {PaymentForm && (
             <Suspense fallback={<p className="loading">Loading payment form...</p>}>

@@ -15,7 +15,7 @@ import {
   SummaryLine,
 } from "./checkout_summary.tsx";
 import { DemoCardForm } from "./demo_card_form.tsx";
-import { HoldCountdown, type HoldEnd, holdEndOf, useHoldSecondsLeft } from "./hold_countdown.tsx";
+import { HoldCountdown, type HoldEnd, holdEndOf, useExtendableHold } from "./hold_countdown.tsx";
 import type { DemoPayAnswer, PromoValidation } from "../../../shared/api_types.ts";
 import type { DemoPayInput, PromoValidateInput } from "../../../shared/schemas.ts";
 
@@ -164,7 +164,11 @@ function closedReason(session: DemoSessionView): { title: string; text: string }
 
 function DemoCheckoutForm({ session, hold }: { session: DemoSessionView; hold: HoldEnd | null }) {
   const { order } = session;
-  const holdSeconds = useHoldSecondsLeft(hold);
+  const { seconds: holdSeconds, extension, extendedBy } = useExtendableHold(hold, {
+    orderNumber: order.orderNumber,
+    paymentId: session.id,
+    minutes: order.holdExtendMinutes,
+  });
   const international = order.region === "international";
   const [fields, setFields] = useState<Fields>({ ...EMPTY, country: international ? "" : "US" });
   // A code applied here; without one the order keeps the code it was created with.
@@ -326,7 +330,7 @@ function DemoCheckoutForm({ session, hold }: { session: DemoSessionView; hold: H
           </form>
           <section className="card checkout-section" aria-labelledby="demo-pay-title">
             <h2 id="demo-pay-title">Payment</h2>
-            <HoldCountdown seconds={holdSeconds} />
+            <HoldCountdown seconds={holdSeconds} extension={extension} extendedBy={extendedBy} />
             <DemoCardForm disabled={holdSeconds === 0} onPay={pay} />
           </section>
         </div>

@@ -3,9 +3,13 @@
  * pages. The server says how many seconds its own clock has left; the page counts those down from
  * the moment the answer arrived, so a wrong clock on the shopper's machine cannot shift the end.
  */
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Link } from "react-router-dom";
+import { toast } from "react-hot-toast";
 import type { PublicOrderView } from "../../../shared/api_types.ts";
+import type { ExtendHoldInput } from "../../../shared/schemas.ts";
+import { api, errorMessage } from "../../app/api.ts";
+import { holdAnnouncement } from "./hold_announcement.ts";
 
 /** Where a hold ends, on the page's own clocks: the server's seconds left at the answer's arrival. */
 export interface HoldEnd {
@@ -60,19 +64,77 @@ export function formatHold(seconds: number): string {
   return `${String(minutes).padStart(2, "0")}:${String(seconds % 60).padStart(2, "0")}`;
 }
 
-function minutesText(minutes: number): string {
-  return minutes === 1 ? "1 minute left on your hold." : `${minutes} minutes left on your hold.`;
+/** One extension the page may offer: its minutes, and the call that makes it. */
+export interface HoldExtension {
+  minutes: number;
+  /** Resolves null when the hold was extended, else the reason for the shopper. */
+  run: () => Promise<string | null>;
 }
 
 /**
- * The hold's clock and what happens at zero; nothing without a hold. Give it a `key` per order,
- * so a new order's hold starts its announcements afresh.
+ * The hold of a payment page with its one extension: the seconds left, the extension to offer
+ * (null once used, or when the server offers none) and how much it added once used. `start` is
+ * the hold as the page loaded it; an extension belongs to that hold, so a new checkout's hold
+ * (a new `start`) starts afresh.
  */
-export function HoldCountdown({ seconds }: { seconds: number | null }) {
+export function useExtendableHold(
+  start: HoldEnd | null,
+  offer: { orderNumber: string; paymentId: string; minutes: number | null } | null,
+): { seconds: number | null; extension: HoldExtension | null; extendedBy: number | null } {
+  const [extended, setExtended] = useState<
+    { from: HoldEnd | null; hold: HoldEnd | null; minutes: number } | null
+  >(null);
+  const current = extended?.from === start ? extended : null;
+  const seconds = useHoldSecondsLeft(current ? current.hold : start);
+  const minutes = offer?.minutes ?? null;
+  const extension = !current && offer && minutes !== null && seconds !== null && seconds > 0
+    ? {
+      minutes,
+      async run(): Promise<string | null> {
+        try {
+          const view = await api<PublicOrderView>(
+            `/api/orders/${encodeURIComponent(offer.orderNumber)}/extend-hold`,
+            { method: "POST", body: { paymentId: offer.paymentId } satisfies ExtendHoldInput },
+          );
+          setExtended({ from: start, hold: holdEndOf(view), minutes });
+          return null;
+        } catch (err) {
+          return errorMessage(err, "Your hold could not be extended. Please try again.");
+        }
+      },
+    }
+    : null;
+  return { seconds, extension, extendedBy: current?.minutes ?? null };
+}
+
+/**
+ * The hold's clock, its one extension and what happens at zero; nothing without a hold. Give it
+ * a `key` per order, so a new order's hold starts its announcements afresh.
+ */
+export function HoldCountdown(
+  { seconds, extension = null, extendedBy = null }: {
+    seconds: number | null;
+    extension?: HoldExtension | null;
+    extendedBy?: number | null;
+  },
+) {
   const minutes = seconds === null ? null : Math.ceil(seconds / 60);
-  // Screen readers hear the hold once a minute, as each whole minute is reached, not every
-  // second; the clock itself (role timer) is read only when the shopper moves to it.
-  const [firstMinutes] = useState(minutes);
+  // Marks are spoken only when reached on this page: since it opened, or since the extension.
+  const [since, setSince] = useState<{ minutes: number | null; extendedBy: number | null }>({
+    minutes,
+    extendedBy,
+  });
+  if (since.extendedBy !== extendedBy) setSince({ minutes, extendedBy });
+  const [busy, setBusy] = useState(false);
+  const clock = useRef<HTMLParagraphElement>(null);
+  const wasOffered = useRef(false);
+  if (extension) wasOffered.current = true;
+
+  useEffect(() => {
+    // The button leaves once used: the focus goes to the clock it changed, not to the page.
+    if (extendedBy !== null && wasOffered.current) clock.current?.focus();
+  }, [extendedBy]);
+
   if (seconds === null || minutes === null) return null;
   if (seconds === 0) {
     return (
@@ -82,17 +144,47 @@ export function HoldCountdown({ seconds }: { seconds: number | null }) {
       </div>
     );
   }
+
+  async function extend() {
+    if (busy || !extension) return;
+    setBusy(true);
+    const problem = await extension.run();
+    setBusy(false);
+    if (problem) toast.error(problem);
+  }
+
   return (
     <div className="hold-countdown">
-      <p className="hold-clock" role="timer" aria-live="off" aria-atomic="true">
+      <p
+        className="hold-clock"
+        role="timer"
+        aria-live="off"
+        aria-atomic="true"
+        ref={clock}
+        tabIndex={-1}
+      >
         We're holding your items for <strong>{formatHold(seconds)}</strong>
       </p>
       <p className="visually-hidden" aria-live="polite" aria-atomic="true">
-        {minutes === firstMinutes ? "" : minutesText(minutes)}
+        {holdAnnouncement(minutes, since.minutes ?? minutes, extendedBy)}
       </p>
+      {extension && (
+        <p>
+          <button
+            type="button"
+            className="button secondary small-button"
+            // Focusable while it works, so the focus stays put (a disabled button drops it).
+            aria-disabled={busy}
+            onClick={extend}
+          >
+            Keep my items {extension.minutes} more minutes
+          </button>
+        </p>
+      )}
       <p className="muted small">
-        If the timer runs out, the items go back on sale and this payment can no longer be made;
-        return to your cart to check out again.
+        {extension ? `You can keep them ${extension.minutes} minutes longer, once. ` : ""}If the
+        timer runs out, the items go back on sale and this payment can no longer be made; return to
+        your cart to check out again.
       </p>
     </div>
   );

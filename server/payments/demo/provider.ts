@@ -150,6 +150,27 @@ async function stopDemoPayment(kv: Deno.Kv, ref: PaymentRef): Promise<PaymentEve
   }
 }
 
+/**
+ * Keeps an open payment payable until `expiresAt` (never shortening it: an embedded one has no
+ * end); true when it is open or taken already, false when it was stopped.
+ */
+async function extendDemoPayment(
+  kv: Deno.Kv,
+  ref: PaymentRef,
+  expiresAt: number,
+): Promise<boolean> {
+  for (;;) {
+    const entry = await kv.get<DemoPayment>(key(ref));
+    const payment = entry.value;
+    if (payment?.status === "succeeded" || payment?.status === "refunded") return true;
+    if (payment?.status !== "open") return false;
+    if ((payment.expiresAt ?? Infinity) >= expiresAt) return true;
+    const ok = await kv.atomic().check(entry)
+      .set(key(ref), { ...payment, expiresAt }, { expireIn: KEEP_MS }).commit();
+    if (ok.ok) return true;
+  }
+}
+
 /** The demo provider over the shop's KV. */
 export function demoPayments(kv: Deno.Kv): PaymentProvider {
   const inline: InlinePayments = {
@@ -205,6 +226,7 @@ export function demoPayments(kv: Deno.Kv): PaymentProvider {
         expiresAt: Number.MAX_SAFE_INTEGER,
       }),
     stop: (ref) => stopDemoPayment(kv, ref),
+    extend: (ref, expiresAt) => extendDemoPayment(kv, ref, expiresAt),
     async refund(ref, amountCents) {
       for (;;) {
         const entry = await kv.get<DemoPayment>(key(ref));

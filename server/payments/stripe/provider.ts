@@ -190,6 +190,15 @@ export function stripePayments(settings: StripeSettings): PaymentProvider {
       }
     },
 
+    async extend(ref: PaymentRef, expiresAt: number): Promise<boolean> {
+      // A payment intent has no end of its own: the shop's expiry stops it.
+      if (!isHosted(ref)) return true;
+      // A Checkout Session's expires_at is fixed when it is made (Stripe cannot change it), so a
+      // hold can only run on to the session's own end.
+      const session = await stripe.checkout.sessions.retrieve(ref.id);
+      return session.status === "open" && session.expires_at * 1000 >= expiresAt;
+    },
+
     async refund(ref, _amountCents, idempotencyKey, orderNumber): Promise<RefundOutcome> {
       // No amount: a full refund of what Stripe charged, which a promotion code may have lowered.
       const paymentIntent = !isHosted(ref)

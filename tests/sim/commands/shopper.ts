@@ -391,6 +391,46 @@ export class CustomerCancel extends Step {
   }
 }
 
+/**
+ * A shopper keeps one of their checkouts' holds longer (the payment page's one extension), with
+ * the payment id the page holds; the shop must never say yes twice for one order.
+ */
+export class ExtendHold extends Step {
+  constructor(readonly p: { shopper: number; which: number; at: number }) {
+    super();
+  }
+  override get steps() {
+    return ["extend payment", "extend hold"];
+  }
+  async act(model: Model, world: World) {
+    // Their own checkout, or (when they have none) the latest anyone started, as its shopper:
+    // a history where this shopper never checked out still extends someone's hold.
+    const own = nth(checkoutsOf(model, shopperOf(model, this.p.shopper)), this.p.which);
+    const checkout = own ?? nth([...model.checkouts].reverse(), this.p.which);
+    if (!checkout) return;
+    const shopper = shopperOf(model, checkout.shopper);
+    const answer = expectAnswer(
+      world,
+      await world.request(this.p.at, `/api/orders/${checkout.orderNumber}/extend-hold`, {
+        method: "POST",
+        client: shopper.client,
+        body: { paymentId: checkout.paymentId },
+      }),
+      // 404: the order is gone with a restore into an empty store; 503: the provider refuses.
+      [200, 404, 409, 429, ...(world.faults.stop ? [503] : [])],
+      this.toString(),
+    );
+    if (answer.status !== 200 || world.dying) return;
+    if (model.extended.has(checkout.orderNumber)) {
+      throw new Violation(`the hold of ${checkout.orderNumber} was extended a second time`);
+    }
+    model.extended.add(checkout.orderNumber);
+  }
+  toString() {
+    return `shopper ${this.p.shopper} extends the hold of checkout ${this.p.which} (instance ${this.p.at})`;
+  }
+}
+
 /** A shopper signs up. */
 export class SignUp extends Step {
   constructor(readonly p: { shopper: number; at: number }) {

@@ -1,0 +1,27 @@
+/**
+ * A tracking number as the carrier writes it. The shop's one carrier is USPS (see
+ * carrierTrackingUrl), whose numbers are digits, or two letters, nine digits and two letters for
+ * international mail, printed in groups but written and linked without spaces or dashes. The owner
+ * types or pastes them from a label, so the same rule runs in the admin's field and on the server
+ * before the number is stored or linked.
+ */
+
+/** At most this many characters once normalised (USPS numbers have up to 34). */
+export const TRACKING_NUMBER_MAX = 40;
+
+/** Trimmed, with every space (of any kind) and dash dropped, letters in capitals. */
+export function normaliseTrackingNumber(raw: string): string {
+  return raw.replace(/[\s\p{Dash_Punctuation}]+/gu, "").toUpperCase();
+}
+
+/** Why a normalised number cannot be stored, or null when it can. */
+export function trackingNumberProblem(normalised: string): string | null {
+  if (normalised === "") return "Please enter a tracking number";
+  if (normalised.length > TRACKING_NUMBER_MAX) {
+    return `A tracking number has at most ${TRACKING_NUMBER_MAX} characters`;
+  }
+  if (!/^[A-Z0-9]+$/.test(normalised)) {
+    return "A tracking number has only letters, digits, spaces and dashes";
+  }
+  return null;
+}

@@ -1,0 +1,37 @@
+/**
+ * Holds and their one extension, after every step:
+ * - an order's hold end moves at most once, by exactly the configured extension, and only with
+ *   `extendedAt` recorded (the end it had when first seen is the model's);
+ * - no order expired before its stored hold end (the expiry reads the end, extended or not).
+ * That `reserved` is what holding orders hold, extended or not, is the stock invariant's.
+ */
+import type { Model } from "../model.ts";
+import type { View } from "../view.ts";
+import { Violation } from "../world.ts";
+
+export function checkHolds(model: Model, view: View, extensionMs: number): void {
+  for (const order of view.orders.values()) {
+    const { expiresAt, extendedAt } = order.reservation;
+    if (!model.holdEnds.has(order.orderNumber)) {
+      model.holdEnds.set(
+        order.orderNumber,
+        extendedAt === undefined ? expiresAt : expiresAt - extensionMs,
+      );
+    }
+    const first = model.holdEnds.get(order.orderNumber)!;
+    const want = extendedAt === undefined ? first : first + extensionMs;
+    if (expiresAt !== want) {
+      throw new Violation(
+        `order ${order.orderNumber}'s hold ends at ${expiresAt}, but it began ending at ${first} and was ${
+          extendedAt === undefined ? "never extended" : "extended once"
+        } (${want})`,
+      );
+    }
+    const expired = order.history.find((h) => h.status === "EXPIRED");
+    if (expired && expired.at < expiresAt) {
+      throw new Violation(
+        `order ${order.orderNumber} expired at ${expired.at}, before its hold's end ${expiresAt}`,
+      );
+    }
+  }
+}
