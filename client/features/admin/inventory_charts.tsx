@@ -81,6 +81,8 @@ export function SwitchesStockChart({ switches }: { switches: SwitchStock[] }) {
                 dataKey="name"
                 width={axis.width}
                 interval={0}
+                // Between a two-line name's lines, a tick mark reads as an underscore.
+                tickLine={!narrow}
                 // Names that start alike ("NovelKeys x Kailh …") wrap onto a second line rather
                 // than being cut to the same start; whole in the tooltip and the table.
                 tick={(props: NameTickProps) => (

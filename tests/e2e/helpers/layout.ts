@@ -259,9 +259,11 @@ export function layoutFaults(minGap: number): string[] {
 
   if (document.documentElement.scrollWidth > viewportWidth + 1) {
     // Name what sticks out: the innermost elements past the right edge, not inside a scroll box.
+    const past = (el: Element) => el.getBoundingClientRect().right > viewportWidth + 1;
     const out = [...document.body.querySelectorAll("*")].filter((el) =>
-      el.getBoundingClientRect().right > viewportWidth + 1 &&
-      !clippers(el).some((c) => c.scrolls && c.axisX) &&
+      past(el) &&
+      // Inside a box that scrolls or clips within the page, it is not what widens it.
+      !clippers(el).some((c) => c.axisX && (c.scrolls || !past(c.el))) &&
       ![...el.children].some((c) => c.getBoundingClientRect().right > viewportWidth + 1)
     );
     faults.push(
