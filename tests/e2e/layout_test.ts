@@ -126,6 +126,8 @@ e2eTest(
     await page.getByLabel("Promo code").fill("LATEDELIVERY");
     await page.getByRole("button", { name: "Apply" }).click();
     await page.getByTestId("summary-discount").waitFor();
+    // The focus moves to the code's Remove button (scrolling it into view) before measuring.
+    await page.waitForFunction(() => document.activeElement?.id === "promo-remove");
     await check("/checkout (promo applied)");
 
     // The admin, each tab and each catalogue section.

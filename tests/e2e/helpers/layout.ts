@@ -266,9 +266,20 @@ export function layoutFaults(minGap: number): string[] {
       !clippers(el).some((c) => c.axisX && (c.scrolls || !past(c.el))) &&
       ![...el.children].some((c) => c.getBoundingClientRect().right > viewportWidth + 1)
     );
+    // Or text running out of a box that stays inside the page.
+    const spilling = [...document.body.querySelectorAll("*")].filter((el) =>
+      !past(el) && !clippers(el).some((c) => c.axisX) &&
+      textRects(el).some((r) => r.right > viewportWidth + 1)
+    ).filter((el, _, all) => !all.some((o) => o !== el && el.contains(o)));
+    // Or else the innermost box whose content (a pseudo-element's too) reaches past the edge.
+    const reaching = [...document.body.querySelectorAll("*")].filter((el) =>
+      el.getBoundingClientRect().left + el.scrollWidth > viewportWidth + 1 &&
+      !clippers(el).some((c) => c.axisX)
+    ).filter((el, _, all) => !all.some((o) => o !== el && el.contains(o)));
+    const named = out.length ? out : spilling.length ? spilling : reaching;
     faults.push(
       `the page scrolls sideways (${document.documentElement.scrollWidth} px wide): ` +
-        out.slice(0, 3).map(describe).join(", "),
+        named.slice(0, 3).map(describe).join(", "),
     );
   }
   return faults;
@@ -293,11 +304,14 @@ export async function faultsAtEveryWidth(page: Page, where: string): Promise<str
         const skipping = [...document.querySelectorAll<HTMLElement>("body *")]
           .filter((el) => getComputedStyle(el).contentVisibility === "auto");
         for (const el of skipping) el.style.contentVisibility = "visible";
-        // From the top: the sticky header covers what is scrolled under it, as it should.
-        scrollTo(0, 0);
         try {
-          // Two frames: the resize and the theme are laid out before anything is measured.
-          await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+          // From the top, where the sticky header covers nothing; again if something (a focus
+          // moved into view) scrolled the page meanwhile. Two frames each: the resize and the
+          // theme are laid out before anything is measured.
+          for (let tries = 0; tries < 5 && (tries === 0 || scrollY !== 0); tries++) {
+            scrollTo({ top: 0, left: 0, behavior: "instant" });
+            await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+          }
           return (globalThis as unknown as { layoutFaults: (g: number) => string[] })
             .layoutFaults(gap as number);
         } finally {
