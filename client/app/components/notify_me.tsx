@@ -24,7 +24,7 @@ export function NotifyMe({ target, name, compact = false }: {
     return (
       <button
         type="button"
-        className={`button secondary${compact ? " small-button" : ""}`}
+        className={`button secondary notify-me-open${compact ? " small-button" : ""}`}
         onClick={() => setOpen(true)}
       >
         Email me when it's back<span className="visually-hidden">: {name}</span>

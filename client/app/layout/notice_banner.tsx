@@ -30,5 +30,11 @@ export function NoticeBanner() {
   const stored = useStore((s) => s.notice);
   const notice = stored ?? served ?? null;
   if (!showsNotice(notice)) return null;
-  return <div className="banner" role="note">{notice.text}</div>;
+  // A labelled region: every part of the page sits in a landmark, so a screen reader's list of
+  // landmarks reaches the notice too.
+  return (
+    <section aria-label="Shop notice">
+      <div className="banner" role="note">{notice.text}</div>
+    </section>
+  );
 }

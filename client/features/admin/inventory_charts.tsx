@@ -14,6 +14,8 @@ import {
 import { Fragment } from "react";
 import { COMPONENTS } from "../../../shared/bom.ts";
 import type { InventoryView } from "../../../shared/api_types.ts";
+import { useMediaQuery } from "../../app/use_media_query.ts";
+import { tickLines } from "./chart_labels.ts";
 
 /** One switch's stock. */
 type SwitchStock = InventoryView["switches"][number];
@@ -29,8 +31,15 @@ const BAR_COLOR = "#5b7fd6";
 const RESERVED_COLOR = "#b7791f";
 /** Pie slices: Available, Reserved, then Used. */
 const PIE_COLORS = ["#3f9a5b", RESERVED_COLOR, "#d9534f"];
-/** Height of one switch's bar row; the chart grows with the catalogue and scrolls. */
+/**
+ * Height of one switch's bar row; the chart grows with the catalogue and scrolls. Taller on a
+ * phone, where a name takes two lines of the narrower axis.
+ */
 const ROW_PX = 24;
+const PHONE_ROW_PX = 30;
+/** The name axis: its width, font size and the characters a line of it holds. */
+const WIDE_AXIS = { width: 200, fontSize: 12, chars: 28 };
+const PHONE_AXIS = { width: 130, fontSize: 11, chars: 18 };
 
 const TOOLTIP_STYLE = {
   background: "var(--surface)",
@@ -43,9 +52,10 @@ const TOOLTIP_STYLE = {
  * be read (it scrolls inside its box for 120+ switches).
  */
 export function SwitchesStockChart({ switches }: { switches: SwitchStock[] }) {
-  const height = Math.max(200, switches.length * ROW_PX + 40);
-  // Room for names such as "C³Equalz x TKC Banana Split" on one line; less on phones.
-  const narrow = globalThis.matchMedia?.("(max-width: 600px)").matches ?? false;
+  // Followed while the page is open: a phone turned sideways gets the wide axis.
+  const narrow = useMediaQuery("(max-width: 600px)");
+  const axis = narrow ? PHONE_AXIS : WIDE_AXIS;
+  const height = Math.max(200, switches.length * (narrow ? PHONE_ROW_PX : ROW_PX) + 40);
   return (
     <section className="card admin-chart-card" aria-labelledby="switches-stock-heading">
       <h2 id="switches-stock-heading">Switches Stock</h2>
@@ -74,15 +84,15 @@ export function SwitchesStockChart({ switches }: { switches: SwitchStock[] }) {
               <YAxis
                 type="category"
                 dataKey="name"
-                width={narrow ? 130 : 200}
+                width={axis.width}
                 interval={0}
-                tick={{ fontSize: narrow ? 11 : 12 }}
-                // Long collaboration names would run into each other: shortened here, whole in
-                // the tooltip and the table.
-                tickFormatter={(name: string) => {
-                  const max = narrow ? 18 : 28;
-                  return name.length > max ? `${name.slice(0, max - 1)}…` : name;
-                }}
+                // Between a two-line name's lines, a tick mark reads as an underscore.
+                tickLine={!narrow}
+                // Names that start alike ("NovelKeys x Kailh …") wrap onto a second line rather
+                // than being cut to the same start; whole in the tooltip and the table.
+                tick={(props: NameTickProps) => (
+                  <NameTick {...props} fontSize={axis.fontSize} chars={axis.chars} />
+                )}
               />
               <Tooltip contentStyle={TOOLTIP_STYLE} cursor={{ fillOpacity: 0.15 }} />
               <Legend verticalAlign="top" />
@@ -106,6 +116,42 @@ export function SwitchesStockChart({ switches }: { switches: SwitchStock[] }) {
         </div>
       </div>
     </section>
+  );
+}
+
+/** What recharts hands a custom axis tick: where it goes and its value. */
+interface NameTickProps {
+  x?: number | string;
+  y?: number | string;
+  payload?: { value?: unknown };
+}
+
+/** One switch's name on the chart's axis, on one or two lines centred on its bar. */
+function NameTick(
+  { x, y, payload, fontSize, chars }: NameTickProps & { fontSize: number; chars: number },
+) {
+  const lines = tickLines(String(payload?.value ?? ""), chars);
+  // The block of lines is centred on the bar: the first line starts half a block above it.
+  const lineEm = 1.15;
+  return (
+    <text
+      x={x}
+      y={y}
+      textAnchor="end"
+      dominantBaseline="central"
+      fontSize={fontSize}
+      className="recharts-text recharts-cartesian-axis-tick-value"
+    >
+      {lines.map((line, i) => (
+        <tspan
+          key={i}
+          x={x}
+          dy={`${i === 0 ? -((lines.length - 1) * lineEm) / 2 : lineEm}em`}
+        >
+          {line}
+        </tspan>
+      ))}
+    </text>
   );
 }
 

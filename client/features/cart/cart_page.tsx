@@ -55,27 +55,33 @@ export function CartPage() {
       <h1>Cart</h1>
       {/* The layout stands while the cart loads (the server renders it so), so nothing moves. */}
       <div className="cart-layout">
-        {loading
-          ? <p className="loading">Loading cart...</p>
-          : items.length === 0
-          ? (
-            <p className="empty-cart">
-              Nothing here yet! <Link to="/shop">(fix it)</Link>
-            </p>
-          )
-          : (
-            <ul className="cart-lines">
-              {items.map(({ item, quantity }) => (
-                <CartLine
-                  key={item.id}
-                  item={item}
-                  quantity={quantity}
-                  busy={busyLine === item.id}
-                  onChange={(q) => change(item.id, q)}
-                />
-              ))}
-            </ul>
-          )}
+        {/* Continue Shopping sits under the lines, not below the taller summary. */}
+        <div className="cart-main">
+          {loading
+            ? <p className="loading">Loading cart...</p>
+            : items.length === 0
+            ? (
+              <p className="empty-cart">
+                Nothing here yet! <Link to="/shop">(fix it)</Link>
+              </p>
+            )
+            : (
+              <ul className="cart-lines">
+                {items.map(({ item, quantity }) => (
+                  <CartLine
+                    key={item.id}
+                    item={item}
+                    quantity={quantity}
+                    busy={busyLine === item.id}
+                    onChange={(q) => change(item.id, q)}
+                  />
+                ))}
+              </ul>
+            )}
+          <p className="cart-continue">
+            <Link to="/shop" className="button secondary">Continue Shopping</Link>
+          </p>
+        </div>
         <aside className="card cart-summary" aria-label="Summary">
           <p className="row spread">
             <span>Subtotal</span>
@@ -100,9 +106,6 @@ export function CartPage() {
           )}
         </aside>
       </div>
-      <p>
-        <Link to="/shop" className="button secondary">Continue Shopping</Link>
-      </p>
     </section>
   );
 }
