@@ -8,7 +8,7 @@ import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "playwright-core";
 import { e2eTest } from "./helpers/e2e.ts";
 import { expectToast } from "./helpers/browser.ts";
-import { paidOrder } from "./helpers/api.ts";
+import { ownerPost, paidOrder } from "./helpers/api.ts";
 
 const STARTER_PACK_ID = 384;
 
@@ -25,20 +25,6 @@ function buyer(n: number) {
       country: "US",
     },
   };
-}
-
-/** An owner's call with the admin password as a bearer token, as scripts make them. */
-async function ownerPost(
-  shop: { url: string; adminPassword: string },
-  path: string,
-  body: unknown,
-) {
-  const res = await fetch(`${shop.url}${path}`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", Authorization: `Bearer ${shop.adminPassword}` },
-    body: JSON.stringify(body),
-  });
-  assert.equal(res.status, 200, await res.text());
 }
 
 async function axeFindings(page: Page): Promise<string[]> {

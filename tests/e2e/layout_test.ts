@@ -11,7 +11,7 @@ import type { Page } from "playwright-core";
 import { e2eTest } from "./helpers/e2e.ts";
 import { TEMPLATE_PATHS } from "./helpers/accessibility.ts";
 import { faultsAtEveryWidth, installLayoutFaults, LAYOUT_WIDTHS } from "./helpers/layout.ts";
-import { austinBuyer, paidOrder, setSwitchStock } from "./helpers/api.ts";
+import { austinBuyer, ownerPost, paidOrder, setSwitchStock } from "./helpers/api.ts";
 import { waitForBadge } from "./helpers/browser.ts";
 import { PACKS } from "../../shared/catalog/packs.ts";
 
@@ -19,20 +19,6 @@ const STARTER = PACKS[0];
 /** Sold out for the test: one of its switches is set to none (and no Starter Pack switch). */
 const SOLD_OUT = PACKS.find((p) => p.slug === "linear")!;
 const SOLD_OUT_SWITCH = SOLD_OUT.switchIds.find((id) => !STARTER.switchIds.includes(id))!;
-
-/** An owner's call with the admin password as a bearer token, as scripts make them. */
-async function ownerPost(
-  shop: { url: string; adminPassword: string },
-  path: string,
-  body: unknown,
-) {
-  const res = await fetch(`${shop.url}${path}`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", Authorization: `Bearer ${shop.adminPassword}` },
-    body: JSON.stringify(body),
-  });
-  assert.equal(res.status, 200, await res.text());
-}
 
 /** Where every state is opened, before it is widened (see faultsAtEveryWidth). */
 const PHONE = { width: LAYOUT_WIDTHS[0], height: 900 };

@@ -15,6 +15,20 @@ export async function postOk(base: string, path: string, body?: unknown): Promis
   return await res.json();
 }
 
+/** An owner's call with the admin password as a bearer token, as scripts make them. */
+export async function ownerPost(
+  shop: { url: string; adminPassword: string },
+  path: string,
+  body: unknown,
+) {
+  const res = await fetch(`${shop.url}${path}`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Authorization: `Bearer ${shop.adminPassword}` },
+    body: JSON.stringify(body),
+  });
+  assert.equal(res.status, 200, await res.text());
+}
+
 /** GETs from the shop's API; anything but 200 fails the test with the answer's text. */
 export async function getOk<T>(base: string, path: string): Promise<T> {
   const res = await fetch(`${base}${path}`);
