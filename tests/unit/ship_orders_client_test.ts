@@ -47,3 +47,23 @@ Deno.test("orders not shipped in any part are all reported", async () => {
     restoreLocation();
   }
 });
+
+Deno.test("an order listed twice is sent once, so it is not reported as not shipped", async () => {
+  const restoreLocation = stubLocation();
+  const shipped = new Set<string>();
+  const { restore } = stubFetch(({ body }) => {
+    const { orderNumbers } = shipChosenSchema.parse(body);
+    const skipped = orderNumbers!.filter((n) => shipped.has(n))
+      .map((orderNumber) => ({ orderNumber, reason: "It is SHIPPED, not PROCESSING" }));
+    for (const n of orderNumbers!) shipped.add(n);
+    return json({ shippedCount: orderNumbers!.length - skipped.length, skipped });
+  });
+  try {
+    const listed = Array.from({ length: 700 }, (_, i) => `ST${String(i).padStart(8, "0")}`);
+    const result = await shipChosenOrders([...listed, listed[3]]);
+    assert.deepEqual(result, { shippedCount: 700, skipped: [] });
+  } finally {
+    restore();
+    restoreLocation();
+  }
+});

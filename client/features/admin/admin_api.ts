@@ -160,11 +160,14 @@ export function shipResultText(
  */
 export async function shipChosenOrders(orderNumbers: string[]): Promise<ShipChosenView> {
   const result: ShipChosenView = { shippedCount: 0, skipped: [] };
-  for (let start = 0; start < orderNumbers.length; start += SHIP_AT_ONCE_MAX) {
+  // Once each, as the server counts one request's list: a number in two parts would come back
+  // from the second as "not shipped" although the first shipped it.
+  const unique = [...new Set(orderNumbers)];
+  for (let start = 0; start < unique.length; start += SHIP_AT_ONCE_MAX) {
     const part = await adminApi<ShipChosenView>("/api/admin/orders/ship-processed", {
       method: "POST",
       body: {
-        orderNumbers: orderNumbers.slice(start, start + SHIP_AT_ONCE_MAX),
+        orderNumbers: unique.slice(start, start + SHIP_AT_ONCE_MAX),
       } satisfies ShipChosenInput,
     });
     result.shippedCount += part.shippedCount;
