@@ -511,11 +511,18 @@ export const ordersCsvQuerySchema = z.object(dayBounds).refine(inOrder, {
   error: "from must not be after to",
 });
 
+/**
+ * The most orders one Ship Orders request names: the server ships them one write each, so a
+ * request stays bounded; the dashboard sends a longer list in parts of this size.
+ */
+export const SHIP_AT_ONCE_MAX = 500;
+
 /** Body of POST /api/admin/orders/ship-processed: none ships every ready order, or these. */
 export const shipChosenSchema = z.object({
   orderNumbers: z.array(z.string().trim().min(1).max(40), {
     error: "orderNumbers is a list of order numbers",
-  }).min(1, "Choose at least one order to ship").max(500, "Ship at most 500 orders at once")
+  }).min(1, "Choose at least one order to ship")
+    .max(SHIP_AT_ONCE_MAX, `Ship at most ${SHIP_AT_ONCE_MAX} orders at once`)
     .optional(),
 });
 

@@ -9,9 +9,13 @@
 /** At most this many characters once normalised (USPS numbers have up to 34). */
 export const TRACKING_NUMBER_MAX = 40;
 
-/** Trimmed, with every space (of any kind) and dash dropped, letters in capitals. */
+/**
+ * Trimmed, with every space (of any kind) and dash dropped, the letters a to z in capitals. Only
+ * those: toUpperCase would turn "ß" (beside 0 on a German keyboard) into "SS" and "ı" into "I",
+ * storing another parcel's number where the rule below should refuse a character it does not know.
+ */
 export function normaliseTrackingNumber(raw: string): string {
-  return raw.replace(/[\s\p{Dash_Punctuation}]+/gu, "").toUpperCase();
+  return raw.replace(/[\s\p{Dash_Punctuation}]+/gu, "").replace(/[a-z]+/g, (l) => l.toUpperCase());
 }
 
 /** Why a normalised number cannot be stored, or null when it can. */

@@ -60,3 +60,13 @@ Deno.test("dashes and lower case are normalised; what is left empty or odd is a 
   }
   assert.equal((await getOrder(t.kv, orderNumber)).trackingNumber, "EA123456789US", "unchanged");
 });
+
+Deno.test("a number with a ß typed for a digit is refused, not stored as another parcel's", async () => {
+  await using t = await createTestApp();
+  const cookie = await adminCookie(t);
+  const { orderNumber } = await paidOrder(t);
+  const res = await track(t, cookie, orderNumber, "9400 1000 ß000 0000");
+  assert.equal(res.status, 400);
+  assert.equal(res.json.error, "A tracking number has only letters, digits, spaces and dashes");
+  assert.equal((await getOrder(t.kv, orderNumber)).trackingNumber, null, "nothing stored");
+});

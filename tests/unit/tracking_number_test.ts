@@ -35,3 +35,15 @@ Deno.test("the carrier link of a number stored with spaces carries no %20", () =
     "https://tools.usps.com/go/TrackConfirmAction?tLabels=940010000000",
   );
 });
+
+Deno.test("a letter outside A to Z is refused, not turned into another number by capitals", () => {
+  // "ß" sits beside 0 on a German keyboard: in capitals it is "SS", a different parcel's number.
+  for (const typed of ["9400ß100", "9400ſ100", "9400ı100", "9400ﬀ100"]) {
+    assert.equal(
+      trackingNumberProblem(normaliseTrackingNumber(typed)),
+      "A tracking number has only letters, digits, spaces and dashes",
+      typed,
+    );
+  }
+  assert.equal(trackingNumberProblem(normaliseTrackingNumber("ea 123 456 789 us")), null);
+});

@@ -23,6 +23,7 @@ import {
   type AdminOrdersQuery,
   type AdminVerifyInput,
   type SalesQuery,
+  SHIP_AT_ONCE_MAX,
   type ShipChosenInput,
   type StockUpdateInput,
   stockUpdateSchema,
@@ -153,12 +154,26 @@ export function shipResultText(
   };
 }
 
-/** Ships the chosen orders; answers how many shipped and why the others did not. */
-export function shipChosenOrders(orderNumbers: string[]): Promise<ShipChosenView> {
-  return adminApi<ShipChosenView>("/api/admin/orders/ship-processed", {
-    method: "POST",
-    body: { orderNumbers } satisfies ShipChosenInput,
-  });
+/**
+ * Ships the chosen orders; answers how many shipped and why the others did not. The dialog lists
+ * every ready order, more than one request may name, so they go in parts, one after another.
+ */
+export async function shipChosenOrders(orderNumbers: string[]): Promise<ShipChosenView> {
+  const result: ShipChosenView = { shippedCount: 0, skipped: [] };
+  // Once each, as the server counts one request's list: a number in two parts would come back
+  // from the second as "not shipped" although the first shipped it.
+  const unique = [...new Set(orderNumbers)];
+  for (let start = 0; start < unique.length; start += SHIP_AT_ONCE_MAX) {
+    const part = await adminApi<ShipChosenView>("/api/admin/orders/ship-processed", {
+      method: "POST",
+      body: {
+        orderNumbers: unique.slice(start, start + SHIP_AT_ONCE_MAX),
+      } satisfies ShipChosenInput,
+    });
+    result.shippedCount += part.shippedCount;
+    result.skipped.push(...part.skipped);
+  }
+  return result;
 }
 
 /** "1 order marked as shipped", "3 orders marked as shipped". */
