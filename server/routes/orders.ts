@@ -1,4 +1,4 @@
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { z } from "zod";
 import {
   customerCancelSchema,
@@ -110,15 +110,22 @@ export function orderRoutes(deps: RouteDeps): Hono {
   });
 
   const orderParam = z.object({ orderNumber: z.string().min(1).max(64) });
-  app.get("/orders/:orderNumber", validateParams(orderParam), async (c) => {
-    // Every lookup counts until it finds an order, so parallel guesses are numbered too.
-    const lookup = await hitRateLimit(
+  /**
+   * Counts an order lookup, or an attempt to act on an order, against the client's misses; the
+   * caller gives it back once the order is found and proved the caller's, so guesses run out.
+   */
+  function countLookup(c: Context) {
+    return hitRateLimit(
       kv,
       clock,
       ORDER_MISS_LIMIT,
       clientKey(c),
       "Too many order lookups. Please wait a few minutes and try again.",
     );
+  }
+  app.get("/orders/:orderNumber", validateParams(orderParam), async (c) => {
+    // Every lookup counts until it finds an order, so parallel guesses are numbered too.
+    const lookup = await countLookup(c);
     const order = await findOrder(kv, c.req.valid("param").orderNumber);
     if (!order) throw new NotFound("Order not found");
     await lookup.giveBack();
@@ -131,13 +138,7 @@ export function orderRoutes(deps: RouteDeps): Hono {
     validateJson(customerCancelSchema),
     async (c) => {
       // Counted like a lookup until it proves the order is the caller's: no guessing by cancel.
-      const attempt = await hitRateLimit(
-        kv,
-        clock,
-        ORDER_MISS_LIMIT,
-        clientKey(c),
-        "Too many order lookups. Please wait a few minutes and try again.",
-      );
+      const attempt = await countLookup(c);
       const user = await optionalUser(deps, c);
       const order = await cancelByCustomer(deps, c.req.valid("param").orderNumber, {
         email: c.req.valid("json").email,
@@ -153,13 +154,7 @@ export function orderRoutes(deps: RouteDeps): Hono {
     validateJson(extendHoldSchema),
     async (c) => {
       // Counted like a lookup until it proves the order is the caller's: no guessing by extending.
-      const attempt = await hitRateLimit(
-        kv,
-        clock,
-        ORDER_MISS_LIMIT,
-        clientKey(c),
-        "Too many order lookups. Please wait a few minutes and try again.",
-      );
+      const attempt = await countLookup(c);
       const order = await extendHold(
         deps,
         c.req.valid("param").orderNumber,
