@@ -116,10 +116,25 @@ e2eTest(
     await row.getByRole("button", { name: "Hide Details" }).click();
     assert.equal(await row.getByText("Quantity: 1").count(), 0);
 
-    // Tracking: empty is refused, then a number is added (the order moves to PROCESSING).
+    // Tracking: empty is refused, shown beside the field it belongs to (marked invalid, the message
+    // its description) with the toast repeating it; a foreign letter too; then a number is added
+    // (the order moves to PROCESSING) and the mark goes.
+    const trackingField = row.getByLabel(`Tracking number for ${orderNumber}`);
+    async function fieldSays(message: RegExp): Promise<void> {
+      assert.equal(await trackingField.getAttribute("aria-invalid"), "true");
+      const describedBy = await trackingField.getAttribute("aria-describedby");
+      assert.ok(describedBy, "the field points at its message");
+      assert.match(await page.locator(`[id="${describedBy}"]`).innerText(), message);
+    }
     await row.getByRole("button", { name: "Add" }).click();
     await expectToast(page, "Please enter a tracking number");
-    await row.getByLabel(`Tracking number for ${orderNumber}`).fill(TRACKING);
+    await fieldSays(/Please enter a tracking number/);
+    assert.ok(await trackingField.evaluate((el) => el === document.activeElement));
+    await trackingField.fill("9400 1000 ß000");
+    assert.equal(await trackingField.getAttribute("aria-invalid"), null, "typing clears the mark");
+    await row.getByRole("button", { name: "Add" }).click();
+    await fieldSays(/letters and digits|tracking number/i);
+    await trackingField.fill(TRACKING);
     await row.getByRole("button", { name: "Add" }).click();
     await expectToast(page, "Tracking number added successfully");
     await row.getByText("Processing", { exact: true }).waitFor();

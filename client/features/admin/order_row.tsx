@@ -1,4 +1,4 @@
-import { type FormEvent, useState } from "react";
+import { type FormEvent, useRef, useState } from "react";
 import { toast } from "react-hot-toast";
 import { maskAddress, maskEmail, maskOrderNumber, maskTracking } from "../../../shared/mask.ts";
 import {
@@ -9,6 +9,7 @@ import {
 } from "../../../shared/status.ts";
 import { normaliseTrackingNumber, trackingNumberProblem } from "../../../shared/tracking_number.ts";
 import type { AdminOrderItem, AdminOrderView } from "../../../shared/api_types.ts";
+import { ApiError } from "../../app/api.ts";
 import { formatDollars } from "../../app/money.ts";
 import { addTrackingNumber, adminErrorMessage, cancelOrder, markDelivered } from "./admin_api.ts";
 
@@ -116,19 +117,25 @@ export function OrderRow({ order, hideUserData, onChanged }: OrderRowProps) {
                 hide={hideUserData}
                 busy={busy}
                 onSubmit={async (tracking) => {
-                  let added = false;
+                  let outcome: TrackingOutcome = { saved: false };
                   await run(async () => {
                     try {
                       await addTrackingNumber(order.orderNumber, tracking);
                       toast.success("Tracking number added successfully");
-                      added = true;
+                      outcome = { saved: true };
                     } catch (err) {
-                      toast.error(
-                        adminErrorMessage(err, "Failed to add tracking number", [400, 409]),
+                      const message = adminErrorMessage(
+                        err,
+                        "Failed to add tracking number",
+                        [400, 409],
                       );
+                      toast.error(message);
+                      // A 400 is about the number typed, so the field shows it too.
+                      const aboutField = err instanceof ApiError && err.status === 400;
+                      outcome = { saved: false, fieldError: aboutField ? message : undefined };
                     }
                   });
-                  return added;
+                  return outcome;
                 }}
               />
             )
@@ -219,6 +226,12 @@ function TrackingLink(
   );
 }
 
+/** What saving a tracking number came to; `fieldError` when the refusal is about the number. */
+interface TrackingOutcome {
+  saved: boolean;
+  fieldError?: string;
+}
+
 /** The tracking input of a New order: an empty or odd number is refused before any call. */
 function TrackingForm(
   { order, shownNumber, hide, busy, onSubmit }: {
@@ -226,12 +239,21 @@ function TrackingForm(
     shownNumber: string;
     hide: boolean;
     busy: boolean;
-    /** Resolves true when the number was saved. */
-    onSubmit: (trackingNumber: string) => Promise<boolean>;
+    onSubmit: (trackingNumber: string) => Promise<TrackingOutcome>;
   },
 ) {
   const [value, setValue] = useState("");
+  // A refusal that belongs to the number is shown beside the field, which it marks invalid; the
+  // toast only repeats it. Typing clears it.
+  const [error, setError] = useState<string | null>(null);
+  const input = useRef<HTMLInputElement>(null);
   const inputId = `tracking-${order.orderNumber}`;
+  const errorId = `${inputId}-error`;
+
+  function refuse(message: string) {
+    setError(message);
+    input.current?.focus();
+  }
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -241,9 +263,16 @@ function TrackingForm(
     const problem = trackingNumberProblem(tracking);
     if (problem) {
       toast.error(problem);
+      refuse(problem);
       return;
     }
-    if (await onSubmit(tracking)) setValue("");
+    const outcome = await onSubmit(tracking);
+    if (outcome.saved) {
+      setValue("");
+      setError(null);
+    } else if (outcome.fieldError) {
+      refuse(outcome.fieldError);
+    }
   }
 
   return (
@@ -260,8 +289,14 @@ function TrackingForm(
           placeholder={order.trackingNumber ? "New tracking number" : "Tracking number"}
           // Room for a label's number pasted with its spaces; the rule limits what is stored.
           maxLength={80}
+          ref={input}
           value={value}
-          onChange={(e) => setValue(e.target.value)}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? errorId : undefined}
+          onChange={(e) => {
+            setValue(e.target.value);
+            setError(null);
+          }}
         />
         <button
           type="submit"
@@ -274,6 +309,7 @@ function TrackingForm(
           {order.trackingNumber ? "Update" : "Add"}
         </button>
       </form>
+      {error && <p id={errorId} className="error-text admin-tracking-error">{error}</p>}
     </div>
   );
 }
