@@ -9,6 +9,8 @@ import { receivePaymentEvent } from "../../../server/orders/payment.ts";
 import type { PaymentEvent } from "../../../server/payments/provider.ts";
 import type { Model } from "../model.ts";
 import { checkSettled } from "../check.ts";
+import { observePayments } from "../invariants/carts.ts";
+import { readView } from "../view.ts";
 import type { ProviderFaults } from "../sim_payments.ts";
 import type { World } from "../world.ts";
 import { nth, Step } from "./base.ts";
@@ -197,6 +199,10 @@ export class Interleave extends Step {
       return;
     }
     world.faultsSeen.add(`two at once at "${this.stepName}"`);
+    // A payment the first recorded before its pause took its lines out of the cart then, before
+    // the second begins: the model learns of it now, in the order the shop saw, or a cart edit by
+    // the second would be judged as if it came first.
+    observePayments(model, await readView(world.store, model));
     try {
       const second = this.p.second.act(model, world);
       // The second may need what the waiting first holds (a lock turn): it gets a while, then
