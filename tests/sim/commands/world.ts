@@ -192,16 +192,18 @@ export class Interleave extends Step {
       trap.reached.then(() => true),
       first.then(() => false, () => false),
     ]);
+    // A payment the first recorded before its pause (or before it ended, when it never reached
+    // the step) took its lines out of the cart before the second begins: the model learns of it
+    // then, in the order the shop saw, or a cart edit by the second would be judged as if it came
+    // first.
     if (!reached) {
       trap.release();
       await first;
+      observePayments(model, await readView(world.store, model));
       await this.p.second.act(model, world);
       return;
     }
     world.faultsSeen.add(`two at once at "${this.stepName}"`);
-    // A payment the first recorded before its pause took its lines out of the cart then, before
-    // the second begins: the model learns of it now, in the order the shop saw, or a cart edit by
-    // the second would be judged as if it came first.
     observePayments(model, await readView(world.store, model));
     try {
       const second = this.p.second.act(model, world);
