@@ -147,7 +147,10 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   // The shop's emails, hold expiries, refunds and payment events ride the KV queue, enqueued in the
   // same atomic writes as the changes that owe them. Neither a KV Connect store nor today's Deno
   // Deploy offers one, so a shop started there would take orders it could never finish.
-  if (e?.KV_PATH !== undefined && isRemoteKvPath(e.KV_PATH)) {
+  // KV_PATH's own parse, not the whole environment's: another bad variable must not hide this
+  // refusal until the next start.
+  const kvPath = envSchema.shape.KV_PATH.safeParse(cleaned.KV_PATH).data;
+  if (kvPath !== undefined && isRemoteKvPath(kvPath)) {
     problems.set(
       "KV_PATH",
       `Invalid KV_PATH=${

@@ -42,3 +42,12 @@ Deno.test("every switch of the catalogue reads apart from every other, on a phon
     }
   }
 });
+
+Deno.test("a cut name never splits a character: no half of an emoji or a letter outside the BMP", () => {
+  // The owner names switches freely in the catalogue editor; a name with no spaces is cut.
+  const name = "𝕂𝕒𝕚𝕝𝕙𝔹𝕠𝕩𝕁𝕒𝕕𝕖𝕏𝕏𝕏🍌🍌🍌🍌";
+  const lines = tickLines(name, PHONE_CHARS);
+  assert.deepEqual(lines, ["𝕂𝕒𝕚𝕝𝕙𝔹𝕠𝕩𝕁𝕒𝕕𝕖𝕏𝕏𝕏🍌🍌…"]);
+  // A family emoji is one character to a reader, though several code points joined.
+  assert.deepEqual(tickLines("Family 👩‍👩‍👧‍👦👩‍👩‍👧‍👦 Edition", 8), ["Family", "👩‍👩‍👧‍👦👩‍👩‍👧‍👦 Edit…"]);
+});

@@ -310,3 +310,11 @@ Deno.test("on Deno Deploy the shop refuses to start, in one line: the platform h
     assert.match(problems[0], /docs\/deploy\.md/);
   }
 });
+
+Deno.test("a KV Connect KV_PATH is refused beside another bad variable, in the same start", () => {
+  // Start-up lists every problem at once: an owner who fixes PORT must not then meet KV_PATH.
+  const problems = problemsOf({ PORT: "eighty", KV_PATH: "https://kv.example.com/db" });
+  assert.equal(problems.length, 2, problems.join("\n"));
+  assert.match(problems.join("\n"), /^Invalid PORT="eighty"/m);
+  assert.match(problems.join("\n"), /^Invalid KV_PATH=".*": a KV Connect store has no queue/m);
+});

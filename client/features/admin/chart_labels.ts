@@ -9,7 +9,7 @@ export function tickLines(name: string, maxChars: number): string[] {
   let line = "";
   for (const word of name.split(/\s+/).filter(Boolean)) {
     const joined = line ? `${line} ${word}` : word;
-    if (joined.length <= maxChars || !line) {
+    if (characters(joined).length <= maxChars || !line) {
       line = joined;
       continue;
     }
@@ -23,5 +23,16 @@ export function tickLines(name: string, maxChars: number): string[] {
 
 /** A line cut to `maxChars`, its last character an ellipsis when cut. */
 function clipped(line: string, maxChars: number): string {
-  return line.length > maxChars ? `${line.slice(0, maxChars - 1)}…` : line;
+  const chars = characters(line);
+  return chars.length > maxChars ? `${chars.slice(0, maxChars - 1).join("")}…` : line;
+}
+
+const GRAPHEMES = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+
+/**
+ * A line's characters as a reader counts them: a name the owner typed may hold an emoji or a
+ * letter outside the BMP, which String.slice cut in half (a "�" on the axis).
+ */
+function characters(line: string): string[] {
+  return [...GRAPHEMES.segment(line)].map((part) => part.segment);
 }

@@ -252,7 +252,10 @@ function TrackingForm(
 
   function refuse(message: string) {
     setError(message);
-    input.current?.focus();
+    // Back to the field from its own form (or from nowhere); a server's answer can come after
+    // the owner moved on to another order's field, which keeps the focus.
+    const at = document.activeElement;
+    if (!at || at === document.body || input.current?.form?.contains(at)) input.current?.focus();
   }
 
   async function submit(event: FormEvent<HTMLFormElement>) {
@@ -272,6 +275,10 @@ function TrackingForm(
       setError(null);
     } else if (outcome.fieldError) {
       refuse(outcome.fieldError);
+    } else {
+      // Refused for a reason other than the number (the toast says it): a message about the
+      // number from an earlier try would now mislead.
+      setError(null);
     }
   }
 
