@@ -1,4 +1,4 @@
-import { type FormEvent, useState } from "react";
+import { type FormEvent, useRef, useState } from "react";
 import { Link } from "react-router-dom";
 import type { CartView } from "../../../shared/api_types.ts";
 import { FREE_SHIPPING_THRESHOLD_CENTS, POLICY, type Totals } from "../../../shared/policy.ts";
@@ -110,6 +110,17 @@ export function PromoCodeForm({ promo, onApply, onRemove }: {
   const [code, setCode] = useState("");
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  // Which of the two the focus goes to once it is drawn: a frame's wait is not enough on a busy
+  // machine, where React may commit the new tree later and the focus fell to the page body.
+  const focusNext = useRef<"remove" | "field" | null>(null);
+  function focusWhenDrawn(which: "remove" | "field") {
+    return (el: HTMLElement | null) => {
+      if (el && focusNext.current === which) {
+        focusNext.current = null;
+        el.focus();
+      }
+    };
+  }
 
   async function apply(event: FormEvent) {
     event.preventDefault();
@@ -122,8 +133,11 @@ export function PromoCodeForm({ promo, onApply, onRemove }: {
     setError(failed);
     setBusy(false);
     // Applied, the form gives way to the code and its Remove button: the focus goes there.
-    if (!failed) requestAnimationFrame(() => document.getElementById("promo-remove")?.focus());
-    else document.getElementById("promo-code")?.focus();
+    if (!failed) {
+      const drawn = document.getElementById("promo-remove");
+      if (drawn) drawn.focus();
+      else focusNext.current = "remove";
+    } else document.getElementById("promo-code")?.focus();
   }
 
   if (promo) {
@@ -134,13 +148,14 @@ export function PromoCodeForm({ promo, onApply, onRemove }: {
         </span>
         <button
           id="promo-remove"
+          ref={focusWhenDrawn("remove")}
           type="button"
           className="link-button"
           onClick={() => {
             setCode("");
+            // Removed, the code's field comes back: the focus goes to it once it is drawn.
+            focusNext.current = "field";
             onRemove();
-            // Removed, the code's field comes back: the focus goes to it.
-            requestAnimationFrame(() => document.getElementById("promo-code")?.focus());
           }}
         >
           Remove<span className="visually-hidden">{` promo code ${promo.code}`}</span>
@@ -154,6 +169,7 @@ export function PromoCodeForm({ promo, onApply, onRemove }: {
       <div className="promo-row">
         <input
           id="promo-code"
+          ref={focusWhenDrawn("field")}
           name="promo"
           autoComplete="off"
           autoCapitalize="characters"
