@@ -5,6 +5,7 @@ import {
   adminLogin,
   createTestApp,
   PRODUCTION,
+  refundsDownWhile,
   TEST_ADMIN_PASSWORD,
   type TestApp,
 } from "../helpers/test_app.ts";
@@ -229,17 +230,7 @@ Deno.test("a refund the provider cannot make now is queued and retried, not lost
   let failRefunds = true;
   const refunded: string[] = [];
   await using t = await createTestApp({
-    payments: (kv) => {
-      const demo = demoPayments(kv);
-      return {
-        ...demo,
-        refund(ref, amount, key, orderNumber) {
-          if (failRefunds) return Promise.reject(new Error("provider down"));
-          refunded.push(ref.id);
-          return demo.refund(ref, amount, key, orderNumber);
-        },
-      };
-    },
+    payments: refundsDownWhile(() => failRefunds, (id) => refunded.push(id)),
   });
   const cookie = await adminCookie(t);
   const orderNumber = await elmStOrder(t);

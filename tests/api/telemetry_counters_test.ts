@@ -20,11 +20,10 @@ const recording = {
 } as unknown as MeterProvider;
 assert.ok(metrics.setGlobalMeterProvider(recording), "the recording meter provider is in place");
 
-const { createTestApp } = await import("../helpers/test_app.ts");
+const { createTestApp, refundsDownWhile } = await import("../helpers/test_app.ts");
 const { paidOrder, startHostedCheckout } = await import("../helpers/shop_fixtures.ts");
 const { expireIfLapsed, sweepHolds } = await import("../../server/orders/expiry.ts");
 const { settleRefund } = await import("../../server/orders/refunds.ts");
-const { demoPayments } = await import("../../server/payments/demo/provider.ts");
 
 /** The total added to counter `name` since `from` (an index into `added`). */
 function total(name: string, from = 0): number {
@@ -48,18 +47,7 @@ Deno.test("a lapsed hold is counted once, however often the expiry runs", async 
 
 Deno.test("a refund refused then made is counted as refused, then issued once", async () => {
   let refuse = true;
-  await using t = await createTestApp({
-    payments: (kv) => {
-      const demo = demoPayments(kv);
-      return {
-        ...demo,
-        refund(ref, amount, key, orderNumber) {
-          if (refuse) return Promise.reject(new Error("provider down"));
-          return demo.refund(ref, amount, key, orderNumber);
-        },
-      };
-    },
-  });
+  await using t = await createTestApp({ payments: refundsDownWhile(() => refuse) });
   const from = added.length;
   const { orderNumber } = await paidOrder(t);
   assert.equal(total("shop.orders.paid", from), 1);

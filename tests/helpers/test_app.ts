@@ -70,6 +70,27 @@ export interface TestAppOptions {
   queue?: QueueStatus;
 }
 
+/**
+ * The demo provider whose refunds fail as an unreachable provider's do while `down()` says so;
+ * `made` hears each refund it then makes.
+ */
+export function refundsDownWhile(
+  down: () => boolean,
+  made?: (paymentId: string) => void,
+): TestAppOptions["payments"] {
+  return (kv) => {
+    const demo = demoPayments(kv);
+    return {
+      ...demo,
+      refund(ref, amount, key, orderNumber) {
+        if (down()) return Promise.reject(new Error("provider down"));
+        made?.(ref.id);
+        return demo.refund(ref, amount, key, orderNumber);
+      },
+    };
+  };
+}
+
 /** A request a test sends to an app. */
 export interface TestRequest {
   method?: string;
