@@ -1,10 +1,11 @@
-import { type FormEvent, useRef, useState } from "react";
+import { type FormEvent, useState } from "react";
 import { Link } from "react-router-dom";
 import type { CartView } from "../../../shared/api_types.ts";
 import { FREE_SHIPPING_THRESHOLD_CENTS, POLICY, type Totals } from "../../../shared/policy.ts";
 import { formatCents } from "../../../shared/pricing.ts";
 import { configurationText, type LineConfiguration } from "../../app/order_line_text.ts";
 import { useSpokenChange } from "../../app/announcer/use_spoken_change.ts";
+import { moveFocusWhenLost } from "../../app/move_focus.ts";
 
 /** A promo code the server accepted: a percentage off the subtotal, or an amount off it. */
 export interface AppliedPromo {
@@ -110,18 +111,6 @@ export function PromoCodeForm({ promo, onApply, onRemove }: {
   const [code, setCode] = useState("");
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  // Which of the two the focus goes to once it is drawn: a frame's wait is not enough on a busy
-  // machine, where React may commit the new tree later and the focus fell to the page body.
-  const focusNext = useRef<"remove" | "field" | null>(null);
-  function focusWhenDrawn(which: "remove" | "field") {
-    return (el: HTMLElement | null) => {
-      if (el && focusNext.current === which) {
-        focusNext.current = null;
-        el.focus();
-      }
-    };
-  }
-
   async function apply(event: FormEvent) {
     event.preventDefault();
     if (!code.trim()) {
@@ -132,12 +121,10 @@ export function PromoCodeForm({ promo, onApply, onRemove }: {
     const failed = await onApply(code.trim());
     setError(failed);
     setBusy(false);
-    // Applied, the form gives way to the code and its Remove button: the focus goes there.
-    if (!failed) {
-      const drawn = document.getElementById("promo-remove");
-      if (drawn) drawn.focus();
-      else focusNext.current = "remove";
-    } else document.getElementById("promo-code")?.focus();
+    // Applied, the form gives way to the code and its Remove button: the focus goes there once
+    // the render has taken the form away (a frame's wait was not enough on a busy machine).
+    if (!failed) moveFocusWhenLost(() => [document.getElementById("promo-remove")]);
+    else document.getElementById("promo-code")?.focus();
   }
 
   if (promo) {
@@ -148,14 +135,13 @@ export function PromoCodeForm({ promo, onApply, onRemove }: {
         </span>
         <button
           id="promo-remove"
-          ref={focusWhenDrawn("remove")}
           type="button"
           className="link-button"
           onClick={() => {
             setCode("");
-            // Removed, the code's field comes back: the focus goes to it once it is drawn.
-            focusNext.current = "field";
             onRemove();
+            // Removed, the code's field comes back: the focus goes to it.
+            moveFocusWhenLost(() => [document.getElementById("promo-code")]);
           }}
         >
           Remove<span className="visually-hidden">{` promo code ${promo.code}`}</span>
@@ -169,7 +155,6 @@ export function PromoCodeForm({ promo, onApply, onRemove }: {
       <div className="promo-row">
         <input
           id="promo-code"
-          ref={focusWhenDrawn("field")}
           name="promo"
           autoComplete="off"
           autoCapitalize="characters"

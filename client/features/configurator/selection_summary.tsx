@@ -1,4 +1,5 @@
 import type { SwitchChoice } from "./switch_choice.ts";
+import { moveFocusWhenLost } from "../../app/move_focus.ts";
 
 /**
  * 'Selected n / limit' and the chosen switches, each removable here: a pick hidden by the current
@@ -41,7 +42,7 @@ export function SelectionSummary({ chosen, limit, onRemove }: {
                   const next = (item?.nextElementSibling ?? item?.previousElementSibling)
                     ?.querySelector("button");
                   onRemove(sw.id);
-                  requestAnimationFrame(() => next?.focus());
+                  moveFocusWhenLost(() => [next ?? null]);
                 }}
               >
                 ×
