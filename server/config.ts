@@ -16,6 +16,8 @@ const COUNT_MESSAGE = "must be a whole number from 1 to 100000";
 const PREFIX_MESSAGE = "must be a whole number from 32 to 128";
 const MEGABYTES_MESSAGE = "must be a whole number of megabytes from 1 to 4096";
 const HOST_MESSAGE = "must be a hostname, an IPv4 address or an IPv6 address without brackets";
+const REMOTE_KV_MESSAGE =
+  "a KV Connect store has no queue, which the shop's emails, hold expiries and refunds run on; serve from a local KV file (backup, restore and db:seed do take the URL; docs/deploy.md)";
 const KV_PATH_MESSAGE =
   "must be :memory:, a file path, or an http(s):// URL of a KV Connect server";
 
@@ -72,11 +74,12 @@ const envSchema = z.object({
   PORT: z.coerce.number({ error: PORT_MESSAGE }).int(PORT_MESSAGE).min(0, PORT_MESSAGE)
     .max(65535, PORT_MESSAGE).default(8000),
   HOST: z.string().trim().refine(isHost, HOST_MESSAGE).default("127.0.0.1"),
-  // A KV Connect URL is kept in its one spelling (`HTTPS://KV.x/db` -> `https://kv.x/db`), which is
-  // how every reader of KV_PATH tells it from a file path.
+  // The shop's emails, hold expiries, refunds and payment events ride the KV queue, enqueued in the
+  // same atomic writes as the changes that owe them. Neither a KV Connect store nor today's Deno
+  // Deploy offers one, so a shop started there would take orders it could never finish: a URL of
+  // the right form is refused for that (in any case of its scheme, never taken for a file).
   KV_PATH: z.string().trim().min(1, KV_PATH_MESSAGE).refine(isKvPath, KV_PATH_MESSAGE)
-    .transform((path) => path.replace(/^https?:\/\/[^/?#]*/i, (origin) => origin.toLowerCase()))
-    .optional(),
+    .refine((path) => !isRemoteKvPath(path), REMOTE_KV_MESSAGE).optional(),
   DENO_ENV: z.enum(["development", "production", "test"]).optional(),
   ADMIN_PASSWORD: z.string().min(8, "must be at least 8 characters").optional(),
   PUBLIC_URL: optionalUrl,
@@ -144,20 +147,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   }
   const e = parsed.data;
   const production = env.DENO_ENV === "production";
-  // The shop's emails, hold expiries, refunds and payment events ride the KV queue, enqueued in the
-  // same atomic writes as the changes that owe them. Neither a KV Connect store nor today's Deno
-  // Deploy offers one, so a shop started there would take orders it could never finish.
-  // KV_PATH's own parse, not the whole environment's: another bad variable must not hide this
-  // refusal until the next start.
-  const kvPath = envSchema.shape.KV_PATH.safeParse(cleaned.KV_PATH).data;
-  if (kvPath !== undefined && isRemoteKvPath(kvPath)) {
-    problems.set(
-      "KV_PATH",
-      `Invalid KV_PATH=${
-        JSON.stringify(env.KV_PATH)
-      }: a KV Connect store has no queue, which the shop's emails, hold expiries and refunds run on; serve from a local KV file (backup, restore and db:seed do take the URL; docs/deploy.md)`,
-    );
-  }
+  // Deno Deploy has no KV queue either (see KV_PATH above); the platform sets this in every app.
   if (env.DENO_DEPLOYMENT_ID) {
     problems.set(
       "DENO_DEPLOYMENT_ID",
