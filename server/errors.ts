@@ -41,6 +41,16 @@ export class Unauthorized extends DomainError {
   }
 }
 
+/**
+ * The caller is known but its role may not do this (a staff member editing prices, an API key of
+ * the staff role listing staff): 403, never 401, so a script does not retry its credentials.
+ */
+export class Forbidden extends DomainError {
+  constructor(message: string) {
+    super("forbidden", message);
+  }
+}
+
 /** A payment was refused (a declined or invalid card). */
 export class PaymentDeclined extends DomainError {
   constructor(message: string) {

@@ -87,6 +87,9 @@ export const keys = {
   knownDevice: (account: string, tokenHash: string) =>
     ["known_devices", account, tokenHash] as const,
   knownDevicesOf: (account: string) => ["known_devices", account] as const,
+  /** The audit log: every admin write and sign-in, by time (then a random id for one time). */
+  audit: (at: number, id: string) => ["audit", at, id] as const,
+  audits: () => ["audit"] as const,
   /** Admin sessions by token hash. */
   adminSession: (tokenHash: string) => ["admin_sessions", tokenHash] as const,
   /** Accounts. */

@@ -2,10 +2,12 @@ import type { Context, MiddlewareHandler } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import type { AppDeps } from "../deps.ts";
 import { Unauthorized } from "../errors.ts";
-import { secretsEqual } from "../crypto.ts";
+import { secretsEqual, sha256Hex } from "../crypto.ts";
 import { touchAdminSession } from "../accounts/admin_sessions.ts";
 import { beginAdminAttempt } from "../accounts/login_limits.ts";
 import { passwordCaller } from "./password_caller.ts";
+import { clientKey } from "./client_key.ts";
+import type { Actor } from "../audit/actor.ts";
 
 /** The cookie's name: `__Host-` binds it to this origin over HTTPS (production). */
 export function adminCookieName(production: boolean): string {
@@ -37,7 +39,10 @@ export function clearAdminCookie(c: Context, production: boolean): void {
 export function requireAdmin(deps: AppDeps): MiddlewareHandler {
   return async function adminOnly(c, next) {
     const token = getCookie(c, adminCookieName(deps.config.production));
-    if (token && await touchAdminSession(deps.kv, deps.clock, token)) return await next();
+    if (token && await touchAdminSession(deps.kv, deps.clock, token)) {
+      c.set("actor", ownerActor(c, await sha256Hex(token)));
+      return await next();
+    }
     const auth = c.req.header("Authorization") ?? "";
     const bearer = /^Bearer (.+)$/i.exec(auth)?.[1];
     if (bearer !== undefined) {
@@ -48,9 +53,22 @@ export function requireAdmin(deps: AppDeps): MiddlewareHandler {
       );
       if (await secretsEqual(bearer, deps.config.adminPassword)) {
         await attempt.succeeded();
+        c.set("actor", ownerActor(c));
         return await next();
       }
     }
     throw new Unauthorized("Admin authentication required");
+  };
+}
+
+/** The owner, signed in with the admin password (a session or the bearer password). */
+function ownerActor(c: Context, sessionHash?: string): Actor {
+  return {
+    kind: "owner",
+    id: "owner",
+    name: "Owner",
+    role: "owner",
+    from: clientKey(c),
+    sessionHash,
   };
 }

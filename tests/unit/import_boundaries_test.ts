@@ -93,6 +93,8 @@ const SERVER_LAYERS: readonly (readonly string[])[] = [
   ["errors.ts", "clock.ts", "log.ts", "crypto.ts", "csv.ts", "net", "images", "telemetry.ts"],
   // Plumbing, no rule: KV keys and helpers, request validation, the admin password's hashing.
   ["kv", "http", "password_gate.ts"],
+  // The audit log: every wing's admin writes add their entry to their own atomic write.
+  ["audit"],
   // The catalogue's records (read by every wing) and the email outbox.
   ["catalog", "email"],
   // Stock: every stock record is built here. Contact messages.
@@ -106,6 +108,8 @@ const SERVER_LAYERS: readonly (readonly string[])[] = [
   // The order workflows; reading the environment.
   ["orders", "config.ts"],
   ["accounts", "reports", "ops", "queue.ts"],
+  // The dashboard's people and scripts: staff accounts, second factors, API keys.
+  ["staff"],
   ["middleware"],
   ["ssr"],
   ["routes", "dev_reload.ts"],
