@@ -129,7 +129,7 @@ function ShownOnce({ created, onDone }: { created: CreatedApiKeyView; onDone: ()
   }
 
   return (
-    <div className="admin-new-key banner" role="status" data-testid="new-api-key">
+    <div className="admin-new-key" role="status" data-testid="new-api-key">
       <p>
         <strong>Copy the key for {created.name} now: it is not shown again.</strong>{" "}
         Anyone holding it can act as {ROLE_LABELS[created.role]} until you revoke it.
