@@ -100,6 +100,16 @@ e2eTest(
     await expectToast(page, "API key Label printer revoked");
     await listed.waitFor({ state: "detached" });
     assert.equal(await scriptCall(shop.url, key), 401);
+
+    // The tab with a key shown, in the dark theme too.
+    await page.emulateMedia({ colorScheme: "dark" });
+    await page.reload();
+    await page.getByRole("tab", { name: "API Keys" }).click();
+    await page.getByLabel("Name", { exact: true }).fill("Night script");
+    await page.getByRole("button", { name: "Make key" }).click();
+    await shown.waitFor();
+    assert.equal(await page.locator("html").getAttribute("data-theme"), "dark");
+    assert.deepEqual(await axeFindings(page), [], "API Keys tab, dark theme");
     assert.deepEqual(problems.errors, []);
   },
 );
