@@ -213,3 +213,30 @@ Deno.test("the session view names the account, its role and what it can do", asy
     ],
   );
 });
+
+Deno.test("a staff key cannot reach an owner's route by spelling its path another way", async () => {
+  await using t = await createTestApp();
+  const { orderNumber: n } = await paidOrder(t);
+  const staff = bearer(await makeKey(t, await adminCookie(t), "staff"));
+  const tries: [string, string][] = [
+    ["POST", `/api/admin/orders/${n}/cancel/`],
+    ["POST", `/api/admin//orders/${n}/cancel`],
+    ["POST", `/api/admin/orders/${n}%2Fcancel`],
+    ["POST", `/api/admin/orders/${n}/tracking/../cancel`],
+    ["GET", "/api/admin/orders/new/csv/"],
+    ["GET", "/api/admin/orders/new%2Fcsv"],
+    ["GET", "/api/admin/ORDERS/new/csv"],
+    ["GET", "/api/admin/./sales?from=2026-11-01&to=2026-11-21"],
+    ["GET", "/api/admin/%73ales?from=2026-11-01&to=2026-11-21"],
+    ["HEAD", "/api/admin/orders/new/csv"],
+  ];
+  for (const [method, path] of tries) {
+    const res = await t.request(path, { method, headers: staff });
+    assert.ok(res.status === 403 || res.status === 404, `${method} ${path}: ${res.status}`);
+  }
+  const view = await t.request("/api/admin/orders?status=all", { headers: staff });
+  assert.equal(
+    view.json.find((o: { orderNumber: string }) => o.orderNumber === n).status,
+    "PAYMENT_RECEIVED",
+  );
+});
