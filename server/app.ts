@@ -26,6 +26,8 @@ import { adminCatalogRoutes, IMAGE_UPLOAD_PATH } from "./routes/admin_catalog.ts
 import { adminNoticeRoutes, noticeRoutes } from "./routes/notice.ts";
 import { adminEmailRoutes } from "./routes/admin_emails.ts";
 import { adminReportRoutes } from "./routes/admin_reports.ts";
+import { adminApiKeyRoutes } from "./routes/admin_api_keys.ts";
+import { adminRoles, adminSignIn } from "./middleware/admin_roles.ts";
 import { buildStockRoutes } from "./routes/build_stock.ts";
 import { confirmRoutes, stockAlertRoutes, unsubscribeRoutes } from "./routes/stock_alerts.ts";
 import { authRoutes } from "./routes/auth.ts";
@@ -98,11 +100,15 @@ export function createApp(deps: AppDeps): Hono {
   app.use("/stock-alerts/*", noStoreByDefault());
   app.route("/stock-alerts", unsubscribeRoutes(deps));
   app.route("/stock-alerts", confirmRoutes(deps));
-  // Before /api/admin, whose own admin check would otherwise run a second time for these.
+  // Every admin route, once: who is asking, then whether their role may (the shared table).
+  for (const path of ["/api/admin/*", "/api/test/*"]) {
+    app.use(path, adminSignIn(deps), adminRoles());
+  }
   app.route("/api/admin/promos", adminPromoRoutes(deps));
   app.route("/api/admin/catalog", adminCatalogRoutes(routeDeps));
   app.route("/api/admin/notice", adminNoticeRoutes(deps));
   app.route("/api/admin/emails", adminEmailRoutes(deps));
+  app.route("/api/admin/api-keys", adminApiKeyRoutes(deps));
   app.route("/api/admin", adminReportRoutes(deps));
   app.route("/api/admin", adminRoutes(routeDeps));
   app.route("/api/test", testRoutes(routeDeps));

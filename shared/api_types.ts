@@ -4,6 +4,8 @@
  */
 import type { Region } from "./policy.ts";
 import type { OrderStatus } from "./status.ts";
+import type { Role } from "./roles.ts";
+import type { Capability } from "./admin_permissions.ts";
 
 /** A postal address as orders keep it. */
 export interface Address {
@@ -350,6 +352,33 @@ export interface AdminSessionView {
   ok: true;
   /** The shop runs on the demo provider: payments are simulated and no real money moves. */
   paymentsSimulated: boolean;
+  /** Who is signed in: "owner", a staff member's id, or an API key's id. */
+  accountId: string;
+  /** What the dashboard calls them: "Owner", a member's email, a key's name. */
+  name: string;
+  role: Role;
+  /** What the role may do (shared/admin_permissions.ts): the dashboard shows only these. */
+  can: Capability[];
+}
+
+/** A script's API key in `GET /api/admin/api-keys`: never the key nor its hash. */
+export interface ApiKeyView {
+  id: string;
+  name: string;
+  role: Role;
+  /** ISO 8601. */
+  createdAt: string;
+  /** ISO 8601; null: until revoked. */
+  expiresAt: string | null;
+  /** ISO 8601, to the minute; null: never used. */
+  lastUsedAt: string | null;
+  /** Who made it: "Owner", a member's email, a key's name. */
+  createdBy: string;
+}
+
+/** `POST /api/admin/api-keys`: the key, shown here only, and the key as the list shows it. */
+export interface CreatedApiKeyView extends ApiKeyView {
+  key: string;
 }
 
 /** `GET /api/payments/config` (and `POST /auth/create-payment-intent` with `{}`). */

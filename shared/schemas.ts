@@ -9,6 +9,7 @@ import { z } from "zod";
 if (typeof document !== "undefined") z.config({ jitless: true });
 import { CONTACT_MESSAGE_MAX, MAX_LINE_QUANTITY } from "./policy.ts";
 import { isCountryCode } from "./countries.ts";
+import { ROLES } from "./roles.ts";
 import {
   normaliseTrackingNumber,
   TRACKING_NUMBER_MAX,
@@ -659,3 +660,20 @@ export type SwitchCreateInput = z.input<typeof switchCreateSchema>;
 export type SwitchUpdateInput = z.input<typeof switchUpdateSchema>;
 export type PackUpdateInput = z.input<typeof packUpdateSchema>;
 export type ItemUpdateInput = z.input<typeof itemUpdateSchema>;
+
+/**
+ * Body of POST /api/admin/api-keys: a name the owner will recognise in the list and the audit
+ * log, the role the script acts with, and an optional end (at most a year ahead, checked against
+ * the shop's clock where the key is made).
+ */
+export const apiKeyCreateSchema = z.object({
+  name: z.string({ error: "Give the key a name" }).trim()
+    .min(1, "Give the key a name")
+    .max(60, "A key's name must be at most 60 characters")
+    .refine((v) => !LINE_CONTROLS.test(v), `A key's name ${CONTROLS_MESSAGE}`)
+    .meta(FREE_TEXT),
+  role: z.enum(ROLES, { error: "role must be owner or staff" }),
+  expiresAt: isoTimeField("expiresAt").optional(),
+});
+
+export type ApiKeyCreateInput = z.input<typeof apiKeyCreateSchema>;

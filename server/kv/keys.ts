@@ -90,6 +90,10 @@ export const keys = {
   /** The audit log: every admin write and sign-in, by time (then a random id for one time). */
   audit: (at: number, id: string) => ["audit", at, id] as const,
   audits: () => ["audit"] as const,
+  /** Scripts' API keys by id; the id of a key by the SHA-256 of the key (the bearer's lookup). */
+  apiKey: (id: string) => ["api_keys", id] as const,
+  apiKeys: () => ["api_keys"] as const,
+  apiKeyByHash: (keyHash: string) => ["api_key_hashes", keyHash] as const,
   /** Admin sessions by token hash. */
   adminSession: (tokenHash: string) => ["admin_sessions", tokenHash] as const,
   /** Accounts. */

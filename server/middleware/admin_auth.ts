@@ -8,6 +8,7 @@ import { beginAdminAttempt } from "../accounts/login_limits.ts";
 import { passwordCaller } from "./password_caller.ts";
 import { clientKey } from "./client_key.ts";
 import type { Actor } from "../audit/actor.ts";
+import { apiKeyActor } from "../staff/api_keys.ts";
 
 /** The cookie's name: `__Host-` binds it to this origin over HTTPS (production). */
 export function adminCookieName(production: boolean): string {
@@ -30,8 +31,9 @@ export function clearAdminCookie(c: Context, production: boolean): void {
 }
 
 /**
- * Requires an admin: the session cookie, or `Authorization: Bearer <ADMIN_PASSWORD>` (the spec's
- * Mark Delivered call and scripts). Anything else is 401 JSON. A bearer password is an attempt
+ * Requires an admin: the session cookie, `Authorization: Bearer <API key>` (a script, acting with
+ * its key's name and role: staff/api_keys.ts) or `Authorization: Bearer <ADMIN_PASSWORD>` (the
+ * spec's Mark Delivered call). Anything else is 401 JSON. A bearer (key or password) is an attempt
  * like a login (login_limits.ts): counted before it is compared, and given back when right, so
  * a script may have up to 5 requests in flight per client (one while the admin's ceiling is
  * passed, as a client's first attempt is the one let through then).
@@ -51,6 +53,12 @@ export function requireAdmin(deps: AppDeps): MiddlewareHandler {
         deps.clock,
         passwordCaller(c, deps.config.production),
       );
+      const keyActor = await apiKeyActor(deps, bearer, clientKey(c));
+      if (keyActor) {
+        await attempt.succeeded();
+        c.set("actor", keyActor);
+        return await next();
+      }
       if (await secretsEqual(bearer, deps.config.adminPassword)) {
         await attempt.succeeded();
         c.set("actor", ownerActor(c));

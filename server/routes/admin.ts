@@ -31,12 +31,9 @@ import { beginAdminAttempt } from "../accounts/login_limits.ts";
 import { componentKey, countShelf, ownerInventory } from "../reports/inventory.ts";
 import { queueEmail } from "../email/outbox.ts";
 import { orderConfirmationEmail } from "../orders/emails.ts";
-import {
-  adminCookieName,
-  clearAdminCookie,
-  requireAdmin,
-  setAdminCookie,
-} from "../middleware/admin_auth.ts";
+import { adminCookieName, clearAdminCookie, setAdminCookie } from "../middleware/admin_auth.ts";
+import { actorOf } from "../middleware/actor_context.ts";
+import { ROLE_CAPABILITIES } from "../../shared/admin_permissions.ts";
 import { passwordCaller, setKnownDeviceCookie } from "../middleware/password_caller.ts";
 import {
   optionalJson,
@@ -83,18 +80,26 @@ export function adminRoutes(deps: RouteDeps): Hono {
     return c.json({ ok: true });
   });
 
-  app.use("*", requireAdmin(deps));
+  // Every route below is signed in and authorised by the admin gate mounted in app.ts.
   app.use("*", async (c, next) => {
     await next();
     // Customer data must not linger in shared or browser caches.
     c.header("Cache-Control", "no-store");
   });
 
-  app.get(
-    "/session",
-    (c) =>
-      c.json({ ok: true, paymentsSimulated: config.paymentsSimulated } satisfies AdminSessionView),
-  );
+  app.get("/session", (c) => {
+    const actor = actorOf(c);
+    return c.json(
+      {
+        ok: true,
+        paymentsSimulated: config.paymentsSimulated,
+        accountId: actor.id,
+        name: actor.name,
+        role: actor.role,
+        can: [...ROLE_CAPABILITIES[actor.role]],
+      } satisfies AdminSessionView,
+    );
+  });
 
   app.get("/orders", validateQuery(adminOrdersQuerySchema), async (c) => {
     const { status, q, from, to, limit, cursor } = c.req.valid("query");
@@ -186,8 +191,8 @@ export function adminRoutes(deps: RouteDeps): Hono {
 /** The dashboard's Test tab: server ping and a test order confirmation email. */
 export function testRoutes(deps: RouteDeps): Hono {
   const { kv, clock, config } = deps;
+  // Signed in and authorised by the admin gate mounted in app.ts.
   const app = new Hono();
-  app.use("*", requireAdmin(deps));
   app.get(
     "/ping",
     (c) => c.text(`pong: the server is up (${new Date(clock.now()).toISOString()})`),

@@ -11,7 +11,6 @@ import {
   resendEmail,
 } from "../email/outbox.ts";
 import { hideLinkSecrets } from "../email/link_secrets.ts";
-import { requireAdmin } from "../middleware/admin_auth.ts";
 import { validateParams, validateQuery } from "../http/validate.ts";
 
 /**
@@ -39,7 +38,6 @@ function emailView(entry: OutboxEntry): AdminEmailView {
 export function adminEmailRoutes(deps: AppDeps): Hono {
   const { kv, clock } = deps;
   const app = new Hono();
-  app.use("*", requireAdmin(deps));
 
   app.get("/", validateQuery(adminEmailsQuerySchema), async (c) => {
     const { to, limit } = c.req.valid("query");

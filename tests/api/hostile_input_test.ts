@@ -33,6 +33,7 @@ import {
   adminEmailsQuerySchema,
   adminOrdersQuerySchema,
   adminVerifySchema,
+  apiKeyCreateSchema,
   contactSchema,
   customerCancelSchema,
   deleteAccountSchema,
@@ -1438,6 +1439,42 @@ const GROUPS: Group[] = [
           params: { kind: "items", id: "1" },
           headers: withCookie(ctx),
         }),
+        body: IGNORED_BODY,
+      },
+    ],
+  },
+  {
+    name: "API keys",
+    setup: async (t) => ({ cookie: await adminCookie(t) }),
+    routes: [
+      {
+        method: "GET",
+        path: "/api/admin/api-keys",
+        base: (ctx) => ({ headers: withCookie(ctx) }),
+        body: NO_BODY,
+      },
+      {
+        method: "POST",
+        path: "/api/admin/api-keys",
+        base: (ctx) => ({
+          headers: withCookie(ctx),
+          body: { name: "Hostile script", role: "staff" },
+        }),
+        body: { kind: "json", fields: fieldsOf(apiKeyCreateSchema) },
+      },
+      {
+        method: "DELETE",
+        path: "/api/admin/api-keys/:id",
+        // Each accepted case revokes the key, so every case gets a new one.
+        fresh: true,
+        base: async (ctx) => {
+          const made = await ctx.t.request("/api/admin/api-keys", {
+            method: "POST",
+            body: { name: "Hostile target", role: "staff" },
+            headers: withCookie(ctx),
+          });
+          return { params: { id: String(made.json.id) }, headers: withCookie(ctx) };
+        },
         body: IGNORED_BODY,
       },
     ],

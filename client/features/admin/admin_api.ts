@@ -8,6 +8,8 @@ import type {
   AdminEmailView,
   AdminOrderView,
   AdminSessionView,
+  ApiKeyView,
+  CreatedApiKeyView,
   InventoryView,
   MailHealthView,
   PickListView,
@@ -22,6 +24,7 @@ import { isReadyToShip } from "../../../shared/status.ts";
 import {
   type AdminOrdersQuery,
   type AdminVerifyInput,
+  type ApiKeyCreateInput,
   type SalesQuery,
   SHIP_AT_ONCE_MAX,
   type ShipChosenInput,
@@ -280,5 +283,24 @@ export function adminErrorMessage(
 ): string {
   if (!(err instanceof ApiError)) return fallback;
   if (err.status === 401) return "Your admin session has ended. Please log in again.";
+  // A role's refusal names the role needed ("Only the owner can edit prices."): said as it is.
+  if (err.status === 403) return err.message;
   return serverStatuses.includes(err.status) ? err.message : fallback;
+}
+
+/** Scripts' API keys, newest first (never the keys themselves). */
+export function fetchApiKeys(): Promise<ApiKeyView[]> {
+  return adminApi<ApiKeyView[]>("/api/admin/api-keys");
+}
+
+/** Makes an API key; the answer holds the key, which is never shown again. */
+export function createApiKey(input: ApiKeyCreateInput): Promise<CreatedApiKeyView> {
+  return adminApi<CreatedApiKeyView>("/api/admin/api-keys", { method: "POST", body: input });
+}
+
+/** Revokes an API key: its scripts get 401 from their next request. */
+export async function revokeApiKey(id: string): Promise<void> {
+  await adminApi<{ ok: true }>(`/api/admin/api-keys/${encodeURIComponent(id)}`, {
+    method: "DELETE",
+  });
 }

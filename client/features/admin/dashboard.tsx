@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState } from "react";
+import { lazy, Suspense, useMemo, useState } from "react";
 import { toast } from "react-hot-toast";
 import { useRequest } from "../../app/use_request.ts";
 import { fetchAdminSession, logoutAdmin } from "./admin_api.ts";
@@ -6,6 +6,8 @@ import { InventoryTab } from "./inventory_tab.tsx";
 import { OrdersTab } from "./orders_tab.tsx";
 import { Tabs } from "./tabs.tsx";
 import { TestTab } from "./test_tab.tsx";
+import { AdminCanContext } from "./admin_can.tsx";
+import type { Capability } from "../../../shared/admin_permissions.ts";
 
 /** The catalogue editor is large and used weekly, so it loads when its tab is first opened. */
 const CatalogTab = lazy(async () => ({ default: (await import("./catalog_tab.tsx")).CatalogTab }));
@@ -15,16 +17,21 @@ const PrintDayTab = lazy(async () => ({
   default: (await import("./print_day_tab.tsx")).PrintDayTab,
 }));
 const EmailsTab = lazy(async () => ({ default: (await import("./emails_tab.tsx")).EmailsTab }));
+const ApiKeysTab = lazy(async () => ({
+  default: (await import("./api_keys_tab.tsx")).ApiKeysTab,
+}));
 
+/** Each tab and what a role needs to see it (shared/admin_permissions.ts). */
 const TABS = [
-  { id: "orders", label: "Orders" },
-  { id: "inventory", label: "Inventory" },
-  { id: "sales", label: "Sales" },
-  { id: "print", label: "Print day" },
-  { id: "emails", label: "Emails" },
-  { id: "catalog", label: "Catalogue" },
-  { id: "test", label: "Test" },
-] as const;
+  { id: "orders", label: "Orders", needs: "orders" },
+  { id: "inventory", label: "Inventory", needs: "inventory_counts" },
+  { id: "sales", label: "Sales", needs: "sales" },
+  { id: "print", label: "Print day", needs: "print_day" },
+  { id: "emails", label: "Emails", needs: "email_resends" },
+  { id: "catalog", label: "Catalogue", needs: "catalog" },
+  { id: "api-keys", label: "API Keys", needs: "api_keys" },
+  { id: "test", label: "Test", needs: "settings" },
+] as const satisfies readonly { id: string; label: string; needs: Capability }[];
 
 type TabId = typeof TABS[number]["id"];
 
@@ -35,14 +42,17 @@ interface DashboardProps {
 }
 
 /**
- * The Admin Dashboard: seven tabs (Orders, Inventory, Sales, Print day, Emails, Catalogue, Test)
- * following the ARIA tabs
- * pattern, with the arrow keys, Home and End moving between tabs. Only the open tab is mounted,
- * so the inventory (and its charts) and the catalogue load when first opened.
+ * The Admin Dashboard: the tabs the signed-in role may use (the owner's eight: Orders, Inventory,
+ * Sales, Print day, Emails, Catalogue, API Keys, Test) following the ARIA tabs pattern, with the
+ * arrow keys, Home and End moving between tabs. Only the open tab is mounted, so the inventory
+ * (and its charts) and the catalogue load when first opened. No tab shows before the session
+ * says the role, so staff never glimpse the owner's tabs.
  */
 export function Dashboard({ onLoggedOut }: DashboardProps) {
   const [active, setActive] = useState<TabId>("orders");
   const session = useRequest("admin-session-facts", () => fetchAdminSession());
+  const can = useMemo(() => new Set<Capability>(session.data?.can ?? []), [session.data]);
+  const tabs = TABS.filter((tab) => can.has(tab.needs));
 
   async function logout() {
     try {
@@ -73,27 +83,45 @@ export function Dashboard({ onLoggedOut }: DashboardProps) {
           </p>
         )
       }
-      <Tabs
-        label="Admin sections"
-        idPrefix="admin"
-        tabs={TABS}
-        active={active}
-        onChange={setActive}
-      >
-        {(id) => (
-          <>
-            {id === "orders" && <OrdersTab />}
-            {id === "inventory" && <InventoryTab />}
-            <Suspense fallback={<p className="loading" role="status">Loading...</p>}>
-              {id === "sales" && <SalesTab />}
-              {id === "print" && <PrintDayTab />}
-              {id === "emails" && <EmailsTab />}
-              {id === "catalog" && <CatalogTab />}
-            </Suspense>
-            {id === "test" && <TestTab />}
-          </>
+      {tabs.length === 0
+        ? (
+          session.state === "failed"
+            ? (
+              <div className="admin-empty">
+                <p className="error-text">The dashboard could not be loaded.</p>
+                <button type="button" className="button" onClick={session.reload}>
+                  Try again
+                </button>
+              </div>
+            )
+            : <p className="loading" role="status">Loading...</p>
+        )
+        : (
+          <AdminCanContext value={can}>
+            <Tabs
+              label="Admin sections"
+              idPrefix="admin"
+              tabs={tabs}
+              active={tabs.some((tab) => tab.id === active) ? active : tabs[0].id}
+              onChange={setActive}
+            >
+              {(id) => (
+                <>
+                  {id === "orders" && <OrdersTab />}
+                  {id === "inventory" && <InventoryTab />}
+                  <Suspense fallback={<p className="loading" role="status">Loading...</p>}>
+                    {id === "sales" && <SalesTab />}
+                    {id === "print" && <PrintDayTab />}
+                    {id === "emails" && <EmailsTab />}
+                    {id === "catalog" && <CatalogTab />}
+                    {id === "api-keys" && <ApiKeysTab />}
+                  </Suspense>
+                  {id === "test" && <TestTab />}
+                </>
+              )}
+            </Tabs>
+          </AdminCanContext>
         )}
-      </Tabs>
     </section>
   );
 }

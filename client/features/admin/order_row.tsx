@@ -12,6 +12,7 @@ import type { AdminOrderItem, AdminOrderView } from "../../../shared/api_types.t
 import { ApiError } from "../../app/api.ts";
 import { formatDollars } from "../../app/money.ts";
 import { addTrackingNumber, adminErrorMessage, cancelOrder, markDelivered } from "./admin_api.ts";
+import { useCan } from "./admin_can.tsx";
 
 /** Readable names of the tax id kinds payment pages record ("eu_vat" and so on). */
 const TAX_ID_LABELS: Record<string, string> = {
@@ -42,6 +43,8 @@ function displayOrderNumber(orderNumber: string, hide: boolean): string {
 export function OrderRow({ order, hideUserData, onChanged }: OrderRowProps) {
   const [open, setOpen] = useState(false);
   const [busy, setBusy] = useState(false);
+  // Cancelling refunds the customer: the owner's alone, so staff are not offered it.
+  const canCancel = useCan("order_cancels");
   const shown = displayOrderNumber(order.orderNumber, hideUserData);
   const detailsId = `order-details-${order.orderNumber}`;
 
@@ -165,7 +168,7 @@ export function OrderRow({ order, hideUserData, onChanged }: OrderRowProps) {
             >
               {open ? "Hide Details" : "Show Details"}
             </button>
-            {isCancellable(order.status) && (
+            {canCancel && isCancellable(order.status) && (
               <button
                 type="button"
                 className="link-button admin-cancel"

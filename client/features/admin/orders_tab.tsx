@@ -12,6 +12,7 @@ import {
   shipResultText,
 } from "./admin_api.ts";
 import { OrderRow } from "./order_row.tsx";
+import { useCan } from "./admin_can.tsx";
 import { ShipOrdersDialog } from "./ship_orders_dialog.tsx";
 import { saveFile } from "../../app/save_file.ts";
 
@@ -32,6 +33,8 @@ export function OrdersTab() {
   const [failed, setFailed] = useState(false);
   const [hideUserData, setHideUserData] = useState(false);
   const [busy, setBusy] = useState<"csv" | "ship" | "more" | null>(null);
+  // The CSV holds customers' names and addresses: an export, the owner's alone.
+  const canExport = useCan("customer_exports");
   // The orders Ship Orders listed and asks about; only these are shipped on confirming.
   const [toShip, setToShip] = useState<AdminOrderView[] | null>(null);
 
@@ -165,14 +168,16 @@ export function OrdersTab() {
         empty="No new orders."
         toolbar={
           <div className="admin-toolbar" role="toolbar" aria-label="New orders actions">
-            <button
-              type="button"
-              className="button secondary"
-              onClick={downloadCsv}
-              aria-disabled={busy !== null}
-            >
-              Download CSV
-            </button>
+            {canExport && (
+              <button
+                type="button"
+                className="button secondary"
+                onClick={downloadCsv}
+                aria-disabled={busy !== null}
+              >
+                Download CSV
+              </button>
+            )}
             <button
               type="button"
               className="button"

@@ -1,0 +1,33 @@
+/**
+ * Authorisation of every /api/admin and /api/test request, mounted once in app.ts: first who is
+ * asking (the admin check, skipped only for the routes the table marks `signed_out`: signing in
+ * and out), then whether their role may do what the route needs (shared/admin_permissions.ts).
+ * A refusal is 403 naming the role needed, never 401: the credential was right, so a script must
+ * not retry it and a staff member must not be sent back to the sign-in form.
+ */
+import type { MiddlewareHandler } from "hono";
+import { refusalFor, roleCan, routeNeed } from "../../shared/admin_permissions.ts";
+import type { AppDeps } from "../deps.ts";
+import { Forbidden } from "../errors.ts";
+import { actorOf } from "./actor_context.ts";
+import { requireAdmin } from "./admin_auth.ts";
+
+/** The admin check for every admin route but signing in and out. */
+export function adminSignIn(deps: AppDeps): MiddlewareHandler {
+  const adminOnly = requireAdmin(deps);
+  return async function signedIn(c, next) {
+    if (routeNeed(c.req.method, c.req.path) === "signed_out") return await next();
+    return await adminOnly(c, next);
+  };
+}
+
+/** Refuses a request whose actor's role lacks the route's capability (after `adminSignIn`). */
+export function adminRoles(): MiddlewareHandler {
+  return async function roleAllows(c, next) {
+    const need = routeNeed(c.req.method, c.req.path);
+    if (need !== "signed_out" && !roleCan(actorOf(c).role, need)) {
+      throw new Forbidden(refusalFor(need));
+    }
+    await next();
+  };
+}
