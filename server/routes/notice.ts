@@ -3,6 +3,7 @@ import { noticeSchema } from "../../shared/schemas.ts";
 import type { AppDeps } from "../deps.ts";
 import { requireAdmin } from "../middleware/admin_auth.ts";
 import { validateJson } from "../http/validate.ts";
+import { actorOf } from "../middleware/actor_context.ts";
 import { getAdminNotice, getNotice, setNotice } from "../catalog/notice.ts";
 
 /** The red banner every page shows: `GET /api/notice`, public. */
@@ -17,7 +18,7 @@ export function adminNoticeRoutes(deps: AppDeps): Hono {
   app.use("*", requireAdmin(deps));
   app.get("/", async (c) => c.json(await getAdminNotice(kv)));
   app.put("/", validateJson(noticeSchema), async (c) => {
-    return c.json(await setNotice(kv, clock, c.req.valid("json")));
+    return c.json(await setNotice(kv, clock, c.req.valid("json"), actorOf(c)));
   });
   return app;
 }
