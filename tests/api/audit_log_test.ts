@@ -175,3 +175,56 @@ Deno.test("the new-orders CSV is recorded as an export of customer data, with it
   assert.equal(exported.detail, "2 rows");
   assert.deepEqual(exported.actor, ACTOR_OWNER);
 });
+
+Deno.test("catalogue, image, promo and notice edits are audit entries by the acting account; a stale edit records none", async () => {
+  await using t = await createTestApp();
+  const created = await owner(t, "/api/admin/catalog/switches", {
+    method: "POST",
+    body: { name: "Tidal Blue", brand: "Gateron", type: "tactile", force: "62g", extraPrice: 0.75 },
+  }, 201);
+  t.clock.advance(1000);
+  await owner(t, `/api/admin/catalog/switches/${created.json.id}`, {
+    method: "PATCH",
+    body: { extraPrice: 1.25 },
+  });
+  const stale = await owner(t, `/api/admin/catalog/switches/${created.json.id}`, {
+    method: "PATCH",
+    body: { extraPrice: 2, version: created.json.version },
+  }, 409);
+  assert.match(stale.json.error, /changed meanwhile/);
+  const [updated, made] = await audit(t, "?kind=catalog");
+  assert.equal(made.action, "switch.created");
+  assert.deepEqual(updated.actor, ACTOR_OWNER);
+  assert.equal(updated.action, "switch.updated");
+  assert.equal(updated.target, String(created.json.id));
+  assert.equal(updated.label, "Gateron Tidal Blue");
+  assert.deepEqual(updated.changes, { extraPrice: { from: 0.75, to: 1.25 } });
+  assert.equal((await audit(t, "?kind=catalog")).length, 2, "the stale edit recorded nothing");
+
+  await owner(t, `/api/admin/catalog/switches/${created.json.id}/image`, { method: "DELETE" });
+  assert.equal((await audit(t, "?kind=catalog")).length, 2, "removing no image is no edit");
+
+  await owner(
+    t,
+    "/api/admin/promos",
+    { method: "POST", body: { code: "Spring5", percentOff: 5 } },
+    201,
+  );
+  await owner(
+    t,
+    "/api/admin/promos",
+    { method: "POST", body: { code: "Spring5", percentOff: 5 } },
+    409,
+  );
+  const promos = await audit(t, "?kind=promos");
+  assert.deepEqual(promos.map((e) => [e.action, e.target]), [["promo.created", "SPRING5"]]);
+  assert.deepEqual(promos[0].changes?.percentOff, { from: null, to: 5 });
+
+  await owner(t, "/api/admin/notice", {
+    method: "PUT",
+    body: { text: "Back Monday.", active: true },
+  });
+  const [notice] = await audit(t, "?kind=notice");
+  assert.equal(notice.action, "notice.updated");
+  assert.deepEqual(notice.changes?.text?.to, "Back Monday.");
+});
