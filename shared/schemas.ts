@@ -498,7 +498,7 @@ function auditQuery(fallback: number) {
       z.number({ error: "limit must be a number" }).int("limit must be a whole number")
         .min(1, "limit is at least 1").max(AUDIT_PAGE_MAX, `limit is at most ${AUDIT_PAGE_MAX}`),
     ).default(fallback),
-    before: z.string().regex(/^\d{1,16}\.[A-Za-z0-9_-]{1,40}$/, "before is a cursor this API gave")
+    before: z.string().regex(/^\d{1,16}\.[A-Za-z0-9_-]{8,40}$/, "before is a cursor this API gave")
       .optional(),
   });
 }

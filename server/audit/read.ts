@@ -28,14 +28,14 @@ export interface AuditPage {
   nextCursor: string | null;
 }
 
-/** An entry's place as a cursor: "<at>.<id>". */
+/** An entry's place as a cursor: "<at>.<id>" (ids are 11 characters; 8 or more are asked). */
 export function auditCursor(entry: Pick<AuditEntry, "at" | "id">): string {
   return `${entry.at}.${entry.id}`;
 }
 
 /** A cursor back into its place; null when it is not one. */
 export function parseAuditCursor(cursor: string): { at: number; id: string } | null {
-  const match = /^(\d{1,16})\.([A-Za-z0-9_-]{1,40})$/.exec(cursor);
+  const match = /^(\d{1,16})\.([A-Za-z0-9_-]{8,40})$/.exec(cursor);
   if (!match) return null;
   const at = Number(match[1]);
   return Number.isSafeInteger(at) ? { at, id: match[2] } : null;
