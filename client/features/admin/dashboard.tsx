@@ -15,6 +15,8 @@ const PrintDayTab = lazy(async () => ({
   default: (await import("./print_day_tab.tsx")).PrintDayTab,
 }));
 const EmailsTab = lazy(async () => ({ default: (await import("./emails_tab.tsx")).EmailsTab }));
+/** The owner's audit log, read now and then. */
+const AuditTab = lazy(async () => ({ default: (await import("./audit_tab.tsx")).AuditTab }));
 
 const TABS = [
   { id: "orders", label: "Orders" },
@@ -23,6 +25,7 @@ const TABS = [
   { id: "print", label: "Print day" },
   { id: "emails", label: "Emails" },
   { id: "catalog", label: "Catalogue" },
+  { id: "audit", label: "Audit" },
   { id: "test", label: "Test" },
 ] as const;
 
@@ -35,7 +38,8 @@ interface DashboardProps {
 }
 
 /**
- * The Admin Dashboard: seven tabs (Orders, Inventory, Sales, Print day, Emails, Catalogue, Test)
+ * The Admin Dashboard: eight tabs (Orders, Inventory, Sales, Print day, Emails, Catalogue, Audit,
+ * Test)
  * following the ARIA tabs
  * pattern, with the arrow keys, Home and End moving between tabs. Only the open tab is mounted,
  * so the inventory (and its charts) and the catalogue load when first opened.
@@ -89,6 +93,7 @@ export function Dashboard({ onLoggedOut }: DashboardProps) {
               {id === "print" && <PrintDayTab />}
               {id === "emails" && <EmailsTab />}
               {id === "catalog" && <CatalogTab />}
+              {id === "audit" && <AuditTab />}
             </Suspense>
             {id === "test" && <TestTab />}
           </>
