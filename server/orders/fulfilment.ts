@@ -26,6 +26,9 @@ import { type OrderDeps, step } from "./steps.ts";
 import type { Actor } from "../audit/actor.ts";
 import { AUDIT_MUTATIONS, auditEntry, auditInto } from "../audit/log.ts";
 
+/** Why an order the shop cancels was cancelled, as the shopper's order page says. */
+export const SHOP_CANCEL_REASON = "Cancelled by the shop; refunded in full";
+
 /** Whether an error is the provider's (refused or unreachable), not the shop's own. */
 function isProviderTrouble(err: unknown): boolean {
   return !(err instanceof DomainError) && !(err instanceof TypeError);

@@ -22,6 +22,7 @@ import {
   cancelOrder,
   markDelivered,
   shipProcessedOrders,
+  SHOP_CANCEL_REASON,
 } from "../orders/fulfilment.ts";
 import { listOrderPage } from "../orders/list.ts";
 import type { Order } from "../orders/order.ts";
@@ -163,7 +164,7 @@ export function adminRoutes(deps: RouteDeps): Hono {
     const order = await cancelOrder(
       deps,
       c.req.valid("param").orderNumber,
-      "Cancelled by the shop; refunded in full",
+      SHOP_CANCEL_REASON,
       actorOf(c),
     );
     return c.json(adminOrderView(order, imageBase));
