@@ -15,7 +15,7 @@ import { auditEntry } from "../audit/log.ts";
  * Only the owner reads the log (it names everyone's doings and addresses). The role policy of
  * every admin route will hold this rule with the others; until then it is checked here.
  */
-const ownerOnly: MiddlewareHandler = async (c, next) => {
+export const ownerOnly: MiddlewareHandler = async (c, next) => {
   if (actorOf(c).role !== "owner") {
     throw new Forbidden(`The audit log needs the ${ROLE_LABELS.owner} role`);
   }
