@@ -15,6 +15,7 @@ import {
 import { paidOrder, STARTER, startHostedCheckout } from "../helpers/shop_fixtures.ts";
 import type { AuditEntryView } from "../../shared/api_types.ts";
 import { listOutbox } from "../../server/email/outbox.ts";
+import { pngFile } from "../helpers/image_files.ts";
 
 const OWNER = bearer(TEST_ADMIN_PASSWORD);
 
@@ -138,7 +139,13 @@ Deno.test("the owner's stock count is recorded from and to; a refused count is n
     method: "PUT",
     body: { stock: -1 },
   }, 400);
-  const counts = await entriesOf(t, "stock.counted");
+  await owner(t, "/api/admin/inventory/components/CUBE_BODY", {
+    method: "PUT",
+    body: { lowStockAt: 4 },
+  });
+  const [component, ...counts] = await entriesOf(t, "stock.counted");
+  assert.equal(component.target, "CUBE_BODY");
+  assert.equal((component.changes?.lowStockAt as { to: number }).to, 4, "the level set");
   assert.equal(counts.length, 1);
   assert.equal(counts[0].kind, "stock");
   assert.equal(counts[0].target, `switch:${id}`);
@@ -203,6 +210,18 @@ Deno.test("catalogue, image, promo and notice edits are audit entries by the act
 
   await owner(t, `/api/admin/catalog/switches/${created.json.id}/image`, { method: "DELETE" });
   assert.equal((await audit(t, "?kind=catalog")).length, 2, "removing no image is no edit");
+  t.clock.advance(1000);
+  await owner(t, `/api/admin/catalog/switches/${created.json.id}/image`, {
+    method: "PUT",
+    body: await pngFile(),
+  });
+  t.clock.advance(1000);
+  await owner(t, `/api/admin/catalog/switches/${created.json.id}/image`, { method: "DELETE" });
+  const [removed, uploaded] = await audit(t, "?kind=catalog&limit=2");
+  assert.deepEqual([uploaded.action, removed.action], ["image.uploaded", "image.removed"]);
+  assert.equal(uploaded.target, `switch:${created.json.id}`);
+  assert.equal(uploaded.label, "Gateron Tidal Blue");
+  assert.match(String(uploaded.changes?.image?.to), /^\/images\/uploads\//);
 
   await owner(
     t,
