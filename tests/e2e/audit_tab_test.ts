@@ -1,8 +1,10 @@
 /**
  * The Audit tab in a real browser: the owner's own moves listed newest first with who, from where
- * and what changed, the kind filter, the CSV export, and one card per entry on a phone.
+ * and what changed, the kind filter, the CSV export, axe in both themes, and one card per entry
+ * on a phone.
  */
 import assert from "node:assert/strict";
+import AxeBuilder from "@axe-core/playwright";
 import { e2eTest } from "./helpers/e2e.ts";
 import { ownerPost, paidOrder } from "./helpers/api.ts";
 
@@ -60,6 +62,23 @@ e2eTest("the owner reads who did what in the Audit tab, filters it and exports i
   await page.getByRole("button", { name: "Refresh" }).click();
   await page.getByText("2 entries, newest first").waitFor();
   assert.match(await rows.first().innerText(), /export\.audit/);
+
+  // Accessible in both themes.
+  for (const colorScheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme });
+    await page.waitForFunction(
+      (theme) => document.documentElement.dataset.theme === theme,
+      colorScheme,
+    );
+    const results = await new AxeBuilder({ page })
+      .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
+      .analyze();
+    const serious = results.violations.filter((v) =>
+      v.impact === "serious" || v.impact === "critical"
+    )
+      .map((v) => `${v.id}: ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(" "))}`);
+    assert.deepEqual(serious, [], `Audit tab, ${colorScheme} theme`);
+  }
 
   // A phone: each entry is a card of labelled fields, not a squeezed table row.
   await page.setViewportSize({ width: 390, height: 844 });
