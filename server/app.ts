@@ -25,6 +25,7 @@ import { adminPromoRoutes } from "./routes/admin_promos.ts";
 import { adminCatalogRoutes, IMAGE_UPLOAD_PATH } from "./routes/admin_catalog.ts";
 import { adminNoticeRoutes, noticeRoutes } from "./routes/notice.ts";
 import { adminEmailRoutes } from "./routes/admin_emails.ts";
+import { adminAuditRoutes } from "./routes/admin_audit.ts";
 import { adminReportRoutes } from "./routes/admin_reports.ts";
 import { adminApiKeyRoutes } from "./routes/admin_api_keys.ts";
 import { adminRoles, adminSignIn } from "./middleware/admin_roles.ts";
@@ -110,6 +111,7 @@ export function createApp(deps: AppDeps): Hono {
   app.route("/api/admin/emails", adminEmailRoutes(deps));
   app.route("/api/admin/api-keys", adminApiKeyRoutes(deps));
   app.route("/api/admin", adminReportRoutes(deps));
+  app.route("/api/admin", adminAuditRoutes(deps));
   app.route("/api/admin", adminRoutes(routeDeps));
   app.route("/api/test", testRoutes(routeDeps));
   app.route("/api/webhooks", webhookRoutes(routeDeps));

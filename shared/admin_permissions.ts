@@ -151,6 +151,8 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
   { method: "POST", path: "/api/admin/staff", needs: "staff" },
   { method: "DELETE", path: "/api/admin/staff/:id", needs: "staff" },
   { method: "GET", path: "/api/admin/audit", needs: "audit" },
+  { method: "GET", path: "/api/admin/audit/actors", needs: "audit" },
+  { method: "GET", path: "/api/admin/audit.csv", needs: "audit" },
 ];
 
 /** A route's path pattern as a regular expression over a request's path. */

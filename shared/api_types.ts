@@ -6,6 +6,7 @@ import type { Region } from "./policy.ts";
 import type { OrderStatus } from "./status.ts";
 import type { Role } from "./roles.ts";
 import type { Capability } from "./admin_permissions.ts";
+import type { AuditKind } from "./audit.ts";
 
 /** A postal address as orders keep it. */
 export interface Address {
@@ -484,6 +485,38 @@ export interface CatalogEditView {
    * edit, else now, else "switch #150 (removed)". Empty when it mentions none.
    */
   names: Record<string, string>;
+}
+
+/**
+ * `GET /api/admin/audit`: one recorded action, newest first (the cursor of the next, older page
+ * is in the X-Next-Cursor header). `GET /api/admin/audit/actors` lists the actors seen.
+ */
+export interface AuditEntryView {
+  id: string;
+  /** ISO 8601 (UTC). */
+  at: string;
+  /** The owner, a staff member (by email) or an API key (by its name). */
+  actor: { kind: "owner" | "staff" | "key"; id: string; name: string };
+  /** The client's address. */
+  from: string;
+  kind: AuditKind;
+  /** A dotted name: "order.shipped", "switch.updated", "export.orders_csv". */
+  action: string;
+  /** What it was done to: an order number, a switch id, a promo code. */
+  target?: string;
+  /** What the target was called then ("Gateron Oil King"). */
+  label?: string;
+  /** Each changed field's old and new value (old null on creation). */
+  changes?: Record<string, { from: unknown; to: unknown }>;
+  /** Anything else worth a line: an export's row count. */
+  detail?: string;
+}
+
+/** `GET /api/admin/audit/actors`: someone with an entry in the log. */
+export interface AuditActorView {
+  kind: "owner" | "staff" | "key";
+  id: string;
+  name: string;
 }
 
 /** `GET /api/notice`: the red banner on every page. */

@@ -10,6 +10,7 @@ if (typeof document !== "undefined") z.config({ jitless: true });
 import { CONTACT_MESSAGE_MAX, MAX_LINE_QUANTITY } from "./policy.ts";
 import { isCountryCode } from "./countries.ts";
 import { ROLES } from "./roles.ts";
+import { AUDIT_KINDS, AUDIT_PAGE_DEFAULT, AUDIT_PAGE_MAX } from "./audit.ts";
 import {
   normaliseTrackingNumber,
   TRACKING_NUMBER_MAX,
@@ -481,6 +482,26 @@ function pageLimit(fallback: number) {
     z.number({ error: "limit must be a number" }).int("limit must be a whole number")
       .min(1, "limit is at least 1").max(200, "limit is at most 200"),
   ).default(fallback);
+}
+
+/** Query of GET /api/admin/audit (and audit.csv): filters, a page's size, the older page's cursor. */
+export const auditQuerySchema = auditQuery(AUDIT_PAGE_DEFAULT);
+
+/** Query of GET /api/admin/audit.csv: the same, a whole page (500) unless told. */
+export const auditCsvQuerySchema = auditQuery(AUDIT_PAGE_MAX);
+
+function auditQuery(fallback: number) {
+  return z.object({
+    actor: z.string().trim().max(254).optional(),
+    kind: z.enum(AUDIT_KINDS, { error: `kind is one of ${AUDIT_KINDS.join(", ")}` }).optional(),
+    limit: z.preprocess(
+      (v) => (typeof v === "string" && v.trim() !== "" ? Number(v) : v),
+      z.number({ error: "limit must be a number" }).int("limit must be a whole number")
+        .min(1, "limit is at least 1").max(AUDIT_PAGE_MAX, `limit is at most ${AUDIT_PAGE_MAX}`),
+    ).default(fallback),
+    before: z.string().regex(/^\d{1,16}\.[A-Za-z0-9_-]{8,40}$/, "before is a cursor this API gave")
+      .optional(),
+  });
 }
 
 /** Query of GET /api/admin/emails. */

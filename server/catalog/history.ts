@@ -1,9 +1,12 @@
 /**
  * The catalogue's history: every edit of a switch, pack, item, promo code or the notice, with
- * when, what, and each changed field's old and new value. An edit is recorded in the same atomic
- * write as the change itself, so the history never misses or invents one.
+ * when, who, what, and each changed field's old and new value. It is a view of the audit log: an
+ * edit is an audit entry (kind catalog, promos or notice) written in the same atomic write as the
+ * change itself, so the history never misses or invents one.
  */
 import type { CatalogEditView } from "../../shared/api_types.ts";
+import type { Actor } from "../audit/actor.ts";
+import { type AuditEntry, auditInto, type AuditKind } from "../audit/log.ts";
 import { randomId } from "../crypto.ts";
 import { keys } from "../kv/keys.ts";
 import { getManyBatched } from "../kv/kv_util.ts";
@@ -12,6 +15,21 @@ import { findSwitches, type PackRecord, type ProductRecord } from "./store.ts";
 /** What was edited. */
 export type EditKind = "switch" | "pack" | "item" | "promo" | "notice" | "image";
 
+const EDIT_KINDS: readonly EditKind[] = ["switch", "pack", "item", "promo", "notice", "image"];
+
+/** The audit log's kind of each edit: the Audit tab's filter. */
+const AUDIT_KIND_OF: Record<EditKind, AuditKind> = {
+  switch: "catalog",
+  pack: "catalog",
+  item: "catalog",
+  image: "catalog",
+  promo: "promos",
+  notice: "notice",
+};
+
+/** The audit kinds the history shows. */
+const HISTORY_KINDS: readonly AuditKind[] = ["catalog", "promos", "notice"];
+
 /** One field's change; `from` is null for a creation. */
 export interface FieldChange {
   field: string;
@@ -19,7 +37,7 @@ export interface FieldChange {
   to: unknown;
 }
 
-/** One recorded edit. */
+/** One recorded edit, as the history reads it. */
 export interface EditRecord {
   id: string;
   /** Milliseconds since the epoch (the injected clock). */
@@ -38,6 +56,43 @@ export interface EditRecord {
    * none and are named from the current catalogue.
    */
   names?: Record<string, string>;
+}
+
+/** An edit as the audit log keeps it: action "switch.updated", changes by field. */
+export function editAsAuditEntry(
+  edit: EditRecord,
+  actor: AuditEntry["actor"],
+  from: string,
+): AuditEntry {
+  return {
+    id: edit.id,
+    at: edit.at,
+    actor,
+    from,
+    kind: AUDIT_KIND_OF[edit.kind],
+    action: `${edit.kind}.${edit.action}`,
+    target: edit.target,
+    changes: Object.fromEntries(edit.changes.map((c) => [c.field, { from: c.from, to: c.to }])),
+    ...(edit.label !== undefined ? { label: edit.label } : {}),
+    ...(edit.names !== undefined ? { names: edit.names } : {}),
+  };
+}
+
+/** An audit entry as the history reads it; null for an entry that is no catalogue edit. */
+export function auditEntryAsEdit(entry: AuditEntry): EditRecord | null {
+  const dot = entry.action.indexOf(".");
+  const kind = entry.action.slice(0, dot) as EditKind;
+  if (dot < 0 || !EDIT_KINDS.includes(kind) || entry.target === undefined) return null;
+  return {
+    id: entry.id,
+    at: entry.at,
+    kind,
+    target: entry.target,
+    action: entry.action.slice(dot + 1),
+    changes: Object.entries(entry.changes ?? {}).map(([field, c]) => ({ field, ...c })),
+    ...(entry.label !== undefined ? { label: entry.label } : {}),
+    ...(entry.names !== undefined ? { names: entry.names } : {}),
+  };
 }
 
 /** The switch ids a change of a pack's switches mentions, before and after. */
@@ -68,10 +123,14 @@ export async function switchNamesIn(
   );
 }
 
-/** Adds the edit to `op`, the atomic write that makes the change. */
-export function recordEditInto(op: Deno.AtomicOperation, edit: Omit<EditRecord, "id">): void {
-  const id = randomId(8);
-  op.set(keys.edit(edit.at, id), { ...edit, id } satisfies EditRecord);
+/** Adds the edit by `actor` to `op`, the atomic write that makes the change, as an audit entry. */
+export function recordEditInto(
+  op: Deno.AtomicOperation,
+  actor: Actor,
+  edit: Omit<EditRecord, "id">,
+): void {
+  const { kind, id, name } = actor;
+  auditInto(op, editAsAuditEntry({ ...edit, id: randomId(8) }, { kind, id, name }, actor.from));
 }
 
 /**
@@ -88,13 +147,18 @@ export function changesBetween<T extends object>(
     .map((f) => ({ field: f, from: before?.[f] ?? null, to: after[f] ?? null }));
 }
 
-/** The newest edits first, at most `limit`. */
+/** The newest edits first, at most `limit`: the audit log's catalogue, promo and notice kinds. */
 export async function listEdits(kv: Deno.Kv, limit = 500): Promise<EditRecord[]> {
-  const edits: EditRecord[] = [];
-  for await (const e of kv.list<EditRecord>({ prefix: keys.edits() }, { reverse: true, limit })) {
-    edits.push(e.value);
-  }
-  return edits;
+  const lists = await Promise.all(HISTORY_KINDS.map(async (kind) => {
+    const entries: AuditEntry[] = [];
+    const selector = { prefix: keys.auditsByKind(kind) };
+    for await (const e of kv.list<AuditEntry>(selector, { reverse: true, limit })) {
+      entries.push(e.value);
+    }
+    return entries;
+  }));
+  return lists.flat().sort((a, b) => b.at - a.at || (a.id < b.id ? 1 : -1)).slice(0, limit)
+    .flatMap((e) => auditEntryAsEdit(e) ?? []);
 }
 
 /**

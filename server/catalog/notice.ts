@@ -7,6 +7,7 @@ import type { AdminNoticeView, NoticeView } from "../../shared/api_types.ts";
 import type { Clock } from "../clock.ts";
 import { Conflict } from "../errors.ts";
 import { changesBetween, recordEditInto } from "./history.ts";
+import type { Actor } from "../audit/actor.ts";
 import { getNoticeEntry, type NoticeRecord, writeNoticeInto } from "./notice_store.ts";
 
 /** What shoppers see: no notice stored shows no banner. */
@@ -34,6 +35,7 @@ export async function setNotice(
   kv: Deno.Kv,
   clock: Clock,
   body: { text: string; active: boolean; version?: string },
+  actor: Actor,
 ): Promise<AdminNoticeView> {
   const entry = await getNoticeEntry(kv);
   if (body.version !== undefined && body.version !== entry.versionstamp) throw stale();
@@ -44,7 +46,13 @@ export async function setNotice(
   if (changes.length === 0) return adminView(entry);
   const op = kv.atomic();
   writeNoticeInto(op, entry, next);
-  recordEditInto(op, { at: now, kind: "notice", target: "notice", action: "updated", changes });
+  recordEditInto(op, actor, {
+    at: now,
+    kind: "notice",
+    target: "notice",
+    action: "updated",
+    changes,
+  });
   if (!(await op.commit()).ok) throw stale();
   return await getAdminNotice(kv);
 }

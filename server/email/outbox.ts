@@ -13,6 +13,8 @@ import {
 } from "./delivery_schedule.ts";
 import { mailFailingEmail } from "./owner_alerts.ts";
 import { count, inSpan } from "../telemetry.ts";
+import type { Actor } from "../audit/actor.ts";
+import { type AuditEntry, auditEntry, auditInto } from "../audit/log.ts";
 
 /** An email waiting in, or delivered from, the outbox. */
 export interface OutboxEntry {
@@ -120,9 +122,12 @@ export async function queueEmail(
   clock: Clock,
   email: Email,
   dedupeKey: string | null = null,
+  /** An admin's request for it (the Test tab's email), recorded in the same write. */
+  audit?: AuditEntry,
 ): Promise<boolean> {
   const op = kv.atomic();
   queueEmailInto(op, email, clock.now(), dedupeKey);
+  if (audit) auditInto(op, audit);
   return (await op.commit()).ok;
 }
 
@@ -374,7 +379,12 @@ export async function listRecentOutbox(
 }
 
 /** Queues a fresh copy of an entry's email (no dedupe key: the owner asked for it again). */
-export async function resendEmail(kv: Deno.Kv, clock: Clock, id: string): Promise<OutboxEntry> {
+export async function resendEmail(
+  kv: Deno.Kv,
+  clock: Clock,
+  id: string,
+  actor?: Actor,
+): Promise<OutboxEntry> {
   for (;;) {
     const original = await kv.get<OutboxEntry>(keys.outbox(id));
     if (!original.value) throw new NotFound(`No email with id ${id}`);
@@ -386,6 +396,17 @@ export async function resendEmail(kv: Deno.Kv, clock: Clock, id: string): Promis
     }
     const op = kv.atomic();
     const copy = queueEmailInto(op, original.value.email, clock.now());
+    if (actor) {
+      auditInto(
+        op,
+        auditEntry(clock, actor, {
+          kind: "emails",
+          action: "email.resent",
+          target: id,
+          label: `to ${original.value.email.to}`,
+        }),
+      );
+    }
     // A failed original the copy replaces is not tried again at the next start.
     if (original.value.status === "failed") {
       op.check(original).set(original.key, { ...original.value, resentAs: copy.id });

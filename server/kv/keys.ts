@@ -64,7 +64,10 @@ export const keys = {
   promoEmailHolds: (code: string, email: string) => ["promo_email_holds", code, email] as const,
   /** The red banner on every page. */
   notice: () => ["site", "notice"] as const,
-  /** Every catalogue, promo and notice edit, by time (then a random id for edits at one time). */
+  /**
+   * The catalogue's history before it was a view of the audit log: read only by the migration
+   * that moves it into the log (server/ops/migrations.ts), and by its test.
+   */
   edit: (at: number, id: string) => ["catalog_history", at, id] as const,
   edits: () => ["catalog_history"] as const,
   /** Data migrations already applied. */
@@ -94,6 +97,22 @@ export const keys = {
   apiKey: (id: string) => ["api_keys", id] as const,
   apiKeys: () => ["api_keys"] as const,
   apiKeyByHash: (keyHash: string) => ["api_key_hashes", keyHash] as const,
+  /**
+   * The same entries again by kind, by actor, and by both (copies written in the entry's own
+   * atomic write), so a filter reads only what it answers, however rare the actor or kind.
+   */
+  auditByKind: (kind: string, at: number, id: string) => ["audit_by_kind", kind, at, id] as const,
+  auditsByKind: (kind: string) => ["audit_by_kind", kind] as const,
+  auditByActor: (actorId: string, at: number, id: string) =>
+    ["audit_by_actor", actorId, at, id] as const,
+  auditsByActor: (actorId: string) => ["audit_by_actor", actorId] as const,
+  auditByActorKind: (actorId: string, kind: string, at: number, id: string) =>
+    ["audit_by_actor_kind", actorId, kind, at, id] as const,
+  auditsByActorKind: (actorId: string, kind: string) =>
+    ["audit_by_actor_kind", actorId, kind] as const,
+  /** Everyone who has an entry in the log (the Audit tab's person filter), by actor id. */
+  auditActor: (actorId: string) => ["audit_actors", actorId] as const,
+  auditActors: () => ["audit_actors"] as const,
   /** Admin sessions by token hash. */
   adminSession: (tokenHash: string) => ["admin_sessions", tokenHash] as const,
   /** Accounts. */

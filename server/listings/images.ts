@@ -15,6 +15,7 @@ import {
 import type { AdminItemView, AdminPackView, AdminSwitchView } from "../../shared/api_types.ts";
 import { DomainError, InvalidInput, NotFound } from "../errors.ts";
 import { recordEditInto } from "../catalog/history.ts";
+import type { Actor } from "../audit/actor.ts";
 import {
   getPackEntry,
   getProductEntries,
@@ -157,6 +158,7 @@ export async function setCatalogImage(
   kind: ImageOwner,
   id: number,
   bytes: Uint8Array<ArrayBuffer> | null,
+  actor: Actor,
 ): Promise<AdminSwitchView | AdminPackView | AdminItemView> {
   const { kv, clock } = deps;
   const owner = OWNERS[kind];
@@ -182,7 +184,7 @@ export async function setCatalogImage(
       record.write(op, upload, now);
       image?.into(op);
       release?.(op);
-      recordEditInto(op, {
+      recordEditInto(op, actor, {
         at: now,
         kind: "image",
         target: `${owner.name}:${id}`,

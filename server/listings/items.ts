@@ -10,6 +10,7 @@ import { itemImageUrl } from "../../shared/images.ts";
 import { toDollars } from "../../shared/pricing.ts";
 import { Conflict, NotFound } from "../errors.ts";
 import { changesBetween, recordEditInto } from "../catalog/history.ts";
+import type { Actor } from "../audit/actor.ts";
 import {
   getProductEntries,
   listProductEntries,
@@ -67,6 +68,7 @@ export async function updateItem(
   deps: CatalogDeps,
   id: number,
   body: ItemUpdate,
+  actor: Actor,
 ): Promise<AdminItemView> {
   const { kv, clock } = deps;
   await withRetries(
@@ -85,7 +87,7 @@ export async function updateItem(
       const now = clock.now();
       const op = kv.atomic();
       writeProductInto(op, entry, next);
-      recordEditInto(op, {
+      recordEditInto(op, actor, {
         at: now,
         kind: "item",
         target: String(id),

@@ -11,6 +11,7 @@ import { packImageUrl, switchImageUrl } from "../../shared/images.ts";
 import { packCents, toDollars } from "../../shared/pricing.ts";
 import { Conflict, InvalidInput, NotFound } from "../errors.ts";
 import { changesBetween, recordEditInto, switchNamesIn } from "../catalog/history.ts";
+import type { Actor } from "../audit/actor.ts";
 import {
   findSwitches,
   getPackEntry,
@@ -185,6 +186,7 @@ export async function updatePack(
   deps: CatalogDeps,
   id: number,
   body: PackUpdate,
+  actor: Actor,
 ): Promise<AdminPackView> {
   const { kv, clock } = deps;
   await withRetries(
@@ -240,7 +242,7 @@ export async function updatePack(
       writeProductInto(op, keycapsEntry, nextWithKeycaps);
       // A switch retired meanwhile makes the edit read again (and be refused).
       for (const e of switchEntries) op.check(e);
-      recordEditInto(op, {
+      recordEditInto(op, actor, {
         at: now,
         kind: "pack",
         target: String(id),

@@ -14,6 +14,7 @@ import { toDollars } from "../../shared/pricing.ts";
 import type { Clock } from "../clock.ts";
 import { Conflict, NotFound } from "../errors.ts";
 import { changesBetween, type FieldChange, recordEditInto } from "../catalog/history.ts";
+import type { Actor } from "../audit/actor.ts";
 import {
   getSwitchEntry,
   listPackEntries,
@@ -140,6 +141,7 @@ export async function getAdminSwitch(deps: CatalogDeps, id: number): Promise<Adm
 export async function createSwitch(
   deps: CatalogDeps,
   body: SwitchCreate,
+  actor: Actor,
 ): Promise<AdminSwitchView> {
   const { kv, clock } = deps;
   const id = await withRetries(
@@ -180,7 +182,7 @@ export async function createSwitch(
       const op = kv.atomic();
       writeSwitchInto(op, null, record);
       createStockInto(op, switchKey(id), { stock: body.stock ?? 0, reserved: 0, used: 0 }, now);
-      recordEditInto(op, {
+      recordEditInto(op, actor, {
         at: now,
         kind: "switch",
         target: String(id),
@@ -208,6 +210,7 @@ export async function updateSwitch(
   deps: CatalogDeps,
   id: number,
   body: SwitchUpdate,
+  actor: Actor,
 ): Promise<AdminSwitchView> {
   const { kv, clock } = deps;
   await withRetries(
@@ -267,7 +270,7 @@ export async function updateSwitch(
       if (changes.length === 0) return null;
       // A pack that took this switch meanwhile makes the retirement read again.
       for (const pack of packs) op.check(pack);
-      recordEditInto(op, {
+      recordEditInto(op, actor, {
         at: now,
         kind: "switch",
         target: String(id),

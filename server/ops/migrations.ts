@@ -20,6 +20,8 @@ import { PACKS } from "../../shared/catalog/packs.ts";
 import { PRODUCTS } from "../../shared/catalog/products.ts";
 import type { PackRecord, ProductRecord, SwitchRecord } from "../catalog/store.ts";
 import { deleteUnusedImages } from "../catalog/image_store.ts";
+import { editAsAuditEntry, type EditRecord } from "../catalog/history.ts";
+import { auditInto } from "../audit/log.ts";
 
 /** A back-in-stock address's record before migration 9. */
 interface LegacyAlertAddress {
@@ -280,7 +282,32 @@ const MIGRATIONS: Migration[] = [
       }
     },
   },
+  {
+    id: 10,
+    name: "catalogue-history-audited",
+    // The catalogue's history became a view of the audit log. Each edit recorded before is moved
+    // into the log, in one write with its deletion (checked, so a crash or a second run moves it
+    // once): the owner made them all, as the one account the dashboard had, from an address no
+    // edit kept.
+    async run(kv) {
+      await moveEditsToAudit(kv);
+    },
+  },
 ];
+
+/** Where an edit recorded before the audit log was made from: no edit kept it. */
+export const UNKNOWN_ADDRESS = "unknown";
+
+/** Moves every edit of the old catalogue history into the audit log, as the owner's. */
+export async function moveEditsToAudit(kv: Deno.Kv): Promise<void> {
+  const owner = { kind: "owner" as const, id: "owner", name: "Owner" };
+  for await (const entry of kv.list<EditRecord>({ prefix: keys.edits() })) {
+    const op = kv.atomic().check(entry).delete(entry.key);
+    auditInto(op, editAsAuditEntry(entry.value, owner, UNKNOWN_ADDRESS));
+    // A failed check: another run moved it already.
+    await op.commit();
+  }
+}
 
 /**
  * Rewrites each record under `prefix` that `upgrade` changes (null: already in the new shape),

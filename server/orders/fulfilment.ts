@@ -23,10 +23,39 @@ import { releaseOrder } from "./release.ts";
 import { type JobPlan, runStockJob } from "../stock/batch.ts";
 import { applyMove } from "../stock/record.ts";
 import { type OrderDeps, step } from "./steps.ts";
+import type { Actor } from "../audit/actor.ts";
+import { AUDIT_MUTATIONS, auditEntry, auditInto } from "../audit/log.ts";
+
+/** Why an order the shop cancels was cancelled, as the shopper's order page says. */
+export const SHOP_CANCEL_REASON = "Cancelled by the shop; refunded in full";
 
 /** Whether an error is the provider's (refused or unreachable), not the shop's own. */
 function isProviderTrouble(err: unknown): boolean {
   return !(err instanceof DomainError) && !(err instanceof TypeError);
+}
+
+/**
+ * Records `actor`'s move of `before` to `after` in `op`, the write that makes it: the status and
+ * tracking number each when they changed. Nothing for a move the system made (no actor).
+ */
+function auditMoveInto(
+  deps: OrderDeps,
+  op: Deno.AtomicOperation,
+  actor: Actor | undefined,
+  action: string,
+  before: Order,
+  after: Pick<Order, "status" | "trackingNumber">,
+): void {
+  if (!actor) return;
+  const changes: Record<string, { from: unknown; to: unknown }> = {};
+  if (before.status !== after.status) changes.status = { from: before.status, to: after.status };
+  if ((before.trackingNumber ?? null) !== (after.trackingNumber ?? null)) {
+    changes.trackingNumber = { from: before.trackingNumber ?? null, to: after.trackingNumber };
+  }
+  auditInto(
+    op,
+    auditEntry(deps.clock, actor, { kind: "orders", action, target: before.orderNumber, changes }),
+  );
 }
 
 /** Sets or corrects an order's tracking number; PAYMENT_RECEIVED moves to PROCESSING. */
@@ -34,6 +63,7 @@ export async function addTrackingNumber(
   deps: OrderDeps,
   orderNumber: string,
   trackingNumber: string,
+  actor?: Actor,
 ): Promise<Order> {
   return await updateOrder(deps.kv, orderNumber, (order, op) => {
     const now = deps.clock.now();
@@ -43,9 +73,13 @@ export async function addTrackingNumber(
         const email = orderPrintingEmail(next, originFor(deps, next));
         queueEmailInto(op, email, now, `order-printing:${orderNumber}`);
       }
+      auditMoveInto(deps, op, actor, "order.tracking", order, next);
       return next;
     }
-    if (order.status === "PROCESSING") return { ...order, trackingNumber, updatedAt: now };
+    if (order.status === "PROCESSING") {
+      auditMoveInto(deps, op, actor, "order.tracking", order, { ...order, trackingNumber });
+      return { ...order, trackingNumber, updatedAt: now };
+    }
     throw new Conflict(`Cannot add a tracking number to an order that is ${order.status}`);
   });
 }
@@ -58,13 +92,15 @@ export interface ShipSkip {
 
 /**
  * Ships PROCESSING orders that have a tracking number: every one, or only the chosen ones (the
- * rest of those are reported with the reason). Each order's shipped email is queued in the same
- * atomic write as its status, so it goes out once per order.
+ * rest of those are reported with the reason). Each order's shipped email, and its audit entry
+ * (one per order, so the Audit tab finds an order's shipping by its number), are in the same
+ * atomic write as its status, so each is made once per order.
  */
 export async function shipProcessedOrders(
   deps: OrderDeps,
   origin: string,
   chosen?: readonly string[],
+  actor?: Actor,
 ): Promise<{ shippedCount: number; skipped: ShipSkip[] }> {
   const skipped: ShipSkip[] = [];
   const candidates = chosen
@@ -91,6 +127,7 @@ export async function shipProcessedOrders(
           const email: Email = orderShippedEmail(next, deps.config.publicUrl ?? origin);
           queueEmailInto(op, email, now, `order-shipped:${order.orderNumber}`);
         }
+        auditMoveInto(deps, op, actor, "order.shipped", order, next);
         return next;
       });
     } catch (err) {
@@ -104,7 +141,11 @@ export async function shipProcessedOrders(
 }
 
 /** SHIPPED (with a tracking number) to DELIVERED. */
-export async function markDelivered(deps: OrderDeps, orderNumber: string): Promise<Order> {
+export async function markDelivered(
+  deps: OrderDeps,
+  orderNumber: string,
+  actor?: Actor,
+): Promise<Order> {
   return await updateOrder(deps.kv, orderNumber, (order, op) => {
     if (order.status !== "SHIPPED" || !order.trackingNumber) {
       throw new Conflict(`Only a shipped order with a tracking number can be marked delivered`);
@@ -115,6 +156,7 @@ export async function markDelivered(deps: OrderDeps, orderNumber: string): Promi
       const email = orderDeliveredEmail(next, originFor(deps, next));
       queueEmailInto(op, email, now, `order-delivered:${orderNumber}`);
     }
+    auditMoveInto(deps, op, actor, "order.delivered", order, next);
     return next;
   });
 }
@@ -128,6 +170,8 @@ export async function cancelOrder(
   deps: OrderDeps,
   orderNumber: string,
   reason: string,
+  /** Who cancels, in the dashboard; none for a shopper's own cancel. */
+  actor?: Actor,
 ): Promise<Order> {
   const order = await getOrder(deps.kv, orderNumber);
   if (!isCancellable(order.status)) {
@@ -149,27 +193,32 @@ export async function cancelOrder(
         // The provider cannot be asked now: the checkout ends anyway, and a job stops its
         // payment (a payment taken meanwhile is then recorded and refunded).
         deps.logger({ msg: "cancel: payment stop queued", level: "warn", error: String(err) });
-        return await releaseOrder(deps, orderNumber, "CANCELLED", reason, payment);
+        return await releaseOrder(deps, orderNumber, "CANCELLED", reason, payment, actor);
       }
       if (taken) {
         // It was paid meanwhile: record it, then cancel it as a paid order.
         await receivePaymentEvent(deps, taken);
-        return await cancelOrder(deps, orderNumber, reason);
+        return await cancelOrder(deps, orderNumber, reason, actor);
       }
     }
-    return await releaseOrder(deps, orderNumber, "CANCELLED", reason);
+    return await releaseOrder(deps, orderNumber, "CANCELLED", reason, undefined, actor);
   }
   const cancelled = await step(
     deps,
     "cancel paid order",
-    () => cancelPaid(deps, orderNumber, reason),
+    () => cancelPaid(deps, orderNumber, reason, actor),
     orderNumber,
   );
   await step(deps, "refund", () => refundSoon(deps, orderNumber), orderNumber);
   return await getOrder(deps.kv, cancelled.orderNumber);
 }
 
-function cancelPaid(deps: OrderDeps, orderNumber: string, reason: string): Promise<Order> {
+function cancelPaid(
+  deps: OrderDeps,
+  orderNumber: string,
+  reason: string,
+  actor: Actor | undefined,
+): Promise<Order> {
   let entry: Deno.KvEntry<Order>;
   return runStockJob(deps.kv, deps.clock, {
     async prepare() {
@@ -196,11 +245,12 @@ function cancelPaid(deps: OrderDeps, orderNumber: string, reason: string): Promi
         // Putting units back always fits the shelf.
         stock: restocked.ok ? restocked.next : new Map(),
         checks: 3,
-        mutations: 3 + CANCEL_WITH_REFUND_MUTATIONS,
+        mutations: 3 + CANCEL_WITH_REFUND_MUTATIONS + (actor ? AUDIT_MUTATIONS : 0),
         result: next,
         write(op) {
           writeOrderTo(op, next, entry.versionstamp);
           cancelWithRefundInto(deps, op, next, now);
+          auditMoveInto(deps, op, actor, "order.cancelled", current, next);
         },
       };
     },

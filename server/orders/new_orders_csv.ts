@@ -1,6 +1,10 @@
 /** The CSV of new orders the owner downloads for a range of days. */
 import { isNewForAdmin } from "../../shared/status.ts";
 import { toCsv } from "../csv.ts";
+import type { Clock } from "../clock.ts";
+import type { Actor } from "../audit/actor.ts";
+import { auditEntry } from "../audit/log.ts";
+import { recordAlone, rowsText } from "../audit/export.ts";
 import { listAllOrders } from "./list.ts";
 import type { Order } from "./order.ts";
 
@@ -63,10 +67,23 @@ function csvRows(orders: Order[]): unknown[][] {
 export async function newOrdersCsv(
   kv: Deno.Kv,
   days: { from?: string; to?: string },
+  /** Who downloads it: an export of customers' addresses, recorded before it is handed over. */
+  by?: { clock: Clock; actor: Actor },
 ): Promise<{ filename: string; body: string }> {
   const { from, to } = days;
   const fresh = (await listAllOrders(kv, { status: isNewForAdmin, from, to })).reverse();
   const range = from || to ? `_${from ?? "start"}_to_${to ?? "today"}` : "";
+  if (by) {
+    await recordAlone(
+      kv,
+      auditEntry(by.clock, by.actor, {
+        kind: "export",
+        action: "export.orders_csv",
+        target: `new_orders${range}.csv`,
+        detail: rowsText(fresh.length),
+      }),
+    );
+  }
   // The byte order mark tells spreadsheet programs the file is UTF-8 (names with accents).
   return { filename: `new_orders${range}.csv`, body: `\uFEFF${toCsv(csvRows(fresh))}` };
 }

@@ -21,6 +21,8 @@ import type { OrderDeps } from "./steps.ts";
 import { count } from "../telemetry.ts";
 import type { PaymentRef } from "../payments/provider.ts";
 import { stopJob } from "./stop_job.ts";
+import type { Actor } from "../audit/actor.ts";
+import { AUDIT_MUTATIONS, auditEntry, auditInto } from "../audit/log.ts";
 
 /**
  * Gives an unpaid order's held stock back and moves it to EXPIRED or CANCELLED. Idempotent: an
@@ -33,6 +35,8 @@ export async function releaseOrder(
   reason: string,
   /** Its payment, when the provider could not be asked to stop it: a job stops it later. */
   stopLater?: PaymentRef,
+  /** Who cancels it in the dashboard, recorded in the same write; none when the shop releases it. */
+  actor?: Actor,
 ): Promise<Order> {
   const { kv } = deps;
   let entry: Deno.KvEntry<Order>;
@@ -79,7 +83,7 @@ export async function releaseOrder(
       return {
         stock: released.ok ? released.next : new Map(),
         checks: 4 + promoSize.checks,
-        mutations: 8 + promoSize.mutations,
+        mutations: 8 + promoSize.mutations + (actor ? AUDIT_MUTATIONS : 0),
         result: next,
         write(op) {
           writeOrderTo(op, next, entry.versionstamp);
@@ -87,6 +91,17 @@ export async function releaseOrder(
           freeHoldInto(op, order.holdClient, holds, order.orderNumber, now);
           if (pending.value === order.orderNumber) op.check(pending).delete(pending.key);
           if (stopLater) op.enqueue(stopJob(order.orderNumber, stopLater, now));
+          if (actor) {
+            auditInto(
+              op,
+              auditEntry(deps.clock, actor, {
+                kind: "orders",
+                action: "order.cancelled",
+                target: order.orderNumber,
+                changes: { status: { from: order.status, to: next.status } },
+              }),
+            );
+          }
         },
       };
     },

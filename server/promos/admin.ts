@@ -10,6 +10,7 @@ import { toDollars } from "../../shared/pricing.ts";
 import type { Clock } from "../clock.ts";
 import { Conflict, InvalidInput, NotFound } from "../errors.ts";
 import { changesBetween, recordEditInto } from "../catalog/history.ts";
+import type { Actor } from "../audit/actor.ts";
 import {
   getPromoEntry,
   listPromoEntries,
@@ -78,6 +79,7 @@ export async function createPromo(
   kv: Deno.Kv,
   clock: Clock,
   body: PromoCreate,
+  actor: Actor,
 ): Promise<AdminPromoView> {
   const now = clock.now();
   const record = promoRecord({
@@ -97,7 +99,7 @@ export async function createPromo(
   }
   const op = kv.atomic();
   writePromoInto(op, previous, record);
-  recordEditInto(op, {
+  recordEditInto(op, actor, {
     at: now,
     kind: "promo",
     target: record.code,
@@ -119,6 +121,7 @@ export async function updatePromo(
   clock: Clock,
   code: string,
   body: PromoUpdate,
+  actor: Actor,
 ): Promise<AdminPromoView> {
   const entry = await getPromoEntry(kv, normalizePromoCode(code));
   if (!entry.versionstamp) throw new NotFound(`There is no promo code ${code}`);
@@ -153,7 +156,13 @@ export async function updatePromo(
   next.updatedAt = now;
   const op = kv.atomic();
   writePromoInto(op, entry, next);
-  recordEditInto(op, { at: now, kind: "promo", target: before.code, action: "updated", changes });
+  recordEditInto(op, actor, {
+    at: now,
+    kind: "promo",
+    target: before.code,
+    action: "updated",
+    changes,
+  });
   if (!(await op.commit()).ok) throw stale(before.code);
   return await getPromoView(kv, before.code);
 }

@@ -10,6 +10,8 @@ import { inventoryEntry, inventoryView, RUNWAY_DAYS } from "../stock/inventory.t
 import { setShelfCount } from "../stock/store.ts";
 import { getSwitches } from "../catalog/store.ts";
 import { NotFound } from "../errors.ts";
+import type { Clock } from "../clock.ts";
+import type { Actor } from "../audit/actor.ts";
 
 const DAY_MS = 86_400_000;
 
@@ -45,9 +47,10 @@ export async function countShelf(
   key: StockKey,
   change: { stock?: number; lowStockAt?: number },
   now: number,
+  by?: { clock: Clock; actor: Actor },
 ): Promise<StockCounts & StockPlanning> {
   const id = switchIdOf(key);
   if (id !== null) await getSwitches(kv, [id]);
-  const record = await setShelfCount(kv, key, change, now);
+  const record = await setShelfCount(kv, key, change, now, by);
   return inventoryEntry(record, (await soldSince(kv, now)).get(key) ?? 0);
 }

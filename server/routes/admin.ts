@@ -22,6 +22,7 @@ import {
   cancelOrder,
   markDelivered,
   shipProcessedOrders,
+  SHOP_CANCEL_REASON,
 } from "../orders/fulfilment.ts";
 import { listOrderPage } from "../orders/list.ts";
 import type { Order } from "../orders/order.ts";
@@ -43,6 +44,7 @@ import {
   validateQuery,
 } from "../http/validate.ts";
 import { originOf } from "../middleware/shop_origin.ts";
+import { auditEntry } from "../audit/log.ts";
 
 /** The dashboard's status filters (docs/product.md#admin-api). */
 const STATUS_FILTERS: Record<string, ((s: OrderStatus) => boolean) | undefined> = {
@@ -116,7 +118,10 @@ export function adminRoutes(deps: RouteDeps): Hono {
   });
 
   app.get("/orders/new/csv", validateQuery(ordersCsvQuerySchema), async (c) => {
-    const { filename, body } = await newOrdersCsv(kv, c.req.valid("query"));
+    const { filename, body } = await newOrdersCsv(kv, c.req.valid("query"), {
+      clock,
+      actor: actorOf(c),
+    });
     return c.body(body, 200, {
       "Content-Type": "text/csv; charset=utf-8",
       "Content-Disposition": `attachment; filename="${filename}"`,
@@ -128,7 +133,12 @@ export function adminRoutes(deps: RouteDeps): Hono {
     "/orders/ship-processed",
     async (c) => {
       const body = parseWith(shipChosenSchema, await optionalJson(c.req));
-      const result = await shipProcessedOrders(deps, originOf(c), body.orderNumbers);
+      const result = await shipProcessedOrders(
+        deps,
+        originOf(c),
+        body.orderNumbers,
+        actorOf(c),
+      );
       // Without a chosen set the answer stays the spec's { shippedCount }.
       return c.json(body.orderNumbers ? result : { shippedCount: result.shippedCount });
     },
@@ -143,13 +153,14 @@ export function adminRoutes(deps: RouteDeps): Hono {
         deps,
         c.req.valid("param").orderNumber,
         c.req.valid("json").trackingNumber,
+        actorOf(c),
       );
       return c.json(adminOrderView(order, imageBase));
     },
   );
 
   app.post("/orders/:orderNumber/delivered", validateParams(orderParam), async (c) => {
-    const order = await markDelivered(deps, c.req.valid("param").orderNumber);
+    const order = await markDelivered(deps, c.req.valid("param").orderNumber, actorOf(c));
     return c.json(adminOrderView(order, imageBase));
   });
 
@@ -157,7 +168,8 @@ export function adminRoutes(deps: RouteDeps): Hono {
     const order = await cancelOrder(
       deps,
       c.req.valid("param").orderNumber,
-      "Cancelled by the shop; refunded in full",
+      SHOP_CANCEL_REASON,
+      actorOf(c),
     );
     return c.json(adminOrderView(order, imageBase));
   });
@@ -170,7 +182,10 @@ export function adminRoutes(deps: RouteDeps): Hono {
     validateJson(stockUpdateSchema),
     async (c) => {
       const { id } = c.req.valid("param");
-      const entry = await countShelf(kv, switchKey(id), c.req.valid("json"), clock.now());
+      const entry = await countShelf(kv, switchKey(id), c.req.valid("json"), clock.now(), {
+        clock,
+        actor: actorOf(c),
+      });
       return c.json({ id, ...entry });
     },
   );
@@ -181,7 +196,10 @@ export function adminRoutes(deps: RouteDeps): Hono {
     validateJson(stockUpdateSchema),
     async (c) => {
       const name = c.req.valid("param").name;
-      const entry = await countShelf(kv, componentKey(name), c.req.valid("json"), clock.now());
+      const entry = await countShelf(kv, componentKey(name), c.req.valid("json"), clock.now(), {
+        clock,
+        actor: actorOf(c),
+      });
       return c.json({ name, ...entry });
     },
   );
@@ -210,7 +228,12 @@ export function testRoutes(deps: RouteDeps): Hono {
       taxCents: 100,
       totalCents: 1898,
     } as unknown as Order;
-    await queueEmail(kv, clock, orderConfirmationEmail(sample, originOf(c)));
+    const audit = auditEntry(clock, actorOf(c), {
+      kind: "emails",
+      action: "email.test_sent",
+      target: config.shopEmail,
+    });
+    await queueEmail(kv, clock, orderConfirmationEmail(sample, originOf(c)), null, audit);
     return c.text(
       `Test order confirmation queued for ${config.shopEmail} at ${new Date(now).toISOString()}`,
     );

@@ -11,6 +11,7 @@ import {
 } from "../../shared/schemas.ts";
 import type { RouteDeps } from "../deps.ts";
 import { validateJson, validateParams } from "../http/validate.ts";
+import { actorOf } from "../middleware/actor_context.ts";
 import { createSwitch, listAdminSwitches, updateSwitch } from "../listings/switches.ts";
 import { listAdminPacks, updatePack } from "../listings/packs.ts";
 import { listAdminItems, updateItem } from "../listings/items.ts";
@@ -36,14 +37,15 @@ export function adminCatalogRoutes(deps: RouteDeps): Hono {
   app.get("/switches", async (c) => c.json(await listAdminSwitches(deps)));
 
   app.post("/switches", validateJson(switchCreateSchema), async (c) => {
-    return c.json(await createSwitch(deps, c.req.valid("json")), 201);
+    return c.json(await createSwitch(deps, c.req.valid("json"), actorOf(c)), 201);
   });
 
   app.patch(
     "/switches/:id",
     validateParams(idParam),
     validateJson(switchUpdateSchema),
-    async (c) => c.json(await updateSwitch(deps, c.req.valid("param").id, c.req.valid("json"))),
+    async (c) =>
+      c.json(await updateSwitch(deps, c.req.valid("param").id, c.req.valid("json"), actorOf(c))),
   );
 
   app.get("/packs", async (c) => c.json(await listAdminPacks(deps)));
@@ -52,7 +54,8 @@ export function adminCatalogRoutes(deps: RouteDeps): Hono {
     "/packs/:id",
     validateParams(idParam),
     validateJson(packUpdateSchema),
-    async (c) => c.json(await updatePack(deps, c.req.valid("param").id, c.req.valid("json"))),
+    async (c) =>
+      c.json(await updatePack(deps, c.req.valid("param").id, c.req.valid("json"), actorOf(c))),
   );
 
   app.get("/items", async (c) => c.json(await listAdminItems(deps)));
@@ -61,7 +64,8 @@ export function adminCatalogRoutes(deps: RouteDeps): Hono {
     "/items/:id",
     validateParams(idParam),
     validateJson(itemUpdateSchema),
-    async (c) => c.json(await updateItem(deps, c.req.valid("param").id, c.req.valid("json"))),
+    async (c) =>
+      c.json(await updateItem(deps, c.req.valid("param").id, c.req.valid("json"), actorOf(c))),
   );
 
   // The raw image is the body; its type is read from its bytes (Content-Type is not trusted).
@@ -77,13 +81,13 @@ export function adminCatalogRoutes(deps: RouteDeps): Hono {
     async (c) => {
       const { kind, id } = c.req.valid("param");
       const bytes = new Uint8Array(await c.req.arrayBuffer());
-      return c.json(await setCatalogImage(deps, kind, id, bytes));
+      return c.json(await setCatalogImage(deps, kind, id, bytes, actorOf(c)));
     },
   );
 
   app.delete("/:kind/:id/image", validateParams(imageParams), async (c) => {
     const { kind, id } = c.req.valid("param");
-    return c.json(await setCatalogImage(deps, kind, id, null));
+    return c.json(await setCatalogImage(deps, kind, id, null, actorOf(c)));
   });
 
   app.get("/history", async (c) => c.json(await listEditViews(deps.kv)));

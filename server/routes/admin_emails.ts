@@ -12,6 +12,7 @@ import {
 } from "../email/outbox.ts";
 import { hideLinkSecrets } from "../email/link_secrets.ts";
 import { validateParams, validateQuery } from "../http/validate.ts";
+import { actorOf } from "../middleware/actor_context.ts";
 
 /**
  * An outbox entry as the Emails tab shows it, without its links' secrets; a delivery under way is
@@ -60,7 +61,8 @@ export function adminEmailRoutes(deps: AppDeps): Hono {
   app.post(
     "/:id/resend",
     validateParams(z.object({ id: z.string().min(1).max(64) })),
-    async (c) => c.json(emailView(await resendEmail(kv, clock, c.req.valid("param").id)), 201),
+    async (c) =>
+      c.json(emailView(await resendEmail(kv, clock, c.req.valid("param").id, actorOf(c))), 201),
   );
   return app;
 }

@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import { noticeSchema } from "../../shared/schemas.ts";
 import type { AppDeps } from "../deps.ts";
 import { validateJson } from "../http/validate.ts";
+import { actorOf } from "../middleware/actor_context.ts";
 import { getAdminNotice, getNotice, setNotice } from "../catalog/notice.ts";
 
 /** The red banner every page shows: `GET /api/notice`, public. */
@@ -15,7 +16,7 @@ export function adminNoticeRoutes(deps: AppDeps): Hono {
   const app = new Hono();
   app.get("/", async (c) => c.json(await getAdminNotice(kv)));
   app.put("/", validateJson(noticeSchema), async (c) => {
-    return c.json(await setNotice(kv, clock, c.req.valid("json")));
+    return c.json(await setNotice(kv, clock, c.req.valid("json"), actorOf(c)));
   });
   return app;
 }

@@ -7,6 +7,8 @@ import { commitStockChange, type PerStockVersion, perStockVersion } from "../kv/
 import { NotFound } from "../errors.ts";
 import type { Clock } from "../clock.ts";
 import { randomId } from "../crypto.ts";
+import type { Actor } from "../audit/actor.ts";
+import { auditEntry, auditInto } from "../audit/log.ts";
 import {
   availableOf,
   counted,
@@ -226,6 +228,8 @@ export async function setShelfCount(
   key: StockKey,
   change: { stock?: number; lowStockAt?: number },
   now: number,
+  /** The owner's (or a helper's) count, recorded in the same write with what it was before. */
+  by?: { clock: Clock; actor: Actor },
 ): Promise<StockRecord> {
   return await withRetries(
     async () => {
@@ -234,6 +238,15 @@ export async function setShelfCount(
       const current = stockRecordOf(entry.value);
       const op = kv.atomic().check(entry);
       const next = writeWithSignals(op, key, counted(current, change), current, now);
+      if (by) {
+        const changes: Record<string, { from: unknown; to: unknown }> = {};
+        if (change.stock !== undefined) changes.stock = { from: current.stock, to: next.stock };
+        if (change.lowStockAt !== undefined) {
+          changes.lowStockAt = { from: levelOf(current), to: levelOf(next) };
+        }
+        const fields = { kind: "stock" as const, action: "stock.counted", target: key, changes };
+        auditInto(op, auditEntry(by.clock, by.actor, fields));
+      }
       return await commitStockChange(kv, op, now) ? next : CONFLICT;
     },
     "set the stock",

@@ -24,7 +24,7 @@ import { SWITCHES } from "../../shared/catalog/switches.ts";
 import { customTesterCents, toDollars } from "../../shared/pricing.ts";
 import { keys } from "../../server/kv/keys.ts";
 import { seedKv } from "../../server/ops/seed.ts";
-import { recordEditInto } from "../../server/catalog/history.ts";
+import { moveEditsToAudit } from "../../server/ops/migrations.ts";
 import { seedStock } from "../../server/stock/store.ts";
 import type { PackRecord, ProductRecord, SwitchRecord } from "../../server/catalog/store.ts";
 import type { StockRecord } from "../../server/stock/record.ts";
@@ -688,16 +688,18 @@ Deno.test("the history names a pack's switches as they were called then, else no
   assert.equal(swap.names[newId], `${newSwitch.brand} ${newSwitch.name}`);
   assert.equal(Object.keys(swap.names).length, 11, "every switch before and after is named");
 
-  // An edit recorded before names were kept: current names, and a switch no longer stored says so.
-  const op = t.kv.atomic();
-  recordEditInto(op, {
-    at: t.clock.now() + 1,
+  // An edit recorded before names were kept (and before the audit log, which the migration moves
+  // it into): current names, and a switch no longer stored says so.
+  const at = t.clock.now() + 1;
+  await t.kv.set(keys.edit(at, "legacy1"), {
+    id: "legacy1",
+    at,
     kind: "pack",
     target: String(STARTER.id),
     action: "updated",
     changes: [{ field: "switchIds", from: [newId, 999_001], to: [oldId, 999_001] }],
   });
-  await op.commit();
+  await moveEditsToAudit(t.kv);
   const [old] = ok(await admin(t, "/api/admin/catalog/history"));
   assert.equal(old.label, "Starter Pack", "the pack's current title when none was kept");
   assert.deepEqual(old.names, {

@@ -34,6 +34,8 @@ import {
   adminOrdersQuerySchema,
   adminVerifySchema,
   apiKeyCreateSchema,
+  auditCsvQuerySchema,
+  auditQuerySchema,
   contactSchema,
   customerCancelSchema,
   deleteAccountSchema,
@@ -1200,6 +1202,34 @@ const GROUPS: Group[] = [
         query: fieldsOf(adminEmailsQuerySchema),
         body: NO_BODY,
         accepts: searchAccepts("to"),
+      },
+      {
+        method: "GET",
+        path: "/api/admin/audit",
+        base: (ctx) => ({
+          headers: withCookie(ctx),
+          query: { actor: "owner", kind: "orders", limit: "10" },
+        }),
+        query: fieldsOf(auditQuerySchema),
+        body: NO_BODY,
+        accepts: searchAccepts("actor"),
+      },
+      {
+        method: "GET",
+        path: "/api/admin/audit.csv",
+        base: (ctx) => ({
+          headers: withCookie(ctx),
+          query: { actor: "owner", kind: "orders", limit: "10" },
+        }),
+        query: fieldsOf(auditCsvQuerySchema),
+        body: NO_BODY,
+        accepts: searchAccepts("actor"),
+      },
+      {
+        method: "GET",
+        path: "/api/admin/audit/actors",
+        base: (ctx) => ({ headers: withCookie(ctx) }),
+        body: NO_BODY,
       },
       {
         method: "GET",

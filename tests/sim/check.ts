@@ -9,6 +9,7 @@ import { checkPromos } from "./invariants/promos.ts";
 import { checkEmailsSettled, checkEmailsSoFar, stockNames } from "./invariants/emails.ts";
 import { checkSettings } from "./invariants/settings.ts";
 import { checkHolds } from "./invariants/holds.ts";
+import { checkAudit } from "./invariants/audit.ts";
 
 /** Checks what must hold after any step; answers the view it read. */
 export async function checkStep(model: Model, world: World): Promise<View> {
@@ -19,6 +20,7 @@ export async function checkStep(model: Model, world: World): Promise<View> {
   checkCarts(model, view);
   checkPromos(model, view);
   checkSettings(model, view);
+  checkAudit(view);
   checkHolds(model, view, world.config.holdExtensionMinutes * 60_000);
   checkEmailsSoFar(model, view, world, await stockNames(model, world));
   return view;

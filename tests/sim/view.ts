@@ -11,6 +11,7 @@ import type { OutboxEntry } from "../../server/email/outbox.ts";
 import type { CartRecord } from "../../server/cart/store.ts";
 import type { PromoRecord } from "../../server/promos/store.ts";
 import type { ProductRecord } from "../../server/catalog/store.ts";
+import type { AuditEntry } from "../../server/audit/log.ts";
 import type { StockKey } from "../../shared/bom.ts";
 import type { Model } from "./model.ts";
 
@@ -29,6 +30,8 @@ export interface View {
   promoEmailUses: Map<string, number>;
   promoEmailHolds: Map<string, string[]>;
   products: Map<number, ProductRecord>;
+  /** The audit log, oldest first. */
+  audit: AuditEntry[];
 }
 
 async function each<T>(kv: Deno.Kv, prefix: Deno.KvKey, fn: (e: Deno.KvEntry<T>) => void) {
@@ -54,6 +57,7 @@ export async function readView(kv: Deno.Kv, model: Model): Promise<View> {
     promoEmailUses: new Map(),
     promoEmailHolds: new Map(),
     products: new Map(),
+    audit: [],
   };
   const cartIds = [...model.carts.keys()];
   await Promise.all([
@@ -76,6 +80,7 @@ export async function readView(kv: Deno.Kv, model: Model): Promise<View> {
       (e) => view.promoEmailHolds.set(`${String(e.key[1])} ${String(e.key[2])}`, e.value),
     ),
     each<ProductRecord>(kv, keys.products(), (e) => view.products.set(e.value.id, e.value)),
+    each<AuditEntry>(kv, keys.audits(), (e) => view.audit.push(e.value)),
     (async () => {
       for (let i = 0; i < cartIds.length; i += 10) {
         const batch = cartIds.slice(i, i + 10);

@@ -20,6 +20,8 @@ const EmailsTab = lazy(async () => ({ default: (await import("./emails_tab.tsx")
 const ApiKeysTab = lazy(async () => ({
   default: (await import("./api_keys_tab.tsx")).ApiKeysTab,
 }));
+/** The owner's audit log, read now and then. */
+const AuditTab = lazy(async () => ({ default: (await import("./audit_tab.tsx")).AuditTab }));
 
 /** Each tab and what a role needs to see it (shared/admin_permissions.ts). */
 const TABS = [
@@ -29,6 +31,7 @@ const TABS = [
   { id: "print", label: "Print day", needs: "print_day" },
   { id: "emails", label: "Emails", needs: "email_resends" },
   { id: "catalog", label: "Catalogue", needs: "catalog" },
+  { id: "audit", label: "Audit", needs: "audit" },
   { id: "api-keys", label: "API Keys", needs: "api_keys" },
   { id: "test", label: "Test", needs: "settings" },
 ] as const satisfies readonly { id: string; label: string; needs: Capability }[];
@@ -42,8 +45,8 @@ interface DashboardProps {
 }
 
 /**
- * The Admin Dashboard: the tabs the signed-in role may use (the owner's eight: Orders, Inventory,
- * Sales, Print day, Emails, Catalogue, API Keys, Test) following the ARIA tabs pattern, with the
+ * The Admin Dashboard: the tabs the signed-in role may use (the owner's nine: Orders, Inventory,
+ * Sales, Print day, Emails, Catalogue, Audit, API Keys, Test) following the ARIA tabs pattern, with the
  * arrow keys, Home and End moving between tabs. Only the open tab is mounted, so the inventory
  * (and its charts) and the catalogue load when first opened. No tab shows before the session
  * says the role, so staff never glimpse the owner's tabs.
@@ -114,6 +117,7 @@ export function Dashboard({ onLoggedOut }: DashboardProps) {
                     {id === "print" && <PrintDayTab />}
                     {id === "emails" && <EmailsTab />}
                     {id === "catalog" && <CatalogTab />}
+                    {id === "audit" && <AuditTab />}
                     {id === "api-keys" && <ApiKeysTab />}
                   </Suspense>
                   {id === "test" && <TestTab />}
