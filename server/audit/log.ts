@@ -20,6 +20,7 @@ export type AuditKind =
   | "keys"
   | "sessions"
   | "sign_in"
+  | "security"
   | "export";
 
 /** One recorded action. */

@@ -8,6 +8,8 @@ import { beginAdminAttempt } from "../accounts/login_limits.ts";
 import { passwordCaller } from "./password_caller.ts";
 import { clientKey } from "./client_key.ts";
 import type { Actor } from "../audit/actor.ts";
+import { refuseBearerPassword } from "../staff/bearer_password.ts";
+import { refuseUntilEnrolled } from "../staff/enrolment_gate.ts";
 
 /** The cookie's name: `__Host-` binds it to this origin over HTTPS (production). */
 export function adminCookieName(production: boolean): string {
@@ -31,7 +33,8 @@ export function clearAdminCookie(c: Context, production: boolean): void {
 
 /**
  * Requires an admin: the session cookie, or `Authorization: Bearer <ADMIN_PASSWORD>` (the spec's
- * Mark Delivered call and scripts). Anything else is 401 JSON. A bearer password is an attempt
+ * Mark Delivered call and scripts) while the owner has no second factor. Anything else is 401
+ * JSON. A staff session that must set up a second factor first reaches only the factor routes. A bearer password is an attempt
  * like a login (login_limits.ts): counted before it is compared, and given back when right, so
  * a script may have up to 5 requests in flight per client (one while the admin's ceiling is
  * passed, as a client's first attempt is the one let through then).
@@ -41,6 +44,7 @@ export function requireAdmin(deps: AppDeps): MiddlewareHandler {
     const token = getCookie(c, adminCookieName(deps.config.production));
     if (token && await touchAdminSession(deps.kv, deps.clock, token)) {
       c.set("actor", ownerActor(c, await sha256Hex(token)));
+      await refuseUntilEnrolled(deps.kv, c.get("actor"), c.req.path);
       return await next();
     }
     const auth = c.req.header("Authorization") ?? "";
@@ -53,6 +57,7 @@ export function requireAdmin(deps: AppDeps): MiddlewareHandler {
       );
       if (await secretsEqual(bearer, deps.config.adminPassword)) {
         await attempt.succeeded();
+        await refuseBearerPassword(deps.kv);
         c.set("actor", ownerActor(c));
         return await next();
       }
