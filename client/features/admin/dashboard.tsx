@@ -15,6 +15,13 @@ const PrintDayTab = lazy(async () => ({
   default: (await import("./print_day_tab.tsx")).PrintDayTab,
 }));
 const EmailsTab = lazy(async () => ({ default: (await import("./emails_tab.tsx")).EmailsTab }));
+/**
+ * The account's second factors, in a tab of their own until the Security tab holds them; loaded
+ * when first opened, with the QR code's encoder.
+ */
+const SecondFactorSection = lazy(async () => ({
+  default: (await import("./second_factor_section.tsx")).SecondFactorSection,
+}));
 
 const TABS = [
   { id: "orders", label: "Orders" },
@@ -23,6 +30,7 @@ const TABS = [
   { id: "print", label: "Print day" },
   { id: "emails", label: "Emails" },
   { id: "catalog", label: "Catalogue" },
+  { id: "security", label: "Security" },
   { id: "test", label: "Test" },
 ] as const;
 
@@ -35,7 +43,8 @@ interface DashboardProps {
 }
 
 /**
- * The Admin Dashboard: seven tabs (Orders, Inventory, Sales, Print day, Emails, Catalogue, Test)
+ * The Admin Dashboard: eight tabs (Orders, Inventory, Sales, Print day, Emails, Catalogue, Security,
+ * Test)
  * following the ARIA tabs
  * pattern, with the arrow keys, Home and End moving between tabs. Only the open tab is mounted,
  * so the inventory (and its charts) and the catalogue load when first opened.
@@ -89,6 +98,7 @@ export function Dashboard({ onLoggedOut }: DashboardProps) {
               {id === "print" && <PrintDayTab />}
               {id === "emails" && <EmailsTab />}
               {id === "catalog" && <CatalogTab />}
+              {id === "security" && <SecondFactorSection owner />}
             </Suspense>
             {id === "test" && <TestTab />}
           </>
