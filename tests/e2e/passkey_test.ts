@@ -5,8 +5,20 @@
  * then finds the password alone no longer opens the dashboard.
  */
 import assert from "node:assert/strict";
+import type { Page } from "playwright-core";
+import AxeBuilder from "@axe-core/playwright";
 import { e2eTest } from "./helpers/e2e.ts";
 import { expectToast } from "./helpers/browser.ts";
+
+/** No serious or critical axe finding (WCAG 2.1 A and AA) on the page as it is now. */
+async function axe(page: Page, when: string): Promise<void> {
+  const results = await new AxeBuilder({ page })
+    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
+    .analyze();
+  const found = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id}: ${v.nodes.slice(0, 2).map((n) => n.target.join(" "))}`);
+  assert.deepEqual(found, [], when);
+}
 
 e2eTest(
   "the owner adds a passkey, signs in with it, and the password alone is refused",
@@ -42,6 +54,10 @@ e2eTest(
     await expectToast(page, "Passkey added");
     // The first factor hands out recovery codes, shown once until the owner says they are saved.
     assert.equal(await page.getByTestId("recovery-codes").locator("li").count(), 10);
+    await axe(page, "the Security tab showing recovery codes");
+    await page.emulateMedia({ colorScheme: "dark" });
+    await page.waitForFunction(() => document.documentElement.dataset.theme === "dark");
+    await axe(page, "the Security tab showing recovery codes, dark theme");
     await page.getByLabel("I saved them").check();
     await page.getByRole("button", { name: "Done" }).click();
     await page.getByRole("button", { name: "Remove Laptop" }).waitFor();
@@ -56,6 +72,7 @@ e2eTest(
     await page.getByLabel("Enter admin password").fill(e2e.shop.adminPassword);
     await page.getByRole("button", { name: "Access Admin Panel" }).click();
     await page.getByRole("heading", { name: "Second step" }).waitFor();
+    await axe(page, "the sign-in's second step");
     const status = await page.evaluate(async () => (await fetch("/api/admin/session")).status);
     assert.equal(status, 401, "the password alone opened no session");
     const script = await page.evaluate(

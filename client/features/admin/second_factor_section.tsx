@@ -81,7 +81,7 @@ export function SecondFactorSection({ owner }: { owner: boolean }) {
                       </span>{" "}
                       <button
                         type="button"
-                        className="button secondary small"
+                        className="button secondary small-button"
                         aria-disabled={busy}
                         onClick={() =>
                           run(() => removePasskey(p.id), "Passkey removed", "Could not remove it")}
@@ -172,7 +172,7 @@ function TotpPart({ enabled, busy, run }: { enabled: boolean; busy: boolean; run
           <p>
             Secret: <code data-testid="totp-secret">{setup.secret}</code>
           </p>
-          <p className="small muted break-all">{setup.uri}</p>
+          <p className="small muted totp-uri">{setup.uri}</p>
         </div>
       )}
       {(enabled || setup) && (

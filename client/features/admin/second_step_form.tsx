@@ -92,34 +92,32 @@ export function SecondStepForm({ challenge, methods, onSuccess, onRestart }: Sec
             {error && <p id="admin-second-factor-error" className="error-text small">{error}</p>}
           </div>
         )}
-        <div className="row">
-          <button type="submit" className="button" aria-disabled={busy} aria-busy={busy}>
-            Verify
+        <button type="submit" className="button" aria-disabled={busy} aria-busy={busy}>
+          Verify
+        </button>
+        {methods.includes("passkey") && (
+          <button
+            type="button"
+            className="button secondary"
+            aria-disabled={busy}
+            onClick={usePasskey}
+          >
+            Use a passkey
           </button>
-          {methods.includes("passkey") && (
-            <button
-              type="button"
-              className="button secondary"
-              aria-disabled={busy}
-              onClick={usePasskey}
-            >
-              Use a passkey
-            </button>
-          )}
-          {methods.includes("recovery_code") && methods.includes("totp") && (
-            <button
-              type="button"
-              className="button secondary"
-              onClick={() => {
-                setRecovery(!recovery);
-                setCode("");
-                setError(null);
-              }}
-            >
-              {recovery ? "Use the app's code" : "Use a recovery code"}
-            </button>
-          )}
-        </div>
+        )}
+        {methods.includes("recovery_code") && methods.includes("totp") && (
+          <button
+            type="button"
+            className="button secondary"
+            onClick={() => {
+              setRecovery(!recovery);
+              setCode("");
+              setError(null);
+            }}
+          >
+            {recovery ? "Use the app's code" : "Use a recovery code"}
+          </button>
+        )}
       </form>
     </section>
   );
