@@ -4,9 +4,14 @@
  */
 import { z } from "zod";
 
-/** A code as typed: a TOTP code ("123 456") or a recovery code ("ABCDE-FGHJK"). */
-const codeSchema = z.string({ error: "Enter the code" }).trim().min(1, "Enter the code")
-  .max(40, "That is not a code from your app or a recovery code");
+const CODE_MESSAGE = "Enter the 6-digit code from your app, or a recovery code";
+
+/**
+ * A code as typed: a TOTP code ("123 456") or a recovery code ("ABCDE-FGHJK"). Anything of another
+ * shape is refused here, before it counts as a try or is compared.
+ */
+const codeSchema = z.string({ error: CODE_MESSAGE }).trim()
+  .regex(/^[0-9A-Za-z -]{6,24}$/, CODE_MESSAGE);
 
 /** A challenge token of the sign-in's second step. */
 const challengeSchema = z.string({ error: "The sign-in has expired; enter your password again" })

@@ -9,7 +9,9 @@ import { Secret, TOTP } from "otpauth";
 import {
   adminLogin,
   bearer,
+  changedKeys,
   createTestApp,
+  snapshot,
   TEST_ADMIN_PASSWORD,
   type TestApp,
 } from "../helpers/test_app.ts";
@@ -348,4 +350,32 @@ Deno.test("passkey requests: options name the shop's origin, and a forged answer
   });
   assert.equal(unknown.status, 401);
   assert.equal((await adminLogin(t)).res.json.ok, true, "no passkey was added");
+});
+
+Deno.test("every factor route needs a dashboard session: 401 JSON without one, nothing written", async () => {
+  await using t = await createTestApp();
+  const routes: [string, string, unknown?][] = [
+    ["GET", "/api/admin/factors"],
+    ["POST", "/api/admin/factors/totp"],
+    ["POST", "/api/admin/factors/totp/confirm", { code: "123456" }],
+    ["DELETE", "/api/admin/factors/totp", { code: "123456" }],
+    ["POST", "/api/admin/factors/recovery-codes"],
+    ["POST", "/api/admin/factors/passkeys/options"],
+    ["DELETE", "/api/admin/factors/passkeys/some-id"],
+    ["GET", "/api/admin/settings/security"],
+    ["PUT", "/api/admin/settings/security", { requireStaffSecondFactor: true }],
+  ];
+  const before = await snapshot(t.kv, ["rate_limits"]);
+  for (const [method, path, body] of routes) {
+    const nobody: Record<string, string>[] = [
+      {},
+      { Cookie: "admin_session=forged-token-000000000000000000" },
+    ];
+    for (const headers of nobody) {
+      const res = await t.request(path, { method, body, headers });
+      assert.equal(res.status, 401, `${method} ${path}`);
+      assert.equal(res.json.error, "Admin authentication required");
+    }
+  }
+  assert.deepEqual(changedKeys(before, await snapshot(t.kv, ["rate_limits"])), []);
 });
