@@ -8,6 +8,7 @@
 import type { AuthenticationResponseJSON } from "@simplewebauthn/server";
 import type { Clock } from "../clock.ts";
 import { Unauthorized } from "../errors.ts";
+import { hitRateLimit, type RateLimit } from "../kv/rate_limit.ts";
 import { auditEntry, auditInto } from "../audit/log.ts";
 import { beginSecondFactorAttempt, type Caller } from "../accounts/login_limits.ts";
 import { type AccountFactors, changeFactors, factorsOf } from "./second_factors.ts";
@@ -80,9 +81,26 @@ export async function finishSecondStep(
   return accountId;
 }
 
+/**
+ * Passkey sign-ins one client may start per 10 minutes: anyone may ask, and each one keeps a
+ * challenge in KV for 5 minutes, so a client cannot fill the store with them.
+ */
+export const PASSKEY_SIGN_IN_LIMIT: RateLimit = {
+  bucket: "passkey-sign-in",
+  max: 30,
+  windowMs: 10 * 60_000,
+};
+
 /** Passwordless sign-in: options for any of the shop's passkeys (the challenge kept here). */
-export function passwordlessOptions(r: SignInRequest) {
-  return assertionOptions(r.kv, r.clock, r.origin);
+export async function passwordlessOptions(r: SignInRequest) {
+  await hitRateLimit(
+    r.kv,
+    r.clock,
+    PASSKEY_SIGN_IN_LIMIT,
+    r.caller.client,
+    "Too many passkey sign-ins. Please wait a few minutes.",
+  );
+  return await assertionOptions(r.kv, r.clock, r.origin);
 }
 
 /** Signs in with a discoverable passkey alone; answers the account it belongs to. */

@@ -379,3 +379,14 @@ Deno.test("every factor route needs a dashboard session: 401 JSON without one, n
   }
   assert.deepEqual(changedKeys(before, await snapshot(t.kv, ["rate_limits"])), []);
 });
+
+Deno.test("passkey sign-ins started by one client are limited, others are not held up", async () => {
+  await using t = await createTestApp();
+  const start = (client: string) =>
+    t.request("/api/admin/passkey-sign-in/options", { method: "POST", client });
+  for (let i = 0; i < 30; i++) assert.equal((await start(OWNER)).status, 200);
+  const refused = await start(OWNER);
+  assert.equal(refused.status, 429);
+  assert.match(refused.json.error, /Too many passkey sign-ins/);
+  assert.equal((await start(ELSEWHERE)).status, 200);
+});
