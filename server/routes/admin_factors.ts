@@ -14,11 +14,10 @@ import type { SecondFactorsView, SecuritySettingsView } from "../../shared/secon
 import type { AppDeps } from "../deps.ts";
 import { Forbidden, Unauthorized } from "../errors.ts";
 import { createAdminSession } from "../accounts/admin_sessions.ts";
-import { beginAdminAttempt } from "../accounts/login_limits.ts";
 import { requireAdmin, setAdminCookie } from "../middleware/admin_auth.ts";
 import { actorOf } from "../middleware/actor_context.ts";
 import { clientKey } from "../middleware/client_key.ts";
-import { passwordCaller, setKnownDeviceCookie } from "../middleware/password_caller.ts";
+import { passwordCaller } from "../middleware/password_caller.ts";
 import { originOf } from "../middleware/shop_origin.ts";
 import { validateJson, validateParams } from "../http/validate.ts";
 import {
@@ -39,20 +38,17 @@ import {
 import { securitySettings, setSecuritySettings } from "../staff/security_settings.ts";
 
 /**
- * Opens a dashboard session for `accountId` once its sign-in is complete. Today's sessions are the
- * owner's only (a staff member's session arrives with staff accounts, which carries the account),
+ * Opens a dashboard session for `accountId` once its sign-in is complete (today: the session and
+ * its cookie, as POST /verify makes them). Today's sessions are the owner's only (a staff member's session arrives with staff accounts, which carries the account),
  * so any other account is refused here rather than handed the owner's session.
  */
 async function openAdminSession(c: Context, deps: AppDeps, accountId: string): Promise<void> {
   if (accountId !== "owner") {
     throw new Unauthorized("Staff sign-in is not available yet.");
   }
-  const { kv, clock, config } = deps;
-  setAdminCookie(c, config.production, await createAdminSession(kv, clock));
-  // The device proved the account's second factor: it counts as known, as after a password.
-  const attempt = await beginAdminAttempt(kv, clock, passwordCaller(c, config.production));
-  await attempt.succeeded();
-  setKnownDeviceCookie(c, config.production, await attempt.rememberDevice());
+  // The known-device cookie is set where the password is judged (POST /verify), as before; a
+  // passkey alone judges no password, so it must not pass the password's limits to get here.
+  setAdminCookie(c, deps.config.production, await createAdminSession(deps.kv, deps.clock));
 }
 
 /** The sign-in's view of a request: the limits' caller, the address, the passkeys' origin. */

@@ -390,3 +390,19 @@ Deno.test("passkey sign-ins started by one client are limited, others are not he
   assert.match(refused.json.error, /Too many passkey sign-ins/);
   assert.equal((await start(ELSEWHERE)).status, 200);
 });
+
+Deno.test("the second step is not held by the password's limits once the password was right", async () => {
+  await using t = await createTestApp();
+  const { secret } = await ownerWithTotp(t);
+  const challenge = await passwordStep(t);
+  // Meanwhile wrong passwords from the same address (another tab) reach the password limit.
+  for (let i = 0; i < 6; i++) {
+    await t.request("/api/admin/verify", {
+      method: "POST",
+      body: { password: `wrong-${i}` },
+      client: OWNER,
+    });
+  }
+  const res = await secondStep(t, challenge, codeAt(secret, t.clock.now()));
+  assert.equal(res.status, 200, res.text);
+});
