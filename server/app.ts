@@ -29,6 +29,7 @@ import { adminAuditRoutes } from "./routes/admin_audit.ts";
 import { adminReportRoutes } from "./routes/admin_reports.ts";
 import { adminApiKeyRoutes } from "./routes/admin_api_keys.ts";
 import { adminRoles, adminSignIn } from "./middleware/admin_roles.ts";
+import { adminFactorRoutes } from "./routes/admin_factors.ts";
 import { buildStockRoutes } from "./routes/build_stock.ts";
 import { confirmRoutes, stockAlertRoutes, unsubscribeRoutes } from "./routes/stock_alerts.ts";
 import { authRoutes } from "./routes/auth.ts";
@@ -112,6 +113,7 @@ export function createApp(deps: AppDeps): Hono {
   app.route("/api/admin/api-keys", adminApiKeyRoutes(deps));
   app.route("/api/admin", adminReportRoutes(deps));
   app.route("/api/admin", adminAuditRoutes(deps));
+  app.route("/api/admin", adminFactorRoutes(deps));
   app.route("/api/admin", adminRoutes(routeDeps));
   app.route("/api/test", testRoutes(routeDeps));
   app.route("/api/webhooks", webhookRoutes(routeDeps));

@@ -107,6 +107,23 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
   // Signing in and out.
   { method: "POST", path: "/api/admin/verify", needs: "signed_out" },
   { method: "POST", path: "/api/admin/logout", needs: "signed_out" },
+  // The sign-in's second step and passwordless passkey sign-in come before any session.
+  { method: "POST", path: "/api/admin/verify/second-factor/options", needs: "signed_out" },
+  { method: "POST", path: "/api/admin/verify/second-factor", needs: "signed_out" },
+  { method: "POST", path: "/api/admin/passkey-sign-in/options", needs: "signed_out" },
+  { method: "POST", path: "/api/admin/passkey-sign-in", needs: "signed_out" },
+  // A person's own second factors (an API key has none: admin_roles.ts refuses it).
+  { method: "GET", path: "/api/admin/factors", needs: "own_security" },
+  { method: "POST", path: "/api/admin/factors/totp", needs: "own_security" },
+  { method: "POST", path: "/api/admin/factors/totp/confirm", needs: "own_security" },
+  { method: "DELETE", path: "/api/admin/factors/totp", needs: "own_security" },
+  { method: "POST", path: "/api/admin/factors/recovery-codes", needs: "own_security" },
+  { method: "POST", path: "/api/admin/factors/passkeys/options", needs: "own_security" },
+  { method: "POST", path: "/api/admin/factors/passkeys", needs: "own_security" },
+  { method: "DELETE", path: "/api/admin/factors/passkeys/:id", needs: "own_security" },
+  // Requiring a second factor of every staff account is the owner's, as staff are.
+  { method: "GET", path: "/api/admin/settings/security", needs: "staff" },
+  { method: "PUT", path: "/api/admin/settings/security", needs: "staff" },
   { method: "GET", path: "/api/admin/session", needs: "dashboard" },
   { method: "GET", path: "/api/test/ping", needs: "dashboard" },
   { method: "GET", path: "/api/test/test_email", needs: "settings" },

@@ -15,6 +15,7 @@ export const AUDIT_KINDS = [
   "keys",
   "sessions",
   "sign_in",
+  "security",
   "export",
 ] as const;
 
@@ -33,6 +34,7 @@ export const AUDIT_KIND_LABELS: Record<AuditKind, string> = {
   keys: "API keys",
   sessions: "Sessions",
   sign_in: "Sign-ins",
+  security: "Second factors",
   export: "Exports",
 };
 

@@ -158,6 +158,28 @@ export function beginAdminAttempt(
   return beginAttempt(kv, clock, ADMIN_RULES, ADMIN_ACCOUNT, caller);
 }
 
+/**
+ * Second factors (a TOTP or recovery code, a passkey): 5 wrong ones per client and account in 15
+ * minutes, and 20 from every client together before the ceiling's rules apply. Kept apart from
+ * the password's counts, so a mistyped code never costs a password attempt, and per account, so
+ * one member's failures never slow another.
+ */
+const SECOND_FACTOR_RULES: Rules = {
+  failures: { bucket: "second-factor", max: 5, windowMs: 15 * MINUTE },
+  failuresMessage: "Too many wrong codes. Please wait 15 minutes and try again.",
+  ceiling: { bucket: "second-factor-ceiling", max: 20, windowMs: 15 * MINUTE },
+};
+
+/** Counts a second-factor attempt for `accountId`; throws LimitReached past a limit. */
+export function beginSecondFactorAttempt(
+  kv: Deno.Kv,
+  clock: Clock,
+  accountId: string,
+  caller: Caller,
+): Promise<PasswordAttempt> {
+  return beginAttempt(kv, clock, SECOND_FACTOR_RULES, `factor ${accountId}`, caller);
+}
+
 /** Counts a shopper's sign-in attempt for `email`; throws LimitReached past a limit. */
 export function beginLoginAttempt(
   kv: Deno.Kv,

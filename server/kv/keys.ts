@@ -113,6 +113,16 @@ export const keys = {
   /** Everyone who has an entry in the log (the Audit tab's person filter), by actor id. */
   auditActor: (actorId: string) => ["audit_actors", actorId] as const,
   auditActors: () => ["audit_actors"] as const,
+  /** One account's second factors (TOTP, passkeys, recovery code hashes), by account id. */
+  secondFactors: (accountId: string) => ["second_factors", accountId] as const,
+  /** Which account a passkey (by its credential id) belongs to, for passwordless sign-in. */
+  passkeyAccount: (credentialId: string) => ["passkey_accounts", credentialId] as const,
+  /** A sign-in waiting for its second factor, by the hash of the challenge token. */
+  signInChallenge: (tokenHash: string) => ["sign_in_challenges", tokenHash] as const,
+  /** A WebAuthn ceremony's challenge (registration, passwordless sign-in), single use. */
+  webauthnChallenge: (challenge: string) => ["webauthn_challenges", challenge] as const,
+  /** The owner's security settings (require a second factor for staff). */
+  securitySettings: () => ["settings", "security"] as const,
   /** Admin sessions by token hash. */
   adminSession: (tokenHash: string) => ["admin_sessions", tokenHash] as const,
   /** Accounts. */

@@ -9,6 +9,8 @@ import { passwordCaller } from "./password_caller.ts";
 import { clientKey } from "./client_key.ts";
 import type { Actor } from "../audit/actor.ts";
 import { apiKeyActor } from "../staff/api_keys.ts";
+import { refuseBearerPassword } from "../staff/bearer_password.ts";
+import { refuseUntilEnrolled } from "../staff/enrolment_gate.ts";
 
 /** The cookie's name: `__Host-` binds it to this origin over HTTPS (production). */
 export function adminCookieName(production: boolean): string {
@@ -33,7 +35,9 @@ export function clearAdminCookie(c: Context, production: boolean): void {
 /**
  * Requires an admin: the session cookie, `Authorization: Bearer <API key>` (a script, acting with
  * its key's name and role: staff/api_keys.ts) or `Authorization: Bearer <ADMIN_PASSWORD>` (the
- * spec's Mark Delivered call). Anything else is 401 JSON. A bearer (key or password) is an attempt
+ * spec's Mark Delivered call) while the owner has no second factor. Anything else is 401 JSON. A
+ * staff session that must set up a second factor first reaches only the factor routes. A bearer
+ * (key or password) is an attempt
  * like a login (login_limits.ts): counted before it is compared, and given back when right, so
  * a script may have up to 5 requests in flight per client (one while the admin's ceiling is
  * passed, as a client's first attempt is the one let through then).
@@ -43,6 +47,7 @@ export function requireAdmin(deps: AppDeps): MiddlewareHandler {
     const token = getCookie(c, adminCookieName(deps.config.production));
     if (token && await touchAdminSession(deps.kv, deps.clock, token)) {
       c.set("actor", ownerActor(c, await sha256Hex(token)));
+      await refuseUntilEnrolled(deps.kv, c.get("actor"), c.req.path);
       return await next();
     }
     const auth = c.req.header("Authorization") ?? "";
@@ -61,6 +66,7 @@ export function requireAdmin(deps: AppDeps): MiddlewareHandler {
       }
       if (await secretsEqual(bearer, deps.config.adminPassword)) {
         await attempt.succeeded();
+        await refuseBearerPassword(deps.kv);
         c.set("actor", ownerActor(c));
         return await next();
       }

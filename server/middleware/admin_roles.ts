@@ -21,13 +21,19 @@ export function adminSignIn(deps: AppDeps): MiddlewareHandler {
   };
 }
 
+/** Why an API key is refused a person's own security routes. */
+export const KEY_HAS_NO_SECURITY =
+  "An API key has no second factors or sessions of its own: sign in to the dashboard to change yours.";
+
 /** Refuses a request whose actor's role lacks the route's capability (after `adminSignIn`). */
 export function adminRoles(): MiddlewareHandler {
   return async function roleAllows(c, next) {
     const need = routeNeed(c.req.method, c.req.path);
-    if (need !== "signed_out" && !roleCan(actorOf(c).role, need)) {
-      throw new Forbidden(refusalFor(need));
-    }
+    if (need === "signed_out") return await next();
+    const actor = actorOf(c);
+    if (!roleCan(actor.role, need)) throw new Forbidden(refusalFor(need));
+    // Second factors and sessions belong to people: a script's key has none to change.
+    if (need === "own_security" && actor.kind === "key") throw new Forbidden(KEY_HAS_NO_SECURITY);
     await next();
   };
 }

@@ -45,6 +45,8 @@ import {
 } from "../http/validate.ts";
 import { originOf } from "../middleware/shop_origin.ts";
 import { auditEntry } from "../audit/log.ts";
+import { afterPassword } from "../staff/after_password.ts";
+import type { SecondFactorNeeded } from "../../shared/second_factor_views.ts";
 
 /** The dashboard's status filters (docs/product.md#admin-api). */
 const STATUS_FILTERS: Record<string, ((s: OrderStatus) => boolean) | undefined> = {
@@ -70,8 +72,18 @@ export function adminRoutes(deps: RouteDeps): Hono {
       throw new Unauthorized("Invalid password");
     }
     await attempt.succeeded();
-    setAdminCookie(c, config.production, await createAdminSession(kv, clock));
+    const next = await afterPassword(deps, "owner");
+    // No session yet when a second factor is needed: the second step (admin_factors.ts) opens it.
+    if (next.next === "session") {
+      setAdminCookie(c, config.production, await createAdminSession(kv, clock));
+    }
     setKnownDeviceCookie(c, config.production, await attempt.rememberDevice());
+    if (next.next === "second_factor") {
+      const { challenge, methods } = next;
+      return c.json(
+        { ok: false, secondFactor: { challenge, methods } } satisfies SecondFactorNeeded,
+      );
+    }
     return c.json({ ok: true });
   });
 

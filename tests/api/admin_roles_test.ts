@@ -34,7 +34,26 @@ const STAFF_MAY = new Set([
 ]);
 
 /** Signing in and out: no credential needed. */
-const SIGNED_OUT = new Set(["POST /api/admin/verify", "POST /api/admin/logout"]);
+const SIGNED_OUT = new Set([
+  "POST /api/admin/verify",
+  "POST /api/admin/logout",
+  "POST /api/admin/verify/second-factor/options",
+  "POST /api/admin/verify/second-factor",
+  "POST /api/admin/passkey-sign-in/options",
+  "POST /api/admin/passkey-sign-in",
+]);
+
+/** A person's own second factors and sessions: staff and owner sessions, never an API key. */
+const OWN_SECURITY = new Set([
+  "GET /api/admin/factors",
+  "POST /api/admin/factors/totp",
+  "POST /api/admin/factors/totp/confirm",
+  "DELETE /api/admin/factors/totp",
+  "POST /api/admin/factors/recovery-codes",
+  "POST /api/admin/factors/passkeys/options",
+  "POST /api/admin/factors/passkeys",
+  "DELETE /api/admin/factors/passkeys/:id",
+]);
 
 /** Bodies that pass validation, so an allowed call reaches its domain function. */
 const BODIES: Record<string, unknown> = {
@@ -120,7 +139,10 @@ Deno.test("every admin route, for each role: staff do the orders' work, the owne
       const what = `${who}: ${method} ${path} answered ${res.status} ${res.text.slice(0, 200)}`;
       assert.notEqual(res.status, 401, what);
       assert.ok(res.status < 500, what);
-      if (who === "staff key" && !STAFF_MAY.has(route)) {
+      if (who !== "owner session" && OWN_SECURITY.has(route)) {
+        assert.equal(res.status, 403, what);
+        assert.match(res.json.error, /^An API key has no second factors/, what);
+      } else if (who === "staff key" && !STAFF_MAY.has(route)) {
         assert.equal(res.status, 403, what);
         assert.match(res.json.error, /^Only the owner can /, what);
         staffRefused++;

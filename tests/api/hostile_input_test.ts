@@ -70,6 +70,16 @@ import {
 import { SWITCHES } from "../../shared/catalog/switches.ts";
 import { PACKS } from "../../shared/catalog/packs.ts";
 import { pngFile } from "../helpers/image_files.ts";
+import {
+  addPasskeySchema,
+  passkeySignInSchema,
+  secondStepOptionsSchema,
+  secondStepSchema,
+  securitySettingsSchema,
+  totpCodeSchema,
+} from "../../shared/second_factor_schemas.ts";
+import { changeFactors } from "../../server/staff/second_factors.ts";
+import { newTotpSecret, totpCode } from "../../server/staff/totp.ts";
 
 type Json = Record<string, unknown>;
 
@@ -752,6 +762,58 @@ const withCookie = (ctx: GroupContext) => ({ Cookie: ctx.cookie as string });
 /** The owner's promo and notice bodies refuse unknown fields (400), so a typo is not lost. */
 const STRICT_BODY = { "body: extra fields": 400, "body: prototype keys": 400 };
 
+/** A passkey's answer of the right outline that names no passkey and no challenge of the shop. */
+const FORGED_PASSKEY = {
+  id: "AAAA",
+  rawId: "AAAA",
+  type: "public-key",
+  response: { clientDataJSON: btoa('{"challenge":"never-given"}'), attestationObject: "AAAA" },
+  clientExtensionResults: {},
+};
+
+/**
+ * The cases a real passkey's answer would pass, refused here with the forged one (401: unknown
+ * passkey or challenge).
+ */
+function passkeyRefusals(field: string): Record<string, number> {
+  return {
+    "body: extra fields": 401,
+    "body: prototype keys": 401,
+    [`body ${field}.clientExtensionResults: missing`]: 401,
+    "query: unexpected parameters": 401,
+    "query: 100 KB query string": 401,
+  };
+}
+
+/** Gives the owner an authenticator app (straight into the store) unless it has one. */
+async function withTotp(ctx: GroupContext): Promise<void> {
+  ctx.secret ??= newTotpSecret();
+  await changeFactors(ctx.t.kv, "owner", (f) => {
+    f.totp ??= { secret: ctx.secret as string, addedAt: ctx.t.clock.now() };
+    // The step used by the last case is forgotten, so the same code works for this one (the
+    // clock stands still: moving it would renew the admin session, a write of its own).
+    delete f.lastTotpStep;
+  });
+}
+
+/** Takes the owner's authenticator app away (straight from the store). */
+async function withoutTotp(ctx: GroupContext): Promise<void> {
+  await changeFactors(ctx.t.kv, "owner", (f) => {
+    delete f.totp;
+  });
+}
+
+/** The challenge of a sign-in whose password was right, the owner having an authenticator app. */
+async function secondFactorChallenge(ctx: GroupContext): Promise<string> {
+  await withTotp(ctx);
+  const res = await ctx.t.request("/api/admin/verify", {
+    method: "POST",
+    body: { password: TEST_ADMIN_PASSWORD },
+  });
+  assert.equal(res.status, 200, res.text);
+  return res.json.secondFactor.challenge;
+}
+
 /** A valid switch body of the owner's catalogue (a name is added per case). */
 const SWITCH_FIELDS = {
   brand: "Gateron",
@@ -1320,6 +1382,141 @@ const GROUPS: Group[] = [
         base: (ctx) => ({ headers: withCookie(ctx) }),
         body: NO_BODY,
       })),
+    ],
+  },
+  {
+    name: "second factors",
+    setup: async (t) => ({ cookie: await adminCookie(t), passkeys: 0 }),
+    routes: [
+      {
+        method: "POST",
+        path: "/api/admin/verify/second-factor/options",
+        fresh: true,
+        base: async (ctx) => ({ body: { challenge: await secondFactorChallenge(ctx) } }),
+        body: { kind: "json", fields: fieldsOf(secondStepOptionsSchema) },
+      },
+      {
+        method: "POST",
+        path: "/api/admin/verify/second-factor",
+        // Each accepted case signs in, spending its challenge and its code's step.
+        fresh: true,
+        base: async (ctx) => {
+          const challenge = await secondFactorChallenge(ctx);
+          return { body: { challenge, code: totpCode(ctx.secret as string, ctx.t.clock.now()) } };
+        },
+        body: { kind: "json", fields: fieldsOf(secondStepSchema) },
+      },
+      {
+        method: "POST",
+        path: "/api/admin/passkey-sign-in/options",
+        base: () => ({}),
+        body: IGNORED_BODY,
+      },
+      {
+        method: "POST",
+        path: "/api/admin/passkey-sign-in",
+        // No browser here to make a real assertion: the base names an unknown passkey, so even
+        // the cases a real one would pass are refused, before anything is written.
+        base: () => ({ body: { passkey: FORGED_PASSKEY } }),
+        body: { kind: "json", fields: fieldsOf(passkeySignInSchema) },
+        statuses: passkeyRefusals("passkey"),
+      },
+      {
+        method: "GET",
+        path: "/api/admin/factors",
+        base: (ctx) => ({ headers: withCookie(ctx) }),
+        body: NO_BODY,
+      },
+      {
+        method: "POST",
+        path: "/api/admin/factors/totp",
+        fresh: true,
+        base: async (ctx) => {
+          await withoutTotp(ctx);
+          return { headers: withCookie(ctx) };
+        },
+        body: IGNORED_BODY,
+      },
+      {
+        method: "POST",
+        path: "/api/admin/factors/totp/confirm",
+        fresh: true,
+        base: async (ctx) => {
+          await withoutTotp(ctx);
+          const setup = await ctx.t.request("/api/admin/factors/totp", {
+            method: "POST",
+            headers: withCookie(ctx),
+          });
+          assert.equal(setup.status, 200, setup.text);
+          const code = totpCode(setup.json.secret, ctx.t.clock.now());
+          return { headers: withCookie(ctx), body: { code } };
+        },
+        body: { kind: "json", fields: fieldsOf(totpCodeSchema) },
+      },
+      {
+        method: "DELETE",
+        path: "/api/admin/factors/totp",
+        fresh: true,
+        base: async (ctx) => {
+          await withTotp(ctx);
+          const code = totpCode(ctx.secret as string, ctx.t.clock.now());
+          return { headers: withCookie(ctx), body: { code } };
+        },
+        body: { kind: "json", fields: fieldsOf(totpCodeSchema) },
+      },
+      {
+        method: "POST",
+        path: "/api/admin/factors/recovery-codes",
+        fresh: true,
+        base: async (ctx) => {
+          await withTotp(ctx);
+          return { headers: withCookie(ctx) };
+        },
+        body: IGNORED_BODY,
+      },
+      {
+        method: "POST",
+        path: "/api/admin/factors/passkeys/options",
+        base: (ctx) => ({ headers: withCookie(ctx) }),
+        body: IGNORED_BODY,
+      },
+      {
+        method: "POST",
+        path: "/api/admin/factors/passkeys",
+        // As for the passkey sign-in: the answer names a challenge the shop never gave.
+        base: (ctx) => ({
+          headers: withCookie(ctx),
+          body: { name: "Laptop", response: FORGED_PASSKEY },
+        }),
+        body: { kind: "json", fields: fieldsOf(addPasskeySchema) },
+        statuses: passkeyRefusals("response"),
+      },
+      {
+        method: "DELETE",
+        path: "/api/admin/factors/passkeys/:id",
+        // Each accepted case removes its passkey: a new one (written to the store) for each.
+        fresh: true,
+        base: async (ctx) => {
+          const id = `passkey-${(ctx.passkeys = Number(ctx.passkeys) + 1)}`;
+          await changeFactors(ctx.t.kv, "owner", (f) => {
+            f.passkeys.push({ id, name: id, publicKey: "AA", counter: 0, addedAt: 0 });
+          });
+          return { params: { id }, headers: withCookie(ctx) };
+        },
+        body: NO_BODY,
+      },
+      {
+        method: "GET",
+        path: "/api/admin/settings/security",
+        base: (ctx) => ({ headers: withCookie(ctx) }),
+        body: NO_BODY,
+      },
+      {
+        method: "PUT",
+        path: "/api/admin/settings/security",
+        base: (ctx) => ({ headers: withCookie(ctx), body: { requireStaffSecondFactor: true } }),
+        body: { kind: "json", fields: fieldsOf(securitySettingsSchema) },
+      },
     ],
   },
   {

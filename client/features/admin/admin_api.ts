@@ -18,6 +18,7 @@ import type {
   StockCounts,
   StockPlanning,
 } from "../../../shared/api_types.ts";
+import type { SecondFactorNeeded } from "../../../shared/second_factor_views.ts";
 import { api, ApiError, type ApiOptions } from "../../app/api.ts";
 import { useStore } from "../../app/store/store.ts";
 import { isReadyToShip } from "../../../shared/status.ts";
@@ -50,9 +51,14 @@ export async function adminApi<T>(path: string, options: ApiOptions = {}): Promi
   }
 }
 
-/** Checks the admin password; the server answers with the session cookie. */
-export async function verifyPassword(password: string): Promise<void> {
-  await api<{ ok: true }>("/api/admin/verify", {
+/**
+ * Checks the admin password; the server answers with the session cookie, or (the account has a
+ * second factor) with the challenge of the second step and no session yet.
+ */
+export async function verifyPassword(
+  password: string,
+): Promise<{ ok: true } | SecondFactorNeeded> {
+  return await api<{ ok: true } | SecondFactorNeeded>("/api/admin/verify", {
     method: "POST",
     body: { password } satisfies AdminVerifyInput,
   });

@@ -22,6 +22,12 @@ const ApiKeysTab = lazy(async () => ({
 }));
 /** The owner's audit log, read now and then. */
 const AuditTab = lazy(async () => ({ default: (await import("./audit_tab.tsx")).AuditTab }));
+/**
+ * The account's second factors, in the Security tab; loaded when first opened, with the QR code's encoder.
+ */
+const SecondFactorSection = lazy(async () => ({
+  default: (await import("./second_factor_section.tsx")).SecondFactorSection,
+}));
 
 /** Each tab and what a role needs to see it (shared/admin_permissions.ts). */
 const TABS = [
@@ -32,6 +38,7 @@ const TABS = [
   { id: "emails", label: "Emails", needs: "email_resends" },
   { id: "catalog", label: "Catalogue", needs: "catalog" },
   { id: "audit", label: "Audit", needs: "audit" },
+  { id: "security", label: "Security", needs: "own_security" },
   { id: "api-keys", label: "API Keys", needs: "api_keys" },
   { id: "test", label: "Test", needs: "settings" },
 ] as const satisfies readonly { id: string; label: string; needs: Capability }[];
@@ -45,8 +52,8 @@ interface DashboardProps {
 }
 
 /**
- * The Admin Dashboard: the tabs the signed-in role may use (the owner's nine: Orders, Inventory,
- * Sales, Print day, Emails, Catalogue, Audit, API Keys, Test) following the ARIA tabs pattern, with the
+ * The Admin Dashboard: the tabs the signed-in role may use (the owner's ten: Orders, Inventory,
+ * Sales, Print day, Emails, Catalogue, Audit, Security, API Keys, Test) following the ARIA tabs pattern, with the
  * arrow keys, Home and End moving between tabs. Only the open tab is mounted, so the inventory
  * (and its charts) and the catalogue load when first opened. No tab shows before the session
  * says the role, so staff never glimpse the owner's tabs.
@@ -118,6 +125,9 @@ export function Dashboard({ onLoggedOut }: DashboardProps) {
                     {id === "emails" && <EmailsTab />}
                     {id === "catalog" && <CatalogTab />}
                     {id === "audit" && <AuditTab />}
+                    {id === "security" && (
+                      <SecondFactorSection owner={session.data?.role === "owner"} />
+                    )}
                     {id === "api-keys" && <ApiKeysTab />}
                   </Suspense>
                   {id === "test" && <TestTab />}

@@ -1,7 +1,10 @@
 import { type FormEvent, useState } from "react";
 import { toast } from "react-hot-toast";
 import { ApiError } from "../../app/api.ts";
+import { moveFocusWhenLost } from "../../app/move_focus.ts";
 import { verifyPassword } from "./admin_api.ts";
+import { isPasskeyCancelled, signInWithPasskey } from "./second_factor_api.ts";
+import { SecondStepForm } from "./second_step_form.tsx";
 
 /** Props of the password form. */
 interface LoginFormProps {
@@ -17,15 +20,26 @@ export function LoginForm({ onSuccess }: LoginFormProps) {
   const [busy, setBusy] = useState(false);
   // A wrong password belongs to the field: shown under it and marking it, the toast repeats it.
   const [error, setError] = useState<string | null>(null);
+  // After a right password, when the account has a second factor: the step that finishes it.
+  const [second, setSecond] = useState<{ challenge: string; methods: string[] } | null>(null);
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (busy) return;
     setBusy(true);
     try {
-      await verifyPassword(password);
-      toast.success("Admin access granted");
+      const answer = await verifyPassword(password);
       setPassword("");
+      if (!answer.ok) {
+        setSecond(answer.secondFactor);
+        // The password form is replaced: the focus goes to the step's first field.
+        moveFocusWhenLost(() => [
+          document.getElementById("admin-second-factor-code") ??
+            document.querySelector<HTMLElement>(".admin-login h1"),
+        ]);
+        return;
+      }
+      toast.success("Admin access granted");
       onSuccess();
     } catch (err) {
       if (err instanceof ApiError && err.status === 401) {
@@ -38,6 +52,35 @@ export function LoginForm({ onSuccess }: LoginFormProps) {
     } finally {
       setBusy(false);
     }
+  }
+
+  async function passkey() {
+    if (busy) return;
+    setBusy(true);
+    try {
+      await signInWithPasskey();
+      toast.success("Admin access granted");
+      onSuccess();
+    } catch (err) {
+      if (isPasskeyCancelled(err)) toast.error("The passkey was not used.");
+      else toast.error(err instanceof ApiError ? err.message : "Sign-in failed");
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  if (second) {
+    return (
+      <SecondStepForm
+        challenge={second.challenge}
+        methods={second.methods}
+        onSuccess={onSuccess}
+        onRestart={() => {
+          setSecond(null);
+          moveFocusWhenLost(() => [document.getElementById("admin-password")]);
+        }}
+      />
+    );
   }
 
   return (
@@ -65,6 +108,14 @@ export function LoginForm({ onSuccess }: LoginFormProps) {
         </div>
         <button type="submit" className="button" aria-disabled={busy} aria-busy={busy}>
           Access Admin Panel
+        </button>
+        <button
+          type="button"
+          className="button secondary"
+          aria-disabled={busy}
+          onClick={passkey}
+        >
+          Sign in with a passkey
         </button>
       </form>
     </section>
