@@ -26,6 +26,7 @@ import { adminCatalogRoutes, IMAGE_UPLOAD_PATH } from "./routes/admin_catalog.ts
 import { adminNoticeRoutes, noticeRoutes } from "./routes/notice.ts";
 import { adminEmailRoutes } from "./routes/admin_emails.ts";
 import { adminReportRoutes } from "./routes/admin_reports.ts";
+import { adminSessionRoutes, adminStaffRoutes, inviteRoutes } from "./routes/admin_staff.ts";
 import { buildStockRoutes } from "./routes/build_stock.ts";
 import { confirmRoutes, stockAlertRoutes, unsubscribeRoutes } from "./routes/stock_alerts.ts";
 import { authRoutes } from "./routes/auth.ts";
@@ -103,6 +104,9 @@ export function createApp(deps: AppDeps): Hono {
   app.route("/api/admin/catalog", adminCatalogRoutes(routeDeps));
   app.route("/api/admin/notice", adminNoticeRoutes(deps));
   app.route("/api/admin/emails", adminEmailRoutes(deps));
+  app.route("/api/admin/staff", adminStaffRoutes(deps));
+  app.route("/api/admin/sessions", adminSessionRoutes(deps));
+  app.route("/api/admin/invite", inviteRoutes(deps));
   app.route("/api/admin", adminReportRoutes(deps));
   app.route("/api/admin", adminRoutes(routeDeps));
   app.route("/api/test", testRoutes(routeDeps));

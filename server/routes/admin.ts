@@ -12,11 +12,11 @@ import {
   stockUpdateSchema,
   trackingSchema,
 } from "../../shared/schemas.ts";
-import type { AdminSessionView } from "../../shared/api_types.ts";
+import type { AdminSessionView, AdminVerifyAnswer } from "../../shared/api_types.ts";
 import type { RouteDeps } from "../deps.ts";
-import { Unauthorized } from "../errors.ts";
-import { secretsEqual } from "../crypto.ts";
-import { createAdminSession, deleteAdminSession } from "../accounts/admin_sessions.ts";
+import { deleteAdminSession } from "../accounts/admin_sessions.ts";
+import { checkAdminPassword } from "../staff/admin_sign_in.ts";
+import { afterPassword } from "../staff/after_password.ts";
 import {
   addTrackingNumber,
   cancelOrder,
@@ -27,16 +27,12 @@ import { listOrderPage } from "../orders/list.ts";
 import type { Order } from "../orders/order.ts";
 import { newOrdersCsv } from "../orders/new_orders_csv.ts";
 import { adminOrderView } from "../orders/views.ts";
-import { beginAdminAttempt } from "../accounts/login_limits.ts";
 import { componentKey, countShelf, ownerInventory } from "../reports/inventory.ts";
 import { queueEmail } from "../email/outbox.ts";
 import { orderConfirmationEmail } from "../orders/emails.ts";
-import {
-  adminCookieName,
-  clearAdminCookie,
-  requireAdmin,
-  setAdminCookie,
-} from "../middleware/admin_auth.ts";
+import { adminCookieName, clearAdminCookie, requireAdmin } from "../middleware/admin_auth.ts";
+import { openAdminSession } from "../middleware/open_admin_session.ts";
+import { actorOf } from "../middleware/actor_context.ts";
 import { passwordCaller, setKnownDeviceCookie } from "../middleware/password_caller.ts";
 import {
   optionalJson,
@@ -66,14 +62,18 @@ export function adminRoutes(deps: RouteDeps): Hono {
   const app = new Hono();
 
   app.post("/verify", validateJson(adminVerifySchema), async (c) => {
-    const attempt = await beginAdminAttempt(kv, clock, passwordCaller(c, config.production));
-    if (!(await secretsEqual(c.req.valid("json").password, config.adminPassword))) {
-      throw new Unauthorized("Invalid password");
+    const caller = passwordCaller(c, config.production);
+    const { accountId, attempt } = await checkAdminPassword(deps, caller, c.req.valid("json"));
+    const next = await afterPassword(deps, accountId);
+    if (next.next === "second_factor") {
+      const { challenge, methods } = next;
+      return c.json(
+        { ok: false, secondFactor: { challenge, methods } } satisfies AdminVerifyAnswer,
+      );
     }
-    await attempt.succeeded();
-    setAdminCookie(c, config.production, await createAdminSession(kv, clock));
+    await openAdminSession(c, deps, accountId);
     setKnownDeviceCookie(c, config.production, await attempt.rememberDevice());
-    return c.json({ ok: true });
+    return c.json({ ok: true } satisfies AdminVerifyAnswer);
   });
 
   app.post("/logout", async (c) => {
@@ -90,11 +90,18 @@ export function adminRoutes(deps: RouteDeps): Hono {
     c.header("Cache-Control", "no-store");
   });
 
-  app.get(
-    "/session",
-    (c) =>
-      c.json({ ok: true, paymentsSimulated: config.paymentsSimulated } satisfies AdminSessionView),
-  );
+  app.get("/session", (c) => {
+    const actor = actorOf(c);
+    return c.json(
+      {
+        ok: true,
+        paymentsSimulated: config.paymentsSimulated,
+        accountId: actor.id,
+        name: actor.name,
+        role: actor.role,
+      } satisfies AdminSessionView,
+    );
+  });
 
   app.get("/orders", validateQuery(adminOrdersQuerySchema), async (c) => {
     const { status, q, from, to, limit, cursor } = c.req.valid("query");

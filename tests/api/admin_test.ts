@@ -294,7 +294,8 @@ Deno.test("the admin session says whether payments are simulated (the dashboard'
     headers: { Cookie: await adminCookie(demo) },
   });
   assert.equal(session.status, 200);
-  assert.deepEqual(session.json, { ok: true, paymentsSimulated: true });
+  assert.equal(session.json.ok, true);
+  assert.equal(session.json.paymentsSimulated, true);
 
   await using real = await createTestApp({
     env: {
@@ -306,5 +307,5 @@ Deno.test("the admin session says whether payments are simulated (the dashboard'
   const realSession = await real.request("/api/admin/session", {
     headers: { Cookie: await adminCookie(real) },
   });
-  assert.deepEqual(realSession.json, { ok: true, paymentsSimulated: false });
+  assert.equal(realSession.json.paymentsSimulated, false);
 });
