@@ -8,6 +8,7 @@ import type {
   AdminEmailView,
   AdminOrderView,
   AdminSessionView,
+  AdminVerifyAnswer,
   InventoryView,
   MailHealthView,
   PickListView,
@@ -47,12 +48,13 @@ export async function adminApi<T>(path: string, options: ApiOptions = {}): Promi
   }
 }
 
-/** Checks the admin password; the server answers with the session cookie. */
-export async function verifyPassword(password: string): Promise<void> {
-  await api<{ ok: true }>("/api/admin/verify", {
-    method: "POST",
-    body: { password } satisfies AdminVerifyInput,
-  });
+/**
+ * Checks a password: the owner's alone, or a staff member's with their email. The server answers
+ * with the session cookie, or (`ok: false`) asks for a second factor first.
+ */
+export async function verifyPassword(password: string, email = ""): Promise<AdminVerifyAnswer> {
+  const body: AdminVerifyInput = email.trim() ? { email, password } : { password };
+  return await api<AdminVerifyAnswer>("/api/admin/verify", { method: "POST", body });
 }
 
 /** Ends the admin session on the server (the cookie is cleared). */

@@ -6,6 +6,7 @@ import { InventoryTab } from "./inventory_tab.tsx";
 import { OrdersTab } from "./orders_tab.tsx";
 import { Tabs } from "./tabs.tsx";
 import { TestTab } from "./test_tab.tsx";
+import { ROLE_LABELS } from "../../../shared/roles.ts";
 
 /** The catalogue editor is large and used weekly, so it loads when its tab is first opened. */
 const CatalogTab = lazy(async () => ({ default: (await import("./catalog_tab.tsx")).CatalogTab }));
@@ -15,6 +16,11 @@ const PrintDayTab = lazy(async () => ({
   default: (await import("./print_day_tab.tsx")).PrintDayTab,
 }));
 const EmailsTab = lazy(async () => ({ default: (await import("./emails_tab.tsx")).EmailsTab }));
+/** The people and sessions tabs are opened rarely, so they load when first opened too. */
+const StaffTab = lazy(async () => ({ default: (await import("./staff_tab.tsx")).StaffTab }));
+const SecurityTab = lazy(async () => ({
+  default: (await import("./security_tab.tsx")).SecurityTab,
+}));
 
 const TABS = [
   { id: "orders", label: "Orders" },
@@ -23,10 +29,15 @@ const TABS = [
   { id: "print", label: "Print day" },
   { id: "emails", label: "Emails" },
   { id: "catalog", label: "Catalogue" },
+  { id: "staff", label: "Staff" },
+  { id: "security", label: "Security" },
   { id: "test", label: "Test" },
 ] as const;
 
 type TabId = typeof TABS[number]["id"];
+
+/** Tabs only the owner role sees (the server refuses their calls to anyone else). */
+const OWNER_TABS: readonly TabId[] = ["staff"];
 
 /** Props of the dashboard. */
 interface DashboardProps {
@@ -35,14 +46,17 @@ interface DashboardProps {
 }
 
 /**
- * The Admin Dashboard: seven tabs (Orders, Inventory, Sales, Print day, Emails, Catalogue, Test)
- * following the ARIA tabs
+ * The Admin Dashboard: its tabs (Orders, Inventory, Sales, Print day, Emails, Catalogue, Staff for
+ * the owner, Security, Test) following the ARIA tabs
  * pattern, with the arrow keys, Home and End moving between tabs. Only the open tab is mounted,
  * so the inventory (and its charts) and the catalogue load when first opened.
  */
 export function Dashboard({ onLoggedOut }: DashboardProps) {
   const [active, setActive] = useState<TabId>("orders");
   const session = useRequest("admin-session-facts", () => fetchAdminSession());
+  // Until the session says the role, the owner's tabs stay hidden rather than flash in.
+  const isOwner = session.data?.role === "owner";
+  const tabs = isOwner ? TABS : TABS.filter((t) => !OWNER_TABS.includes(t.id));
 
   async function logout() {
     try {
@@ -73,10 +87,15 @@ export function Dashboard({ onLoggedOut }: DashboardProps) {
           </p>
         )
       }
+      {session.data && (
+        <p className="muted small admin-signed-in-as">
+          Signed in as {session.data.name} ({ROLE_LABELS[session.data.role]})
+        </p>
+      )}
       <Tabs
         label="Admin sections"
         idPrefix="admin"
-        tabs={TABS}
+        tabs={tabs}
         active={active}
         onChange={setActive}
       >
@@ -89,6 +108,8 @@ export function Dashboard({ onLoggedOut }: DashboardProps) {
               {id === "print" && <PrintDayTab />}
               {id === "emails" && <EmailsTab />}
               {id === "catalog" && <CatalogTab />}
+              {id === "staff" && <StaffTab />}
+              {id === "security" && <SecurityTab isOwner={isOwner} />}
             </Suspense>
             {id === "test" && <TestTab />}
           </>

@@ -11,8 +11,11 @@ interface LoginFormProps {
 
 /**
  * 'Admin Access': the password form in front of the dashboard (docs/product.md#admin-dashboard).
+ * The owner leaves the email empty (their password is the shop's admin password); a staff member
+ * gives the email they were invited with.
  */
 export function LoginForm({ onSuccess }: LoginFormProps) {
+  const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
   const [busy, setBusy] = useState(false);
   // A wrong password belongs to the field: shown under it and marking it, the toast repeats it.
@@ -23,14 +26,23 @@ export function LoginForm({ onSuccess }: LoginFormProps) {
     if (busy) return;
     setBusy(true);
     try {
-      await verifyPassword(password);
+      const answer = await verifyPassword(password, email);
+      if (!answer.ok) {
+        // The second factor's step is not part of this form.
+        toast.error("This account needs a second factor to sign in.");
+        return;
+      }
       toast.success("Admin access granted");
       setPassword("");
       onSuccess();
     } catch (err) {
       if (err instanceof ApiError && err.status === 401) {
-        setError("Invalid password");
-        toast.error("Invalid password");
+        // The server's words: "Invalid password", or for a member "Invalid email or password".
+        setError(err.message);
+        toast.error(err.message);
+      } else if (err instanceof ApiError && err.status === 400) {
+        setError(err.message);
+        toast.error(err.message);
       } else if (err instanceof ApiError && err.status === 429) toast.error(err.message);
       else toast.error("Authentication failed");
       // Back to the password, to try again (the pressed button was busy meanwhile).
@@ -44,6 +56,23 @@ export function LoginForm({ onSuccess }: LoginFormProps) {
     <section className="page admin-login">
       <form className="card admin-login-card" onSubmit={submit}>
         <h1>Admin Access</h1>
+        <div className="field">
+          <label htmlFor="admin-email">Staff email</label>
+          <input
+            id="admin-email"
+            type="email"
+            name="email"
+            autoComplete="username"
+            maxLength={254}
+            value={email}
+            aria-describedby="admin-email-hint"
+            onChange={(e) => {
+              setEmail(e.target.value);
+              setError(null);
+            }}
+          />
+          <span id="admin-email-hint" className="muted small">Leave empty for the owner.</span>
+        </div>
         <div className="field">
           <label htmlFor="admin-password">Enter admin password</label>
           <input
