@@ -183,14 +183,6 @@ export const PAGES: readonly PageInfo[] = [
     "content/gift_guide_page.tsx",
   ),
   page("/admin", "Admin", "Shop administration.", false, "admin/admin_page.tsx"),
-  page(
-    "/admin/invite",
-    "Join the dashboard",
-    "Accept an invitation to help run the shop.",
-    false,
-    "admin/invite_page.tsx",
-    ["token"],
-  ),
 ];
 
 function page(

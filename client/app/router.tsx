@@ -63,7 +63,6 @@ const GiftGuidePage = page(async () =>
   (await import("../features/content/gift_guide_page.tsx")).GiftGuidePage
 );
 const AdminPage = page(async () => (await import("../features/admin/admin_page.tsx")).AdminPage);
-const InvitePage = page(async () => (await import("../features/admin/invite_page.tsx")).InvitePage);
 const NotFoundPage = page(async () =>
   (await import("../features/content/not_found_page.tsx")).NotFoundPage
 );
@@ -98,7 +97,6 @@ export function AppRoutes() {
         <Route path="/faq" element={<FaqPage />} />
         <Route path="/friendly-gift-guide" element={<GiftGuidePage />} />
         <Route path="/admin" element={<AdminPage />} />
-        <Route path="/admin/invite" element={<InvitePage />} />
         <Route path="*" element={<NotFoundPage />} />
       </Route>
     </Routes>

@@ -88,7 +88,7 @@ export async function inviteStaff(
   const record: InviteRecord = { memberId: member.id, expiresAt: now + INVITE_LINK_MS };
   op.set(keys.staffMember(member.id), member)
     .set(keys.staffInvite(inviteHash), record, { expireIn: INVITE_LINK_MS });
-  const link = `${deps.config.publicUrl ?? origin}/admin/invite?token=${token}`;
+  const link = `${deps.config.publicUrl ?? origin}/admin?token=${token}`;
   queueEmailInto(op, staffInviteEmail(email, link, role), now, null, { noResend: NO_RESEND });
   auditInto(
     op,

@@ -1453,7 +1453,7 @@ const GROUPS: Group[] = [
           await invitedMember(ctx.t, String(ctx.cookie), n);
           const mail = (await listOutbox(ctx.t.kv))
             .find((e) => e.email.to === `helper${n}@example.com`)!;
-          const token = /\/admin\/invite\?token=([A-Za-z0-9_-]+)/.exec(mail.email.text)![1];
+          const token = /\/admin\?token=([A-Za-z0-9_-]+)/.exec(mail.email.text)![1];
           return { body: { token, password: "PrintDay2026" } };
         },
         body: { kind: "json", fields: fieldsOf(inviteAcceptSchema) },

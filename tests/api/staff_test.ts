@@ -37,7 +37,7 @@ async function invite(t: TestApp, owner: string, email = HELPER, role = "staff")
 async function inviteToken(t: TestApp, to = HELPER_STORED): Promise<string> {
   const mails = (await listOutbox(t.kv)).filter((e) => e.email.to === to);
   assert.ok(mails.length > 0, `an invitation to ${to} was queued`);
-  const link = /\S+\/admin\/invite\?token=([A-Za-z0-9_-]+)/.exec(mails.at(-1)!.email.text);
+  const link = /\S+\/admin\?token=([A-Za-z0-9_-]+)/.exec(mails.at(-1)!.email.text);
   assert.ok(link, mails.at(-1)!.email.text);
   return link[1];
 }
@@ -101,6 +101,11 @@ Deno.test("invite, accept, sign in as staff: the member's dashboard opens with t
   assert.ok(!/token/i.test(invited.text), "the answer carries no secret");
   const token = await inviteToken(t);
   assert.ok(!invited.text.includes(token));
+  // The owner's Emails tab shows that the link was sent, never the link itself.
+  const emails = await get(t, `/api/admin/emails?to=${HELPER_STORED}`, owner);
+  assert.equal(emails.status, 200);
+  assert.match(emails.json[0].text, /\/admin\?token=\[hidden\]/);
+  assert.ok(!emails.text.includes(token));
 
   // Not yet accepted: no password opens the account.
   assert.equal((await staffLogin(t)).res.status, 401);

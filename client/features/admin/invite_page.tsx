@@ -1,17 +1,15 @@
 import { type FormEvent, useState } from "react";
-import { Link, useSearchParams } from "react-router-dom";
+import { Link } from "react-router-dom";
 import { toast } from "react-hot-toast";
 import type { InviteAcceptView } from "../../../shared/api_types.ts";
 import { PASSWORD_MESSAGE, registerSchema } from "../../../shared/schemas.ts";
 import { api, ApiError } from "../../app/api.ts";
 
 /**
- * /admin/invite?token=: the invitation link's page. The helper chooses a password (the shop's
- * password rules); the link is then spent and they sign in on /admin with their email.
+ * /admin?token=: the invitation link's page. The helper chooses a password (the shop's password
+ * rules); the link is then spent and they sign in on /admin with their email.
  */
-export function InvitePage() {
-  const [params] = useSearchParams();
-  const token = params.get("token") ?? "";
+export function InvitePage({ token }: { token: string }) {
   const [password, setPassword] = useState("");
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
