@@ -5,6 +5,8 @@
  * next action signs them out with a sentence saying so.
  */
 import assert from "node:assert/strict";
+import type { Page } from "playwright-core";
+import AxeBuilder from "@axe-core/playwright";
 import { e2eTest } from "./helpers/e2e.ts";
 import { expectToast } from "./helpers/browser.ts";
 import { listOutbox } from "../../server/email/outbox.ts";
@@ -20,6 +22,18 @@ async function invitationLink(kvPath: string, to: string): Promise<string> {
   );
   assert.ok(mail, `an invitation to ${to} is in the outbox`);
   return /\/admin\?token=[A-Za-z0-9_-]+/.exec(mail.email.text)![0];
+}
+
+/** Fails on a serious or critical accessibility violation in what `page` shows now. */
+async function accessible(page: Page, what: string): Promise<void> {
+  const results = await new AxeBuilder({ page })
+    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
+    .analyze();
+  const serious = results.violations.filter((v) =>
+    v.impact === "serious" || v.impact === "critical"
+  )
+    .map((v) => `${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(" | ")}`);
+  assert.deepEqual(serious, [], `${what}: accessibility violations`);
 }
 
 e2eTest(
@@ -40,11 +54,14 @@ e2eTest(
     await expectToast(owner.page, `Invitation sent to ${HELPER}`);
     const row = owner.page.getByRole("row").filter({ hasText: HELPER });
     await row.filter({ hasText: "Invited" }).waitFor();
+    await accessible(owner.page, "the Staff tab");
 
     // The helper, in a browser of their own, follows the emailed link.
     // Expected: the orders read after removal is refused.
     const helper = await e2e.newPage({ allow: [/401.*\/api\/admin\//] });
     await helper.page.goto(await invitationLink(shop.kvPath, HELPER));
+    await helper.page.getByLabel("Choose a password").waitFor();
+    await accessible(helper.page, "the invitation page");
     await helper.page.getByLabel("Choose a password").fill(PASSWORD);
     await helper.page.getByRole("button", { name: "Set password" }).click();
     await helper.page.getByRole("link", { name: "Go to sign in" }).click();
@@ -58,6 +75,7 @@ e2eTest(
     await tabs.getByRole("tab", { name: "Security" }).click();
     await helper.page.getByRole("heading", { name: "Your sessions" }).waitFor();
     await helper.page.getByText("This device").waitFor();
+    await accessible(helper.page, "the Security tab");
     assert.equal(
       await helper.page.getByRole("heading", { name: "Everyone's sessions" }).count(),
       0,

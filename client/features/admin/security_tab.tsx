@@ -89,7 +89,7 @@ function SessionsSection({ all }: { all: boolean }) {
                         className="button secondary small-button"
                         aria-disabled={busy || undefined}
                         aria-label={s.current
-                          ? "End this device's session (sign out)"
+                          ? "Sign out of this device"
                           : `End the session on ${s.device}${all ? ` of ${s.name}` : ""}`}
                         onClick={() => end(s)}
                       >
