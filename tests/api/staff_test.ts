@@ -17,6 +17,7 @@ import { keys } from "../../server/kv/keys.ts";
 import type { AuditEntry } from "../../server/audit/log.ts";
 import { sha256Hex } from "../../server/crypto.ts";
 import { INVITE_LINK_MS } from "../../server/staff/invitations.ts";
+import { passwordGate } from "../../server/password_gate.ts";
 
 const HELPER = "Helper@Example.com";
 const HELPER_STORED = "helper@example.com";
@@ -82,6 +83,22 @@ async function helperSignedIn(t: TestApp, owner: string, role = "staff") {
 
 async function get(t: TestApp, path: string, cookie: string) {
   return await t.request(path, { headers: { Cookie: cookie } });
+}
+
+/** How many password hashes `run` waits for (through the shop's hashing gate). */
+async function hashesDuring(run: () => Promise<unknown>): Promise<number> {
+  let count = 0;
+  const original = passwordGate.run;
+  passwordGate.run = (task) => {
+    count++;
+    return original(task);
+  };
+  try {
+    await run();
+  } finally {
+    passwordGate.run = original;
+  }
+  return count;
 }
 
 async function auditEntries(t: TestApp): Promise<AuditEntry[]> {
@@ -386,6 +403,17 @@ Deno.test("a wrong email and a wrong password read the same", async () => {
   assert.equal(wrongEmail.res.status, wrongPassword.res.status);
   assert.equal(wrongEmail.res.text, wrongPassword.res.text);
   assert.equal(wrongEmail.res.headers.get("set-cookie"), null);
+  // Each costs one password hash, so the answer's time does not tell which emails are members.
+  assert.equal(
+    await hashesDuring(() => staffLogin(t, HELPER, "WrongPass123", { client: "127.0.0.44" })),
+    1,
+  );
+  assert.equal(
+    await hashesDuring(() =>
+      staffLogin(t, "nobody@example.com", PASSWORD, { client: "127.0.0.45" })
+    ),
+    1,
+  );
   // The owner's password with an email is not the owner's sign-in.
   const ownerPassword = await staffLogin(t, HELPER, TEST_ADMIN_PASSWORD, { client: "127.0.0.42" });
   assert.equal(ownerPassword.res.text, wrongPassword.res.text);
@@ -393,6 +421,13 @@ Deno.test("a wrong email and a wrong password read the same", async () => {
   assert.equal((await invite(t, owner, "pending@example.com")).status, 201);
   const pending = await staffLogin(t, "pending@example.com", PASSWORD, { client: "127.0.0.43" });
   assert.equal(pending.res.text, wrongPassword.res.text);
+  assert.equal(
+    await hashesDuring(() =>
+      staffLogin(t, "pending@example.com", PASSWORD, { client: "127.0.0.46" })
+    ),
+    1,
+    "an invitation not yet accepted too",
+  );
 });
 
 Deno.test("staff sign-ins are counted before compared, per client and per account", async () => {
