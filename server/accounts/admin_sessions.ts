@@ -110,6 +110,32 @@ export async function deleteAdminSession(kv: Deno.Kv, token: string): Promise<vo
 }
 
 /**
+ * The live session of a token as it is stored (its idle timer left alone), with its token's
+ * hash; null when there is none or it has lapsed.
+ */
+export async function findAdminSession(
+  kv: Deno.Kv,
+  clock: Clock,
+  token: string,
+): Promise<ListedAdminSession | null> {
+  if (!token || token.length > 100) return null;
+  const tokenHash = await sha256Hex(token);
+  const s = (await kv.get<Partial<AdminSession>>(keys.adminSession(tokenHash))).value;
+  const now = clock.now();
+  if (!s?.createdAt || !s.lastSeenAt) return null;
+  if (now - s.lastSeenAt > ADMIN_IDLE_MS || now - s.createdAt > ADMIN_ABSOLUTE_MS) return null;
+  return {
+    accountId: s.accountId ?? OWNER_ACCOUNT,
+    sessionId: s.sessionId ?? "",
+    device: s.device ?? "Unknown device",
+    address: s.address ?? "",
+    createdAt: s.createdAt,
+    lastSeenAt: s.lastSeenAt,
+    tokenHash,
+  };
+}
+
+/**
  * The live sessions of one account, or of every account without one, oldest first. An index
  * entry whose session has ended (idle, signed out) is skipped; it expires on its own.
  */

@@ -14,7 +14,7 @@ import {
 } from "../../shared/schemas.ts";
 import type { AdminSessionView, AdminVerifyAnswer } from "../../shared/api_types.ts";
 import type { RouteDeps } from "../deps.ts";
-import { deleteAdminSession } from "../accounts/admin_sessions.ts";
+import { signOut } from "../staff/staff_sessions.ts";
 import { checkAdminPassword } from "../staff/admin_sign_in.ts";
 import { afterPassword } from "../staff/after_password.ts";
 import {
@@ -42,6 +42,7 @@ import {
   validateQuery,
 } from "../http/validate.ts";
 import { originOf } from "../middleware/shop_origin.ts";
+import { clientKey } from "../middleware/client_key.ts";
 
 /** The dashboard's status filters (docs/product.md#admin-api). */
 const STATUS_FILTERS: Record<string, ((s: OrderStatus) => boolean) | undefined> = {
@@ -78,7 +79,7 @@ export function adminRoutes(deps: RouteDeps): Hono {
 
   app.post("/logout", async (c) => {
     const token = getCookie(c, adminCookieName(config.production));
-    if (token) await deleteAdminSession(kv, token);
+    if (token) await signOut(deps, token, clientKey(c));
     clearAdminCookie(c, config.production);
     return c.json({ ok: true });
   });

@@ -11,12 +11,15 @@ import { NotFound } from "../errors.ts";
 import { keys } from "../kv/keys.ts";
 import { listValues } from "../kv/kv_util.ts";
 import {
+  deleteAdminSession,
   endAdminSessionInto,
+  findAdminSession,
   listAdminSessions,
   type ListedAdminSession,
   OWNER_ACCOUNT,
 } from "../accounts/admin_sessions.ts";
 import { requireOwnerRole } from "./owner_only.ts";
+import { actorForSession } from "./session_actor.ts";
 import type { StaffMember } from "./staff_accounts.ts";
 
 /** Whether `actor` may see and end `session`: their own, or anyone's with the owner role. */
@@ -76,6 +79,29 @@ export async function endSessionFor(
   );
   await op.commit();
   return { wasCurrent: session.tokenHash === actor.sessionHash };
+}
+
+/**
+ * Signs a browser out: ends its session and records who signed out, in one write. A token with no
+ * live session (already ended, lapsed, forged) is only deleted, and records nothing.
+ */
+export async function signOut(
+  deps: Pick<AppDeps, "kv" | "clock">,
+  token: string,
+  from: string,
+): Promise<void> {
+  const { kv, clock } = deps;
+  const session = await findAdminSession(kv, clock, token);
+  if (!session) return await deleteAdminSession(kv, token);
+  const actor = await actorForSession(kv, session, from, session.tokenHash);
+  const op = endAdminSessionInto(kv.atomic(), session);
+  if (actor) {
+    auditInto(
+      op,
+      auditEntry(clock, actor, { kind: "sessions", action: "sign_out", target: actor.name }),
+    );
+  }
+  await op.commit();
 }
 
 /** Every account's name by id: the owner and each member's email. */

@@ -472,7 +472,7 @@ Deno.test("invitation acceptance is counted before compared: many wrong tokens f
   assert.equal((await accept(t, token, PASSWORD, "127.0.0.61")).status, 200);
 });
 
-Deno.test("staff and session changes and sign-ins write their audit entries", async () => {
+Deno.test("staff and session changes, sign-ins and sign-outs write their audit entries", async () => {
   await using t = await createTestApp();
   const owner = await adminCookie(t);
   const { id, cookie } = await helperSignedIn(t, owner);
@@ -492,7 +492,11 @@ Deno.test("staff and session changes and sign-ins write their audit entries", as
   });
   t.clock.advance(1000);
   await forgetRateLimits(t.kv);
-  await staffLogin(t);
+  const again = await staffLogin(t);
+  t.clock.advance(1000);
+  await t.request("/api/admin/logout", { method: "POST", headers: { Cookie: again.cookie } });
+  // A sign-out with no live session ends nothing and records nothing.
+  await t.request("/api/admin/logout", { method: "POST", headers: { Cookie: again.cookie } });
   t.clock.advance(1000);
   await t.request(`/api/admin/staff/${id}`, { method: "DELETE", headers: { Cookie: owner } });
   const entries = await auditEntries(t);
@@ -506,6 +510,7 @@ Deno.test("staff and session changes and sign-ins write their audit entries", as
     ["staff.role_changed", "staff", "owner", "Owner", HELPER_STORED],
     ["session.ended", "sessions", "staff", HELPER_STORED, HELPER_STORED],
     ["sign_in", "sign_in", "staff", HELPER_STORED, HELPER_STORED],
+    ["sign_out", "sessions", "staff", HELPER_STORED, HELPER_STORED],
     ["staff.removed", "staff", "owner", "Owner", HELPER_STORED],
   ]);
   const changed = entries.find((e) => e.action === "staff.role_changed")!;
