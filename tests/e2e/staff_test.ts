@@ -42,8 +42,8 @@ e2eTest(
     const { shop } = e2e;
     const owner = await e2e.newPage();
     await owner.page.goto("/admin");
-  await owner.page.getByLabel("Staff email").waitFor();
-  await accessible(owner.page, "the sign-in form");
+    await owner.page.getByLabel("Staff email").waitFor();
+    await accessible(owner.page, "the sign-in form");
     await owner.page.getByLabel("Enter admin password").fill(shop.adminPassword);
     await owner.page.getByLabel("Enter admin password").press("Enter");
     await owner.page.getByText("Signed in as Owner (Owner)").waitFor();
