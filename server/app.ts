@@ -30,6 +30,7 @@ import { adminReportRoutes } from "./routes/admin_reports.ts";
 import { adminApiKeyRoutes } from "./routes/admin_api_keys.ts";
 import { adminRoles, adminSignIn } from "./middleware/admin_roles.ts";
 import { adminFactorRoutes } from "./routes/admin_factors.ts";
+import { adminSessionRoutes, adminStaffRoutes, inviteRoutes } from "./routes/admin_staff.ts";
 import { buildStockRoutes } from "./routes/build_stock.ts";
 import { confirmRoutes, stockAlertRoutes, unsubscribeRoutes } from "./routes/stock_alerts.ts";
 import { authRoutes } from "./routes/auth.ts";
@@ -111,6 +112,9 @@ export function createApp(deps: AppDeps): Hono {
   app.route("/api/admin/notice", adminNoticeRoutes(deps));
   app.route("/api/admin/emails", adminEmailRoutes(deps));
   app.route("/api/admin/api-keys", adminApiKeyRoutes(deps));
+  app.route("/api/admin/staff", adminStaffRoutes(deps));
+  app.route("/api/admin/sessions", adminSessionRoutes(deps));
+  app.route("/api/admin/invite", inviteRoutes(deps));
   app.route("/api/admin", adminReportRoutes(deps));
   app.route("/api/admin", adminAuditRoutes(deps));
   app.route("/api/admin", adminFactorRoutes(deps));

@@ -166,7 +166,13 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
   { method: "DELETE", path: "/api/admin/api-keys/:id", needs: "api_keys" },
   { method: "GET", path: "/api/admin/staff", needs: "staff" },
   { method: "POST", path: "/api/admin/staff", needs: "staff" },
+  { method: "PATCH", path: "/api/admin/staff/:id", needs: "staff" },
   { method: "DELETE", path: "/api/admin/staff/:id", needs: "staff" },
+  // Every account's own sessions (everyone's, `?all=1`, is checked as the owner's where listed).
+  { method: "GET", path: "/api/admin/sessions", needs: "own_security" },
+  { method: "DELETE", path: "/api/admin/sessions/:id", needs: "own_security" },
+  // The invitation link's page: the token is the credential.
+  { method: "POST", path: "/api/admin/invite/accept", needs: "signed_out" },
   { method: "GET", path: "/api/admin/audit", needs: "audit" },
   { method: "GET", path: "/api/admin/audit/actors", needs: "audit" },
   { method: "GET", path: "/api/admin/audit.csv", needs: "audit" },

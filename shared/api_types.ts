@@ -382,6 +382,46 @@ export interface CreatedApiKeyView extends ApiKeyView {
   key: string;
 }
 
+/** `POST /api/admin/verify`: signed in, or a second factor is asked for (no session yet). */
+export type AdminVerifyAnswer =
+  | { ok: true; mustEnrol?: true }
+  | { ok: false; secondFactor: { challenge: string; methods: string[] } };
+
+/** A staff member in `GET /api/admin/staff` (and the answer to an invitation or role change). */
+export interface StaffMemberView {
+  id: string;
+  email: string;
+  role: Role;
+  /** Invited: the link is out and no password is set yet; active: they have signed up. */
+  status: "invited" | "active";
+  /** ISO times. */
+  createdAt: string;
+  lastSeenAt: string | null;
+  /** Who sent the invitation ("Owner", or an owner-role member's email). */
+  invitedBy: string;
+}
+
+/** A session in `GET /api/admin/sessions`. */
+export interface AdminSessionItemView {
+  /** A random id that ends the session through the API; never the cookie's token. */
+  id: string;
+  accountId: string;
+  /** The account's name: "Owner" or the member's email. */
+  name: string;
+  device: string;
+  address: string;
+  createdAt: string;
+  lastSeenAt: string;
+  /** This is the session making the request. */
+  current: boolean;
+}
+
+/** `POST /api/admin/invite/accept`: the password is set; the member signs in with it. */
+export interface InviteAcceptView {
+  ok: true;
+  email: string;
+}
+
 /** `GET /api/payments/config` (and `POST /auth/create-payment-intent` with `{}`). */
 export interface PaymentsConfigView {
   /** The provider's name, which picks its payment form in the browser. */

@@ -182,7 +182,7 @@ export const PAGES: readonly PageInfo[] = [
     true,
     "content/gift_guide_page.tsx",
   ),
-  page("/admin", "Admin", "Shop administration.", false, "admin/admin_page.tsx"),
+  page("/admin", "Admin", "Shop administration.", false, "admin/admin_page.tsx", ["token"]),
 ];
 
 function page(

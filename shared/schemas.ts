@@ -436,6 +436,10 @@ export const demoPaySchema = z.object({
 export const adminVerifySchema = z.object({
   password: z.string({ error: "Enter the admin password" }).min(1, "Enter the admin password")
     .max(200, "Invalid password"),
+  /** A staff member's email; left out (or empty) it is the owner signing in. */
+  email: z.string({ error: EMAIL_MESSAGE }).max(300, EMAIL_MESSAGE).optional()
+    .transform((e) => e?.trim().toLowerCase() || undefined)
+    .pipe(z.email(EMAIL_MESSAGE).max(254, EMAIL_MESSAGE).optional()),
 });
 
 /** Body of POST /api/admin/orders/{n}/tracking. */
@@ -577,6 +581,26 @@ export const loginSchema = z.object({
   cartId: z.string().max(64).nullish(),
 });
 
+const roleSchema = z.enum(ROLES, { error: `The role must be one of: ${ROLES.join(", ")}` });
+
+/** Body of POST /api/admin/staff: who to invite, and as what. */
+export const staffInviteSchema = z.object({ email: accountEmail, role: roleSchema });
+
+/** Body of PATCH /api/admin/staff/{id}. */
+export const staffRoleSchema = z.object({ role: roleSchema });
+
+/** Body of POST /api/admin/invite/accept: the invitation link's token and the new password. */
+export const inviteAcceptSchema = z.object({
+  token: z.string({ error: "The invitation link is incomplete" }).trim()
+    .regex(/^[A-Za-z0-9_-]{20,64}$/, "This invitation link is not one we sent"),
+  password: registerSchema.shape.password,
+});
+
+/** Query of GET /api/admin/sessions: `all=1` (the owner) lists every account's. */
+export const adminSessionsQuerySchema = z.object({
+  all: z.enum(["0", "1"], { error: "all is 1 or 0" }).optional(),
+});
+
 /** Body of POST /auth/password-reset. */
 export const passwordResetSchema = z.object({ email: accountEmail });
 
@@ -663,6 +687,8 @@ export type ContactInput = z.input<typeof contactSchema>;
 export type RegisterInput = z.input<typeof registerSchema>;
 export type LoginInput = z.input<typeof loginSchema>;
 export type AdminVerifyInput = z.input<typeof adminVerifySchema>;
+export type StaffInviteInput = z.input<typeof staffInviteSchema>;
+export type InviteAcceptInput = z.input<typeof inviteAcceptSchema>;
 export type TrackingInput = z.input<typeof trackingSchema>;
 export type StockUpdateInput = z.input<typeof stockUpdateSchema>;
 export type ShipChosenInput = z.input<typeof shipChosenSchema>;

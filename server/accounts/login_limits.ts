@@ -46,6 +46,16 @@ export const ADMIN_CLIENT_LIMIT: RateLimit = { bucket: "admin-login", max: 5, wi
 /** The admin from every client together: 50 per 10 minutes before the ceiling's rules apply. */
 export const ADMIN_CEILING: RateLimit = { bucket: "admin-ceiling", max: 50, windowMs: 10 * MINUTE };
 
+/**
+ * A staff member's sign-in from one client: 20 attempts per 10 minutes, whichever emails they
+ * name, so one client cannot try its password on many members (or spend a hash on each guess).
+ */
+export const STAFF_CLIENT_LIMIT: RateLimit = {
+  bucket: "staff-login",
+  max: 20,
+  windowMs: 10 * MINUTE,
+};
+
 /** A shopper's client: 20 sign-in attempts per 10 minutes, whichever accounts they name. */
 export const LOGIN_CLIENT_LIMIT: RateLimit = { bucket: "login", max: 20, windowMs: 10 * MINUTE };
 /**
@@ -132,6 +142,17 @@ const ADMIN_RULES: Rules = {
   ceiling: ADMIN_CEILING,
 };
 
+/** A staff member: the admin's limits per account, and a limit per client across accounts. */
+const STAFF_RULES: Rules = {
+  client: {
+    limit: STAFF_CLIENT_LIMIT,
+    message: "Too many sign-in attempts. Please wait a few minutes.",
+  },
+  failures: ADMIN_CLIENT_LIMIT,
+  failuresMessage: ADMIN_RULES.failuresMessage,
+  ceiling: ADMIN_CEILING,
+};
+
 const SHOPPER_RULES: Rules = {
   client: {
     limit: LOGIN_CLIENT_LIMIT,
@@ -178,6 +199,19 @@ export function beginSecondFactorAttempt(
   caller: Caller,
 ): Promise<PasswordAttempt> {
   return beginAttempt(kv, clock, SECOND_FACTOR_RULES, `factor ${accountId}`, caller);
+}
+
+/**
+ * Counts a staff member's sign-in attempt for `email` (lower case), known or not; throws
+ * LimitReached past a limit. Kept apart from shoppers' accounts of the same email.
+ */
+export function beginStaffAttempt(
+  kv: Deno.Kv,
+  clock: Clock,
+  email: string,
+  caller: Caller,
+): Promise<PasswordAttempt> {
+  return beginAttempt(kv, clock, STAFF_RULES, `staff ${email}`, caller);
 }
 
 /** Counts a shopper's sign-in attempt for `email`; throws LimitReached past a limit. */

@@ -42,7 +42,8 @@ export async function touchSession<T extends object>(
 ): Promise<(T & SessionTimes) | null> {
   if (!token || token.length > 100) return null;
   const key = kind.key(await sha256Hex(token));
-  const session = (await kv.get<T & SessionTimes>(key)).value;
+  const entry = await kv.get<T & SessionTimes>(key);
+  const session = entry.value;
   const now = clock.now();
   if (!session) return null;
   if (now - session.lastSeenAt > kind.idleMs || now - session.createdAt > kind.absoluteMs) {
@@ -50,9 +51,13 @@ export async function touchSession<T extends object>(
     return null;
   }
   if (now - session.lastSeenAt > 60_000) {
-    await kv.set(key, { ...session, lastSeenAt: now }, {
+    const renewed = { ...session, lastSeenAt: now };
+    // Checked, so a renewal racing the session's end (a sign-out, a removed member) cannot
+    // write the session back; if it lost that race, the next request finds nothing.
+    await kv.atomic().check(entry).set(key, renewed, {
       expireIn: Math.max(1, kind.absoluteMs - (now - session.createdAt)),
-    });
+    }).commit();
+    return renewed;
   }
   return session;
 }

@@ -108,6 +108,40 @@ export async function checkCredentials(
   return (await secretsEqual(hash, user.passwordHash)) ? user : null;
 }
 
+/** A password as another wing keeps it (staff accounts): its hash, salt and iterations. */
+export interface PasswordHash {
+  passwordHash: string;
+  salt: string;
+  iterations: number;
+}
+
+/** Hashes a new password as accounts' passwords are (through the hashing gate). */
+export async function newPasswordHash(password: string): Promise<PasswordHash> {
+  const salt = randomId(16);
+  return {
+    passwordHash: await hashPassword(password, salt, ITERATIONS),
+    salt,
+    iterations: ITERATIONS,
+  };
+}
+
+/**
+ * Whether `password` is the one `stored` was made from. Without a stored hash (an unknown email,
+ * an account with no password yet) the same hashing work is done and the answer is no, so the
+ * answer time does not tell which emails have accounts.
+ */
+export async function passwordMatches(
+  password: string,
+  stored: PasswordHash | null,
+): Promise<boolean> {
+  const hash = await hashPassword(
+    password,
+    stored?.salt ?? DUMMY_SALT,
+    stored?.iterations ?? ITERATIONS,
+  );
+  return stored !== null && await secretsEqual(hash, stored.passwordHash);
+}
+
 /** Starts a session: a fresh 256-bit token, stored only as its hash. */
 export async function createUserSession(
   kv: Deno.Kv,

@@ -125,6 +125,21 @@ export const keys = {
   securitySettings: () => ["settings", "security"] as const,
   /** Admin sessions by token hash. */
   adminSession: (tokenHash: string) => ["admin_sessions", tokenHash] as const,
+  /**
+   * Admin sessions by account ("owner" or a member's id) and shown id, holding the token hash, so
+   * an account's sessions can be listed and ended (expires with the session at the latest).
+   */
+  adminSessionOf: (accountId: string, sessionId: string) =>
+    ["admin_sessions_by_account", accountId, sessionId] as const,
+  adminSessionsOf: (accountId: string) => ["admin_sessions_by_account", accountId] as const,
+  adminSessionIndex: () => ["admin_sessions_by_account"] as const,
+  /** Staff members by id, their emails (lower case) and when each was last seen. */
+  staffMember: (id: string) => ["staff", id] as const,
+  staffMembers: () => ["staff"] as const,
+  staffByEmail: (email: string) => ["staff_by_email", email] as const,
+  staffLastSeen: (id: string) => ["staff_last_seen", id] as const,
+  /** A staff invitation link, by the hash of its token (expires with the link). */
+  staffInvite: (tokenHash: string) => ["staff_invites", tokenHash] as const,
   /** Accounts. */
   user: (userId: string) => ["users", userId] as const,
   userByEmail: (email: string) => ["users_by_email", email] as const,

@@ -3,7 +3,8 @@ import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import type { AppDeps } from "../deps.ts";
 import { Unauthorized } from "../errors.ts";
 import { secretsEqual, sha256Hex } from "../crypto.ts";
-import { touchAdminSession } from "../accounts/admin_sessions.ts";
+import { deleteAdminSession, touchAdminSession } from "../accounts/admin_sessions.ts";
+import { actorForSession, ownerActor } from "../staff/session_actor.ts";
 import { beginAdminAttempt } from "../accounts/login_limits.ts";
 import { passwordCaller } from "./password_caller.ts";
 import { clientKey } from "./client_key.ts";
@@ -45,10 +46,13 @@ export function clearAdminCookie(c: Context, production: boolean): void {
 export function requireAdmin(deps: AppDeps): MiddlewareHandler {
   return async function adminOnly(c, next) {
     const token = getCookie(c, adminCookieName(deps.config.production));
-    if (token && await touchAdminSession(deps.kv, deps.clock, token)) {
-      c.set("actor", ownerActor(c, await sha256Hex(token)));
-      await refuseUntilEnrolled(deps.kv, c.get("actor"), c.req.path);
-      return await next();
+    if (token) {
+      const actor = await sessionActor(deps, c, token);
+      if (actor) {
+        c.set("actor", actor);
+        await refuseUntilEnrolled(deps.kv, actor, c.req.path);
+        return await next();
+      }
     }
     const auth = c.req.header("Authorization") ?? "";
     const bearer = /^Bearer (.+)$/i.exec(auth)?.[1];
@@ -67,7 +71,7 @@ export function requireAdmin(deps: AppDeps): MiddlewareHandler {
       if (await secretsEqual(bearer, deps.config.adminPassword)) {
         await attempt.succeeded();
         await refuseBearerPassword(deps.kv);
-        c.set("actor", ownerActor(c));
+        c.set("actor", ownerActor(clientKey(c)));
         return await next();
       }
     }
@@ -75,14 +79,18 @@ export function requireAdmin(deps: AppDeps): MiddlewareHandler {
   };
 }
 
-/** The owner, signed in with the admin password (a session or the bearer password). */
-function ownerActor(c: Context, sessionHash?: string): Actor {
-  return {
-    kind: "owner",
-    id: "owner",
-    name: "Owner",
-    role: "owner",
-    from: clientKey(c),
-    sessionHash,
-  };
+/**
+ * The actor of a session cookie, or null. A live session whose account is gone (a removed member)
+ * is deleted and refused with a sentence the open dashboard can show.
+ */
+async function sessionActor(deps: AppDeps, c: Context, token: string): Promise<Actor | null> {
+  const session = await touchAdminSession(deps.kv, deps.clock, token);
+  if (!session) return null;
+  const actor = await actorForSession(deps.kv, session, clientKey(c), await sha256Hex(token));
+  if (actor) return actor;
+  await deleteAdminSession(deps.kv, token);
+  throw new Unauthorized(SIGNED_OUT);
 }
+
+/** What a removed member's open dashboard reads on its next request. */
+export const SIGNED_OUT = "You have been signed out: this account no longer has access.";

@@ -12,11 +12,11 @@ import {
   stockUpdateSchema,
   trackingSchema,
 } from "../../shared/schemas.ts";
-import type { AdminSessionView } from "../../shared/api_types.ts";
+import type { AdminSessionView, AdminVerifyAnswer } from "../../shared/api_types.ts";
 import type { RouteDeps } from "../deps.ts";
-import { Unauthorized } from "../errors.ts";
-import { secretsEqual } from "../crypto.ts";
-import { createAdminSession, deleteAdminSession } from "../accounts/admin_sessions.ts";
+import { signOut } from "../staff/staff_sessions.ts";
+import { checkAdminPassword } from "../staff/admin_sign_in.ts";
+import { afterPassword } from "../staff/after_password.ts";
 import {
   addTrackingNumber,
   cancelOrder,
@@ -28,11 +28,11 @@ import { listOrderPage } from "../orders/list.ts";
 import type { Order } from "../orders/order.ts";
 import { newOrdersCsv } from "../orders/new_orders_csv.ts";
 import { adminOrderView } from "../orders/views.ts";
-import { beginAdminAttempt } from "../accounts/login_limits.ts";
 import { componentKey, countShelf, ownerInventory } from "../reports/inventory.ts";
 import { queueEmail } from "../email/outbox.ts";
 import { orderConfirmationEmail } from "../orders/emails.ts";
-import { adminCookieName, clearAdminCookie, setAdminCookie } from "../middleware/admin_auth.ts";
+import { adminCookieName, clearAdminCookie } from "../middleware/admin_auth.ts";
+import { openAdminSession } from "../middleware/open_admin_session.ts";
 import { actorOf } from "../middleware/actor_context.ts";
 import { ROLE_CAPABILITIES } from "../../shared/admin_permissions.ts";
 import { passwordCaller, setKnownDeviceCookie } from "../middleware/password_caller.ts";
@@ -45,8 +45,7 @@ import {
 } from "../http/validate.ts";
 import { originOf } from "../middleware/shop_origin.ts";
 import { auditEntry } from "../audit/log.ts";
-import { afterPassword } from "../staff/after_password.ts";
-import type { SecondFactorNeeded } from "../../shared/second_factor_views.ts";
+import { clientKey } from "../middleware/client_key.ts";
 
 /** The dashboard's status filters (docs/product.md#admin-api). */
 const STATUS_FILTERS: Record<string, ((s: OrderStatus) => boolean) | undefined> = {
@@ -67,29 +66,28 @@ export function adminRoutes(deps: RouteDeps): Hono {
   const app = new Hono();
 
   app.post("/verify", validateJson(adminVerifySchema), async (c) => {
-    const attempt = await beginAdminAttempt(kv, clock, passwordCaller(c, config.production));
-    if (!(await secretsEqual(c.req.valid("json").password, config.adminPassword))) {
-      throw new Unauthorized("Invalid password");
-    }
-    await attempt.succeeded();
-    const next = await afterPassword(deps, "owner");
-    // No session yet when a second factor is needed: the second step (admin_factors.ts) opens it.
-    if (next.next === "session") {
-      setAdminCookie(c, config.production, await createAdminSession(kv, clock));
-    }
-    setKnownDeviceCookie(c, config.production, await attempt.rememberDevice());
+    const caller = passwordCaller(c, config.production);
+    const { accountId, attempt } = await checkAdminPassword(deps, caller, c.req.valid("json"));
+    const next = await afterPassword(deps, accountId);
+    // The password was right: this device is known, whether or not a second factor follows.
+    const device = await attempt.rememberDevice();
     if (next.next === "second_factor") {
+      setKnownDeviceCookie(c, config.production, device);
       const { challenge, methods } = next;
       return c.json(
-        { ok: false, secondFactor: { challenge, methods } } satisfies SecondFactorNeeded,
+        { ok: false, secondFactor: { challenge, methods } } satisfies AdminVerifyAnswer,
       );
     }
-    return c.json({ ok: true });
+    await openAdminSession(c, deps, accountId);
+    setKnownDeviceCookie(c, config.production, device);
+    return c.json(
+      (next.mustEnrol ? { ok: true, mustEnrol: true } : { ok: true }) satisfies AdminVerifyAnswer,
+    );
   });
 
   app.post("/logout", async (c) => {
     const token = getCookie(c, adminCookieName(config.production));
-    if (token) await deleteAdminSession(kv, token);
+    if (token) await signOut(deps, token, clientKey(c));
     clearAdminCookie(c, config.production);
     return c.json({ ok: true });
   });

@@ -12,9 +12,7 @@ import {
 } from "../../shared/second_factor_schemas.ts";
 import type { SecondFactorsView, SecuritySettingsView } from "../../shared/second_factor_views.ts";
 import type { AppDeps } from "../deps.ts";
-import { Unauthorized } from "../errors.ts";
-import { createAdminSession } from "../accounts/admin_sessions.ts";
-import { setAdminCookie } from "../middleware/admin_auth.ts";
+import { openAdminSession } from "../middleware/open_admin_session.ts";
 import { actorOf } from "../middleware/actor_context.ts";
 import { clientKey } from "../middleware/client_key.ts";
 import { passwordCaller } from "../middleware/password_caller.ts";
@@ -36,20 +34,6 @@ import {
   type SignInRequest,
 } from "../staff/second_factor_sign_in.ts";
 import { securitySettings, setSecuritySettings } from "../staff/security_settings.ts";
-
-/**
- * Opens a dashboard session for `accountId` once its sign-in is complete (today: the session and
- * its cookie, as POST /verify makes them). Today's sessions are the owner's only (a staff member's session arrives with staff accounts, which carries the account),
- * so any other account is refused here rather than handed the owner's session.
- */
-async function openAdminSession(c: Context, deps: AppDeps, accountId: string): Promise<void> {
-  if (accountId !== "owner") {
-    throw new Unauthorized("Staff sign-in is not available yet.");
-  }
-  // The known-device cookie is set where the password is judged (POST /verify), as before; a
-  // passkey alone judges no password, so it must not pass the password's limits to get here.
-  setAdminCookie(c, deps.config.production, await createAdminSession(deps.kv, deps.clock));
-}
 
 /** The sign-in's view of a request: the limits' caller, the address, the passkeys' origin. */
 function signInRequest(c: Context, deps: AppDeps): SignInRequest {

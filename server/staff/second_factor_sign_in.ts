@@ -23,6 +23,7 @@ import {
 } from "./passkeys.ts";
 import { takeWebauthnChallenge } from "./webauthn_challenges.ts";
 import { accountActor } from "./account_actor.ts";
+import type { Actor } from "../audit/actor.ts";
 
 const PASSKEY_REFUSED = "The passkey was not accepted. Please try again.";
 
@@ -68,6 +69,7 @@ export async function finishSecondStep(
   if (!spend) {
     return await refuse(r, accountId, "passkey" in proof ? PASSKEY_REFUSED : "Wrong code");
   }
+  const actor = await accountActor(r.kv, accountId, r.from);
   await changeFactors(r.kv, accountId, async (factors, op) => {
     // Read again inside the write: a second request with the same challenge or code that raced
     // this one finds it spent.
@@ -75,7 +77,7 @@ export async function finishSecondStep(
     if (challenge.value === null) throw new Unauthorized("This sign-in was already used.");
     op.check(challenge).delete(counted.key);
     spendOn(factors, spend, r.clock.now());
-    recordSignIn(r, accountId, op, spend.method);
+    recordSecondFactor(r, actor, op, spend.method);
   });
   await attempt.succeeded();
   return accountId;
@@ -121,9 +123,10 @@ export async function passwordlessSignIn(
   } catch {
     return await refuse(r, accountId, PASSKEY_REFUSED);
   }
+  const actor = await accountActor(r.kv, accountId, r.from);
   await changeFactors(r.kv, accountId, (factors, op) => {
     spendOn(factors, spend, r.clock.now());
-    recordSignIn(r, accountId, op, "passkey");
+    recordSecondFactor(r, actor, op, "passkey");
   });
   await attempt.succeeded();
   return accountId;
@@ -190,14 +193,24 @@ function spendOn(factors: AccountFactors, spend: Spend, now: number): void {
   }
 }
 
-function recordSignIn(
+/**
+ * Records which second factor passed, with the factor's change (the session's own "sign_in"
+ * entry is written when it opens: middleware/open_admin_session.ts).
+ */
+function recordSecondFactor(
   r: SignInRequest,
-  accountId: string,
+  actor: Actor,
   op: Deno.AtomicOperation,
   method: Spend["method"],
 ): void {
-  const actor = accountActor(accountId, r.from);
-  auditInto(op, auditEntry(r.clock, actor, { kind: "sign_in", action: "sign_in", target: method }));
+  auditInto(
+    op,
+    auditEntry(r.clock, actor, {
+      kind: "sign_in",
+      action: "sign_in.second_factor",
+      target: method,
+    }),
+  );
   if (method === "recovery_code") {
     auditInto(op, auditEntry(r.clock, actor, { kind: "security", action: "recovery_code.used" }));
   }
@@ -205,7 +218,7 @@ function recordSignIn(
 
 /** Records a wrong second factor and refuses it. */
 async function refuse(r: SignInRequest, accountId: string, message: string): Promise<never> {
-  const entry = auditEntry(r.clock, accountActor(accountId, r.from), {
+  const entry = auditEntry(r.clock, await accountActor(r.kv, accountId, r.from), {
     kind: "sign_in",
     action: "sign_in.second_factor_failed",
   });

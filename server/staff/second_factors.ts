@@ -87,3 +87,18 @@ export function changeFactors<T>(
     `factors ${accountId}`,
   );
 }
+
+/**
+ * Adds to `op` the removal of every factor of `accountId` (its record and each passkey's entry in
+ * the passwordless sign-in's index), checked unchanged since read: a removed member's passkey
+ * must not go on naming an account, nor a later account of the same id inherit its factors.
+ */
+export async function dropFactorsInto(
+  kv: Deno.Kv,
+  accountId: string,
+  op: Deno.AtomicOperation,
+): Promise<void> {
+  const entry = await kv.get<AccountFactors>(keys.secondFactors(accountId));
+  op.check(entry).delete(entry.key);
+  for (const passkey of entry.value?.passkeys ?? []) op.delete(keys.passkeyAccount(passkey.id));
+}

@@ -41,6 +41,7 @@ const SIGNED_OUT = new Set([
   "POST /api/admin/verify/second-factor",
   "POST /api/admin/passkey-sign-in/options",
   "POST /api/admin/passkey-sign-in",
+  "POST /api/admin/invite/accept",
 ]);
 
 /** A person's own second factors and sessions: staff and owner sessions, never an API key. */
@@ -53,6 +54,8 @@ const OWN_SECURITY = new Set([
   "POST /api/admin/factors/passkeys/options",
   "POST /api/admin/factors/passkeys",
   "DELETE /api/admin/factors/passkeys/:id",
+  "GET /api/admin/sessions",
+  "DELETE /api/admin/sessions/:id",
 ]);
 
 /** Bodies that pass validation, so an allowed call reaches its domain function. */

@@ -294,6 +294,7 @@ Deno.test("the admin session says whether payments are simulated (the dashboard'
     headers: { Cookie: await adminCookie(demo) },
   });
   assert.equal(session.status, 200);
+  assert.equal(session.json.ok, true);
   assert.equal(session.json.paymentsSimulated, true);
 
   await using real = await createTestApp({

@@ -779,6 +779,8 @@ Deno.test("concurrent edits of different fields are all kept, on one instance an
 
 Deno.test("bad input is a 400 naming the field; unknown ids are 404", async () => {
   await using t = await createTestApp();
+  // Signed in first: signing in writes its own audit entry, and no refused edit may write one.
+  await admin(t, "/api/admin/catalog/switches");
   const before = await snapshot(t.kv, SIGN_IN_RECORDS);
   const post = (body: Record<string, unknown>) =>
     admin(t, "/api/admin/catalog/switches", { method: "POST", body });

@@ -32,6 +32,7 @@ import { z } from "zod";
 import {
   adminEmailsQuerySchema,
   adminOrdersQuerySchema,
+  adminSessionsQuerySchema,
   adminVerifySchema,
   apiKeyCreateSchema,
   auditCsvQuerySchema,
@@ -41,6 +42,7 @@ import {
   deleteAccountSchema,
   demoPaySchema,
   extendHoldSchema,
+  inviteAcceptSchema,
   itemUpdateSchema,
   loginSchema,
   noticeSchema,
@@ -58,6 +60,8 @@ import {
   salesQuerySchema,
   shipChosenSchema,
   simpleAddSchema,
+  staffInviteSchema,
+  staffRoleSchema,
   stockAlertConfirmQuerySchema,
   stockAlertSchema,
   stockUpdateSchema,
@@ -582,7 +586,8 @@ async function runRoute(ctx: GroupContext, route: Route): Promise<void> {
     }
     const writes = route.writes?.[mutation.label];
     const changed = changedKeys(before!, await snapshot(t.kv, UNCOUNTED))
-      .filter((k) => !writes || !k.startsWith(`["${writes.prefix}"`));
+      // A prefix covers its record's indexes too ("audit" its "audit_by_kind" copies).
+      .filter((k) => !writes || !k.startsWith(`["${writes.prefix}`));
     if (changed.length) fail(`changed the KV: ${changed.slice(0, 3).join(", ")}`);
   }
   assert.deepEqual(failures, [], `${name}: ${failures.length} of ${cases.length} cases failed`);
@@ -735,6 +740,22 @@ const DECLINE = {
   why: "an invalid card is a failed payment (402), recorded on the order for the shopper",
   prefix: "orders",
 };
+
+const FAILED_SIGN_IN = {
+  why: "a wrong password is a failed sign-in, recorded in the audit log",
+  prefix: "audit",
+};
+
+/** A staff member invited (not yet joined) for the staff routes' cases; answers their id. */
+async function invitedMember(t: TestApp, cookie: string, n: number): Promise<string> {
+  const res = await t.request("/api/admin/staff", {
+    method: "POST",
+    body: { email: `helper${n}@example.com`, role: "staff" },
+    headers: { Cookie: cookie },
+  });
+  assert.equal(res.status, 201, res.text);
+  return res.json.id;
+}
 
 const demoPayTable: Pick<Route, "accepts" | "writes"> = {
   accepts: {
@@ -1200,6 +1221,10 @@ const GROUPS: Group[] = [
         path: "/api/admin/verify",
         base: () => ({ body: { password: TEST_ADMIN_PASSWORD } }),
         body: { kind: "json", fields: fieldsOf(adminVerifySchema) },
+        writes: {
+          "body password: control and RTL characters": FAILED_SIGN_IN,
+          "body password: markup": FAILED_SIGN_IN,
+        },
       },
       {
         method: "POST",
@@ -1568,6 +1593,99 @@ const GROUPS: Group[] = [
           "body minSubtotal: 1.5": "a minimum of $1.50",
         },
         statuses: { ...STRICT_BODY, "body percentOff: null": 400 },
+      },
+    ],
+  },
+  {
+    name: "staff and sessions",
+    setup: async (t) => ({ cookie: await adminCookie(t) }),
+    routes: [
+      {
+        method: "GET",
+        path: "/api/admin/staff",
+        base: (ctx) => ({ headers: withCookie(ctx) }),
+        body: NO_BODY,
+      },
+      {
+        method: "POST",
+        path: "/api/admin/staff",
+        // Each accepted case invites someone, so every case names a new email.
+        fresh: true,
+        base: (ctx) => ({
+          headers: withCookie(ctx),
+          body: {
+            email: `invitee${(ctx.invites = Number(ctx.invites ?? 0) + 1)}@example.com`,
+            role: "staff",
+          },
+        }),
+        body: { kind: "json", fields: fieldsOf(staffInviteSchema) },
+      },
+      {
+        method: "PATCH",
+        path: "/api/admin/staff/:id",
+        fresh: true,
+        base: async (ctx) => ({
+          params: {
+            id: await invitedMember(
+              ctx.t,
+              String(ctx.cookie),
+              ctx.members = Number(ctx.members ?? 0) + 1,
+            ),
+          },
+          headers: withCookie(ctx),
+          body: { role: "owner" },
+        }),
+        body: { kind: "json", fields: fieldsOf(staffRoleSchema) },
+      },
+      {
+        method: "DELETE",
+        path: "/api/admin/staff/:id",
+        fresh: true,
+        base: async (ctx) => ({
+          params: {
+            id: await invitedMember(
+              ctx.t,
+              String(ctx.cookie),
+              ctx.members = Number(ctx.members ?? 0) + 1,
+            ),
+          },
+          headers: withCookie(ctx),
+        }),
+        body: IGNORED_BODY,
+      },
+      {
+        method: "GET",
+        path: "/api/admin/sessions",
+        base: (ctx) => ({ headers: withCookie(ctx), query: { all: "1" } }),
+        query: fieldsOf(adminSessionsQuerySchema),
+        body: NO_BODY,
+      },
+      {
+        method: "DELETE",
+        path: "/api/admin/sessions/:id",
+        fresh: true,
+        base: async (ctx) => {
+          // A session of its own each time: an accepted case ends it.
+          const cookie = await adminCookie(ctx.t);
+          const mine = await ctx.t.request("/api/admin/sessions", { headers: { Cookie: cookie } });
+          const current = mine.json.find((x: { current: boolean }) => x.current);
+          return { params: { id: current.id }, headers: { Cookie: cookie } };
+        },
+        body: IGNORED_BODY,
+      },
+      {
+        method: "POST",
+        path: "/api/admin/invite/accept",
+        fresh: true,
+        base: async (ctx) => {
+          const n = (ctx.members = Number(ctx.members ?? 0) + 1);
+          await invitedMember(ctx.t, String(ctx.cookie), n);
+          const mail = (await listOutbox(ctx.t.kv))
+            .find((e) => e.email.to === `helper${n}@example.com`)!;
+          const token = /\/admin\?token=([A-Za-z0-9_-]+)/.exec(mail.email.text)![1];
+          return { body: { token, password: "PrintDay2026" } };
+        },
+        body: { kind: "json", fields: fieldsOf(inviteAcceptSchema) },
       },
     ],
   },

@@ -8,6 +8,7 @@ import type {
   AdminEmailView,
   AdminOrderView,
   AdminSessionView,
+  AdminVerifyAnswer,
   ApiKeyView,
   CreatedApiKeyView,
   InventoryView,
@@ -18,7 +19,6 @@ import type {
   StockCounts,
   StockPlanning,
 } from "../../../shared/api_types.ts";
-import type { SecondFactorNeeded } from "../../../shared/second_factor_views.ts";
 import { api, ApiError, type ApiOptions } from "../../app/api.ts";
 import { useStore } from "../../app/store/store.ts";
 import { isReadyToShip } from "../../../shared/status.ts";
@@ -52,16 +52,12 @@ export async function adminApi<T>(path: string, options: ApiOptions = {}): Promi
 }
 
 /**
- * Checks the admin password; the server answers with the session cookie, or (the account has a
- * second factor) with the challenge of the second step and no session yet.
+ * Checks a password: the owner's alone, or a staff member's with their email. The server answers
+ * with the session cookie, or (`ok: false`) asks for a second factor first.
  */
-export async function verifyPassword(
-  password: string,
-): Promise<{ ok: true } | SecondFactorNeeded> {
-  return await api<{ ok: true } | SecondFactorNeeded>("/api/admin/verify", {
-    method: "POST",
-    body: { password } satisfies AdminVerifyInput,
-  });
+export async function verifyPassword(password: string, email = ""): Promise<AdminVerifyAnswer> {
+  const body: AdminVerifyInput = email.trim() ? { email, password } : { password };
+  return await api<AdminVerifyAnswer>("/api/admin/verify", { method: "POST", body });
 }
 
 /** Ends the admin session on the server (the cookie is cleared). */

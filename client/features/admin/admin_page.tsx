@@ -1,4 +1,5 @@
-import { useEffect, useState } from "react";
+import { lazy, Suspense, useEffect, useState } from "react";
+import { useSearchParams } from "react-router-dom";
 import { useStore } from "../../app/store/store.ts";
 import { moveFocusWhenLost } from "../../app/move_focus.ts";
 import { useRequest } from "../../app/use_request.ts";
@@ -6,13 +7,34 @@ import { hasAdminSession } from "./admin_api.ts";
 import { Dashboard } from "./dashboard.tsx";
 import { LoginForm } from "./login_form.tsx";
 
+/** The invitation link's form, needed once per helper, so it loads only for the link. */
+const InvitePage = lazy(async () => ({ default: (await import("./invite_page.tsx")).InvitePage }));
+
+/**
+ * /admin?token= (an invitation link): the helper chooses their password. The link is /admin's own
+ * rather than a page of its own, so the shop's route table (which every shopper downloads) does
+ * not grow for it; the token is a `token` parameter, which the Emails tab hides.
+ */
+export function AdminPage() {
+  const [params] = useSearchParams();
+  const token = params.get("token");
+  if (token !== null) {
+    return (
+      <Suspense fallback={<p className="loading" role="status">Loading...</p>}>
+        <InvitePage token={token} />
+      </Suspense>
+    );
+  }
+  return <AdminSignInOrDashboard />;
+}
+
 /**
  * /admin: the password form, or the dashboard once the server accepted the password. The
  * adminAuth flag (sessionStorage) restores the dashboard on reload; the server's session is
  * checked first, and a 401 drops the flag and shows the form again. Logging in or out replaces
  * the form or the dashboard with the focus in it: the focus moves to the new one's heading.
  */
-export function AdminPage() {
+function AdminSignInOrDashboard() {
   const adminAuth = useStore((s) => s.adminAuth);
   const setAdminAuth = useStore((s) => s.setAdminAuth);
   // Only a flag found on load is checked; a login on this page has just made the session.

@@ -8,6 +8,7 @@ import { Tabs } from "./tabs.tsx";
 import { TestTab } from "./test_tab.tsx";
 import { AdminCanContext } from "./admin_can.tsx";
 import type { Capability } from "../../../shared/admin_permissions.ts";
+import { ROLE_LABELS } from "../../../shared/roles.ts";
 
 /** The catalogue editor is large and used weekly, so it loads when its tab is first opened. */
 const CatalogTab = lazy(async () => ({ default: (await import("./catalog_tab.tsx")).CatalogTab }));
@@ -22,11 +23,10 @@ const ApiKeysTab = lazy(async () => ({
 }));
 /** The owner's audit log, read now and then. */
 const AuditTab = lazy(async () => ({ default: (await import("./audit_tab.tsx")).AuditTab }));
-/**
- * The account's second factors, in the Security tab; loaded when first opened, with the QR code's encoder.
- */
-const SecondFactorSection = lazy(async () => ({
-  default: (await import("./second_factor_section.tsx")).SecondFactorSection,
+/** The people and sessions tabs are opened rarely, so they load when first opened too. */
+const StaffTab = lazy(async () => ({ default: (await import("./staff_tab.tsx")).StaffTab }));
+const SecurityTab = lazy(async () => ({
+  default: (await import("./security_tab.tsx")).SecurityTab,
 }));
 
 /** Each tab and what a role needs to see it (shared/admin_permissions.ts). */
@@ -38,6 +38,7 @@ const TABS = [
   { id: "emails", label: "Emails", needs: "email_resends" },
   { id: "catalog", label: "Catalogue", needs: "catalog" },
   { id: "audit", label: "Audit", needs: "audit" },
+  { id: "staff", label: "Staff", needs: "staff" },
   { id: "security", label: "Security", needs: "own_security" },
   { id: "api-keys", label: "API Keys", needs: "api_keys" },
   { id: "test", label: "Test", needs: "settings" },
@@ -52,9 +53,9 @@ interface DashboardProps {
 }
 
 /**
- * The Admin Dashboard: the tabs the signed-in role may use (the owner's ten: Orders, Inventory,
- * Sales, Print day, Emails, Catalogue, Audit, Security, API Keys, Test) following the ARIA tabs pattern, with the
- * arrow keys, Home and End moving between tabs. Only the open tab is mounted, so the inventory
+ * The Admin Dashboard: the tabs the signed-in role may use (the owner's eleven: Orders, Inventory,
+ * Sales, Print day, Emails, Catalogue, Audit, Staff, Security, API Keys, Test) following the ARIA
+ * tabs pattern, with the arrow keys, Home and End moving between tabs. Only the open tab is mounted, so the inventory
  * (and its charts) and the catalogue load when first opened. No tab shows before the session
  * says the role, so staff never glimpse the owner's tabs.
  */
@@ -93,6 +94,11 @@ export function Dashboard({ onLoggedOut }: DashboardProps) {
           </p>
         )
       }
+      {session.data && (
+        <p className="muted small admin-signed-in-as">
+          Signed in as {session.data.name} ({ROLE_LABELS[session.data.role]})
+        </p>
+      )}
       {tabs.length === 0
         ? (
           session.state === "failed"
@@ -125,9 +131,8 @@ export function Dashboard({ onLoggedOut }: DashboardProps) {
                     {id === "emails" && <EmailsTab />}
                     {id === "catalog" && <CatalogTab />}
                     {id === "audit" && <AuditTab />}
-                    {id === "security" && (
-                      <SecondFactorSection owner={session.data?.role === "owner"} />
-                    )}
+                    {id === "staff" && <StaffTab />}
+                    {id === "security" && <SecurityTab isOwner={session.data?.role === "owner"} />}
                     {id === "api-keys" && <ApiKeysTab />}
                   </Suspense>
                   {id === "test" && <TestTab />}

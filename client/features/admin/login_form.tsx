@@ -14,8 +14,11 @@ interface LoginFormProps {
 
 /**
  * 'Admin Access': the password form in front of the dashboard (docs/product.md#admin-dashboard).
+ * The owner leaves the email empty (their password is the shop's admin password); a staff member
+ * gives the email they were invited with.
  */
 export function LoginForm({ onSuccess }: LoginFormProps) {
+  const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
   const [busy, setBusy] = useState(false);
   // A wrong password belongs to the field: shown under it and marking it, the toast repeats it.
@@ -28,7 +31,7 @@ export function LoginForm({ onSuccess }: LoginFormProps) {
     if (busy) return;
     setBusy(true);
     try {
-      const answer = await verifyPassword(password);
+      const answer = await verifyPassword(password, email);
       setPassword("");
       if (!answer.ok) {
         setSecond(answer.secondFactor);
@@ -43,8 +46,12 @@ export function LoginForm({ onSuccess }: LoginFormProps) {
       onSuccess();
     } catch (err) {
       if (err instanceof ApiError && err.status === 401) {
-        setError("Invalid password");
-        toast.error("Invalid password");
+        // The server's words: "Invalid password", or for a member "Invalid email or password".
+        setError(err.message);
+        toast.error(err.message);
+      } else if (err instanceof ApiError && err.status === 400) {
+        setError(err.message);
+        toast.error(err.message);
       } else if (err instanceof ApiError && err.status === 429) toast.error(err.message);
       else toast.error("Authentication failed");
       // Back to the password, to try again (the pressed button was busy meanwhile).
@@ -87,6 +94,23 @@ export function LoginForm({ onSuccess }: LoginFormProps) {
     <section className="page admin-login">
       <form className="card admin-login-card" onSubmit={submit}>
         <h1>Admin Access</h1>
+        <div className="field">
+          <label htmlFor="admin-email">Staff email</label>
+          <input
+            id="admin-email"
+            type="email"
+            name="email"
+            autoComplete="username"
+            maxLength={254}
+            value={email}
+            aria-describedby="admin-email-hint"
+            onChange={(e) => {
+              setEmail(e.target.value);
+              setError(null);
+            }}
+          />
+          <span id="admin-email-hint" className="muted small">Leave empty for the owner.</span>
+        </div>
         <div className="field">
           <label htmlFor="admin-password">Enter admin password</label>
           <input

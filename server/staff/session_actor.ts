@@ -1,0 +1,33 @@
+/**
+ * Who an admin session acts as: the owner, or a staff member with the role their record holds
+ * now (so a role change applies on the next request). A session whose member is gone (removed,
+ * or never finished joining) acts as nobody.
+ */
+import type { Actor } from "../audit/actor.ts";
+import { type AdminSession, OWNER_ACCOUNT } from "../accounts/admin_sessions.ts";
+import { getMember, memberActor } from "./staff_accounts.ts";
+
+/** The owner, signed in with the admin password (a session or the bearer password). */
+export function ownerActor(from: string, sessionHash?: string): Actor {
+  return {
+    kind: "owner",
+    id: OWNER_ACCOUNT,
+    name: "Owner",
+    role: "owner",
+    from,
+    ...(sessionHash ? { sessionHash } : {}),
+  };
+}
+
+/** The actor of a live session, or null when its account no longer exists. */
+export async function actorForSession(
+  kv: Deno.Kv,
+  session: AdminSession,
+  from: string,
+  sessionHash: string,
+): Promise<Actor | null> {
+  if (session.accountId === OWNER_ACCOUNT) return ownerActor(from, sessionHash);
+  const member = (await getMember(kv, session.accountId)).value;
+  if (!member || member.status !== "active") return null;
+  return memberActor(member, from, sessionHash);
+}
