@@ -13,7 +13,7 @@ import type { StockRecord } from "../../server/stock/record.ts";
 import { commitStockChange } from "../../server/kv/version.ts";
 import { createWorld, type World } from "./world.ts";
 import { LIMITED_CODE, type Model, newModel, PER_PERSON_CODE } from "./model.ts";
-import { ADMIN, PLAY_KEYS } from "./play.ts";
+import { ADMIN, PLAY_KEYS, STAFF_KEY_NAME } from "./play.ts";
 import { restoreRandom, seedRandom } from "./seeded_random.ts";
 import { checkOwnerViews } from "./invariants/owner_views.ts";
 import { readView } from "./view.ts";
@@ -43,6 +43,8 @@ import {
   RetireSwitch,
   SetPrice,
   SetShelf,
+  type StaffAct,
+  StaffActs,
 } from "./commands/owner.ts";
 import {
   CrashDuring,
@@ -160,6 +162,11 @@ const ownerCancel = fc.record({
   at,
 })
   .map((p) => new OwnerMove(p));
+const staffActs = fc.record({
+  act: fc.constantFrom<StaffAct>("track", "ship", "deliver", "cancel", "price", "promo"),
+  which: fc.nat({ max: 20 }),
+  at,
+}).map((p) => new StaffActs(p));
 const setShelf = fc.record({
   key: fc.nat({ max: PLAY_KEYS.length - 1 }),
   stock: fc.option(fc.integer({ min: 0, max: 30 }), { freq: 4 }),
@@ -279,6 +286,7 @@ const stepArb: fc.Arbitrary<Step> = fc.oneof(
   },
   { weight: 4, arbitrary: editPromo },
   { weight: 10, arbitrary: ownerMove },
+  { weight: 4, arbitrary: staffActs },
   { weight: 2, arbitrary: fc.record({ at }).map((p) => new OwnerLooks(p)) },
   { weight: 2, arbitrary: fc.constant(new BackupRestore()) },
   {
@@ -350,6 +358,14 @@ async function setUp(setting: Setting, world: World): Promise<Model> {
     stock.set(key, record.stock + record.used);
   }
   const model = newModel(SHOPPERS, stock);
+  // The packing script's staff key: the owner makes it as the API Keys tab does.
+  const made = await world.request(0, "/api/admin/api-keys", {
+    ...ADMIN,
+    method: "POST",
+    body: { name: STAFF_KEY_NAME, role: "staff" },
+  });
+  if (made.status !== 201) throw new Error(`setting up: the staff key answered ${made.text}`);
+  model.staffKey = made.json.key;
   for (const [i, key] of PLAY_KEYS.entries()) {
     const level = setting.levels[i];
     if (level !== null) model.levels.set(key, [{ step: 0, level }]);

@@ -100,6 +100,8 @@ export interface Model {
   resetsOwed: Map<string, number>;
   resetWindows: Map<string, number>;
   contactsOwed: number;
+  /** The staff API key the history's packing script acts with (made at set-up). */
+  staffKey: string;
   alerts: AlertSignUp[];
   /**
    * Back-in-stock confirmations that may be owed, per address: one at most per sign-up the shop
@@ -156,6 +158,7 @@ export function newModel(shoppers: number, stock: Map<StockKey, number>): Model 
     resetsOwed: new Map(),
     resetWindows: new Map(),
     contactsOwed: 0,
+    staffKey: "",
     alerts: [],
     alertConfirmations: new Map(),
     alertConfirmed: new Map(),

@@ -62,5 +62,13 @@ export const ABROAD = {
 /** The owner's credentials on every admin request. */
 export const ADMIN = { headers: { Authorization: `Bearer ${TEST_ADMIN_PASSWORD}` } };
 
+/** The name of the staff API key a packing script uses in every history (the audit log's name). */
+export const STAFF_KEY_NAME = "Packing script";
+
+/** The packing script's credentials: the history's staff key. */
+export function staffAuth(staffKey: string) {
+  return { headers: { Authorization: `Bearer ${staffKey}` } };
+}
+
 /** A password that passes the sign-up rules. */
 export const PASSWORD = "Simulated-1x";

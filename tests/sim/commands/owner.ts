@@ -8,7 +8,15 @@ import { keys } from "../../../server/kv/keys.ts";
 import type { StockRecord } from "../../../server/stock/record.ts";
 import { toDollars } from "../../../shared/pricing.ts";
 import { LIMITED_CODE, type Model, PER_PERSON_CODE, setPrice } from "../model.ts";
-import { ADMIN, LOOSE_SWITCHES, PLAY_KEYS, POPULAR, STARTER } from "../play.ts";
+import {
+  ADMIN,
+  LOOSE_SWITCHES,
+  PLAY_KEYS,
+  POPULAR,
+  STAFF_KEY_NAME,
+  staffAuth,
+  STARTER,
+} from "../play.ts";
 import { Violation, type World } from "../world.ts";
 import { checkOwnerViews } from "../invariants/owner_views.ts";
 import { readView } from "../view.ts";
@@ -255,6 +263,78 @@ export class OwnerMove extends Step {
       { cancel: "cancels", track: "adds tracking to", ship: "ships", deliver: "marks delivered" }[
         this.p.move
       ]
+    } checkout ${this.p.which} of the history (instance ${this.p.at})`;
+  }
+}
+
+/** What the packing script (a staff API key) tries: the orders' work, or the owner's. */
+export type StaffAct = "track" | "ship" | "deliver" | "cancel" | "price" | "promo";
+
+/** Acts a staff key may do; the others are the owner's alone (refused, 403, nothing changed). */
+const STAFF_MAY: readonly StaffAct[] = ["track", "ship", "deliver"];
+
+/**
+ * The packing script moves an order along with its staff key, or tries what only the owner may
+ * (cancel and refund, a price, a promo limit): refused with 403 and a sentence, whatever the fault,
+ * and nothing changes: the price and promo invariants read back what the owner set, and the audit
+ * invariant finds no entry of the key for the owner's acts.
+ */
+export class StaffActs extends Step {
+  constructor(readonly p: { act: StaffAct; which: number; at: number }) {
+    super();
+  }
+  override get steps() {
+    return ["stop payment", "record payment", "cancel paid order", "refund"];
+  }
+  async act(model: Model, world: World) {
+    const orderNumber = orderOf(model, this.p.which) ?? "no-order-yet";
+    const call = {
+      track: {
+        method: "POST",
+        path: `/api/admin/orders/${orderNumber}/tracking`,
+        body: { trackingNumber: "9400 1000 0000 0000 0000 02" },
+      },
+      ship: {
+        method: "POST",
+        path: "/api/admin/orders/ship-processed",
+        body: { orderNumbers: [orderNumber] },
+      },
+      deliver: { method: "POST", path: `/api/admin/orders/${orderNumber}/delivered`, body: {} },
+      cancel: { method: "POST", path: `/api/admin/orders/${orderNumber}/cancel`, body: {} },
+      price: {
+        method: "PATCH",
+        path: `/api/admin/catalog/packs/${STARTER.id}`,
+        body: { price: 1 },
+      },
+      promo: { method: "PATCH", path: `/api/admin/promos/${LIMITED_CODE}`, body: { maxUses: 99 } },
+    }[this.p.act];
+    const allowed = STAFF_MAY.includes(this.p.act)
+      ? [200, 404, 409, ...(world.faults.stop ? [503] : [])]
+      : [403];
+    const answer = expectAnswer(
+      world,
+      await world.request(this.p.at, call.path, {
+        ...staffAuth(model.staffKey),
+        method: call.method,
+        body: call.body,
+      }),
+      allowed,
+      this.toString(),
+    );
+    if (answer.status === 403 && !/^Only the owner can /.test(answer.json.error)) {
+      throw new Violation(`${this} was refused without naming the owner: ${answer.json.error}`);
+    }
+  }
+  toString() {
+    return `the ${STAFF_KEY_NAME.toLowerCase()} (a staff key) ${
+      {
+        track: "adds tracking to",
+        ship: "ships",
+        deliver: "marks delivered",
+        cancel: "tries to cancel",
+        price: "tries to reprice the Starter Pack for",
+        promo: "tries to raise the promo limit for",
+      }[this.p.act]
     } checkout ${this.p.which} of the history (instance ${this.p.at})`;
   }
 }

@@ -3,11 +3,16 @@
  * one entry per move into PROCESSING (a tracking number), SHIPPED and DELIVERED (only the owner
  * makes those), and one cancel for an order the shop cancelled (at most one, on a cancelled order,
  * for any other). An entry for a move that never committed, or a move without its entry, breaks
- * it: the entry is in the move's own write.
+ * it: the entry is in the move's own write. The packing script's staff key appears only for the
+ * orders' work: a cancel, a price or a promo limit in its name would be the owner's done by staff.
  */
 import type { View } from "../view.ts";
 import { Violation } from "../world.ts";
 import { SHOP_CANCEL_REASON } from "../../../server/orders/fulfilment.ts";
+import { STAFF_KEY_NAME } from "../play.ts";
+
+/** What the staff key may be recorded doing: the orders' work (its other tries are refused). */
+const STAFF_ACTIONS = new Set(["order.tracking", "order.shipped", "order.delivered"]);
 
 /** The owner's moves each entry action stands for, as the status it leads to. */
 const MOVES: Record<string, "PROCESSING" | "SHIPPED" | "DELIVERED"> = {
@@ -19,6 +24,12 @@ export function checkAudit(view: View): void {
   const entries = new Map<string, number>();
   const cancels = new Map<string, number>();
   for (const e of view.audit) {
+    // A staff key's refused tries leave no trace: nothing of the owner's is ever done in its name.
+    if (
+      e.actor.kind === "key" && (e.actor.name !== STAFF_KEY_NAME || !STAFF_ACTIONS.has(e.action))
+    ) {
+      throw new Violation(`the audit log has ${e.actor.name} (a staff key) doing ${e.action}`);
+    }
     if (e.kind !== "orders" || !e.target) continue;
     const to = MOVES[e.action] ??
       (e.action === "order.tracking" && e.changes?.status?.to === "PROCESSING"
