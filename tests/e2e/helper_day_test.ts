@@ -141,6 +141,11 @@ e2eTest(
     await owner.page.getByRole("dialog").getByRole("button", { name: `Remove ${HELPER}` }).click();
     await expectToast(owner.page, `${HELPER} was removed and signed out`);
     await owner.page.getByText("Nobody else has access yet").waitFor();
+    // What the helper did stays readable by their name once they are gone.
+    await owner.page.getByRole("tab", { name: "Audit" }).click();
+    await owner.page.getByLabel("Person").selectOption({ label: HELPER });
+    await owner.page.getByRole("button", { name: "Show" }).click();
+    await entries.filter({ hasText: "order.shipped" }).waitFor();
 
     // 7. The helper's open dashboard: the next action signs them out, saying so.
     await page.getByRole("button", { name: "Refresh" }).click();
