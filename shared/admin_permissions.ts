@@ -60,6 +60,24 @@ export function roleCan(role: Role, capability: Capability): boolean {
   return ROLE_CAPABILITIES[role].includes(capability);
 }
 
+/**
+ * What belongs to a person, never to an API key: a script's key has no second factors or
+ * sessions of its own to change, whatever its role.
+ */
+export const PERSON_ONLY: readonly Capability[] = ["own_security"];
+
+/**
+ * What one caller may do: its role's capabilities, less a person's own for an API key. The
+ * session view answers this, so the dashboard opened with a key offers no tab the server refuses.
+ */
+export function actorCapabilities(
+  actor: { kind: "owner" | "staff" | "key"; role: Role },
+): Capability[] {
+  return ROLE_CAPABILITIES[actor.role].filter((c) =>
+    actor.kind !== "key" || !PERSON_ONLY.includes(c)
+  );
+}
+
 /** The least powerful role that has `capability` (ROLES lists the most powerful first). */
 export function roleNeededFor(capability: Capability): Role {
   return [...ROLES].reverse().find((role) => roleCan(role, capability)) ?? "owner";

@@ -6,7 +6,7 @@
  * not retry it and a staff member must not be sent back to the sign-in form.
  */
 import type { MiddlewareHandler } from "hono";
-import { refusalFor, roleCan, routeNeed } from "../../shared/admin_permissions.ts";
+import { PERSON_ONLY, refusalFor, roleCan, routeNeed } from "../../shared/admin_permissions.ts";
 import type { AppDeps } from "../deps.ts";
 import { Forbidden } from "../errors.ts";
 import { actorOf } from "./actor_context.ts";
@@ -33,7 +33,9 @@ export function adminRoles(): MiddlewareHandler {
     const actor = actorOf(c);
     if (!roleCan(actor.role, need)) throw new Forbidden(refusalFor(need));
     // Second factors and sessions belong to people: a script's key has none to change.
-    if (need === "own_security" && actor.kind === "key") throw new Forbidden(KEY_HAS_NO_SECURITY);
+    if (actor.kind === "key" && PERSON_ONLY.includes(need)) {
+      throw new Forbidden(KEY_HAS_NO_SECURITY);
+    }
     await next();
   };
 }

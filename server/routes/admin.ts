@@ -34,7 +34,7 @@ import { orderConfirmationEmail } from "../orders/emails.ts";
 import { adminCookieName, clearAdminCookie } from "../middleware/admin_auth.ts";
 import { openAdminSession } from "../middleware/open_admin_session.ts";
 import { actorOf } from "../middleware/actor_context.ts";
-import { ROLE_CAPABILITIES } from "../../shared/admin_permissions.ts";
+import { actorCapabilities } from "../../shared/admin_permissions.ts";
 import { passwordCaller, setKnownDeviceCookie } from "../middleware/password_caller.ts";
 import {
   optionalJson,
@@ -108,7 +108,7 @@ export function adminRoutes(deps: RouteDeps): Hono {
         accountId: actor.id,
         name: actor.name,
         role: actor.role,
-        can: [...ROLE_CAPABILITIES[actor.role]],
+        can: actorCapabilities(actor),
       } satisfies AdminSessionView,
     );
   });

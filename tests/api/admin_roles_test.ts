@@ -231,7 +231,7 @@ Deno.test("the session view names the account, its role and what it can do", asy
       "email_resends",
       "inventory_counts",
       "orders",
-      "own_security",
+      // No Security tab: a key has no second factors or sessions of its own (403 if asked).
       "packing_slips",
       "print_day",
       "shipping",

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "playwright-core";
 import { e2eTest } from "./helpers/e2e.ts";
-import { expectToast } from "./helpers/browser.ts";
+import { expectToast, settle } from "./helpers/browser.ts";
 import { ownerPost, paidOrder } from "./helpers/api.ts";
 
 const STARTER_PACK_ID = 384;
@@ -70,6 +70,32 @@ e2eTest(
     await page.getByText("1 order shown").waitFor();
     assert.equal(await page.getByTestId("admin-order").count(), 1);
     assert.ok(await page.getByText("buyer2@example.com").isVisible());
+
+    // A search whose answer is slow is overtaken by the next one: its late answer replaces nothing.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => release = resolve);
+    const slow = /\/api\/admin\/orders\?.*q=number1/;
+    await page.route(slow, async (route) => {
+      await held;
+      await route.continue();
+    });
+    const asked = page.waitForRequest(slow);
+    await page.getByRole("searchbox", { name: "Search" }).fill("number1");
+    await page.getByRole("button", { name: "Search", exact: true }).click();
+    await asked;
+    await page.getByRole("searchbox", { name: "Search" }).fill("number3");
+    await page.getByRole("button", { name: "Search", exact: true }).click();
+    await page.getByText("buyer3@example.com").waitFor();
+    const answered = page.waitForResponse(slow);
+    release();
+    await answered;
+    await settle(page);
+    assert.deepEqual(
+      await page.getByTestId("admin-order").locator(".admin-email").allInnerTexts(),
+      ["buyer3@example.com"],
+      "the last search stays shown",
+    );
+    await page.unroute(slow);
 
     // Sales: today's three orders of $18.98.
     await page.getByRole("tab", { name: "Sales" }).click();

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import {
+  actorCapabilities,
   ADMIN_ROUTES,
   CAPABILITIES,
   refusalFor,
@@ -65,4 +66,21 @@ Deno.test("a refusal names the role needed", () => {
 Deno.test("the route table lists each method and path once", () => {
   const seen = ADMIN_ROUTES.map((r) => `${r.method} ${r.path}`);
   assert.deepEqual(seen, [...new Set(seen)]);
+});
+
+Deno.test("an API key can do what its role can, except a person's own second factors and sessions", () => {
+  assert.deepEqual(actorCapabilities({ kind: "owner", role: "owner" }), [...CAPABILITIES]);
+  assert.deepEqual(
+    actorCapabilities({ kind: "staff", role: "staff" }),
+    [...ROLE_CAPABILITIES.staff],
+  );
+  for (const role of ["owner", "staff"] as const) {
+    const key = actorCapabilities({ kind: "key", role });
+    assert.ok(!key.includes("own_security"), `a ${role} key`);
+    assert.deepEqual(
+      key,
+      ROLE_CAPABILITIES[role].filter((c) => c !== "own_security"),
+      `a ${role} key keeps the rest of its role`,
+    );
+  }
 });

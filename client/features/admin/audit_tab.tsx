@@ -38,7 +38,9 @@ export function AuditTab() {
     const [page, seen] = await Promise.all([fetchAudit(filters), fetchAuditActors()]);
     setActors(seen);
     setMore(undefined);
-    return page;
+    // The choice this page answers: the count says "matching" of what is shown, not of a choice
+    // whose answer is still on its way.
+    return { ...page, filters };
   }, [filters]);
   const section = useSectionData(load, "The audit log could not be loaded");
   // Older pages are kept apart from the first, which a Refresh loads again.
@@ -54,7 +56,8 @@ export function AuditTab() {
     if (busy || !nextCursor) return;
     setBusy("older");
     try {
-      const page = await fetchAudit(filters, nextCursor);
+      // The cursor belongs to the shown page's choice, which a newer choice may not have replaced yet.
+      const page = await fetchAudit(section.data?.filters ?? filters, nextCursor);
       setMore({
         entries: [...(more?.entries ?? []), ...page.entries],
         nextCursor: page.nextCursor,
@@ -119,7 +122,12 @@ export function AuditTab() {
       </form>
       {section.data === null
         ? <SectionStatus section={section} loading="Loading the audit log..." />
-        : <AuditList entries={entries} filtered={filters.actor !== "" || filters.kind !== ""} />}
+        : (
+          <AuditList
+            entries={entries}
+            filtered={section.data.filters.actor !== "" || section.data.filters.kind !== ""}
+          />
+        )}
       {section.data !== null && nextCursor && (
         <button
           type="button"

@@ -1,4 +1,4 @@
-import { type FormEvent, type ReactNode, useCallback, useEffect, useState } from "react";
+import { type FormEvent, type ReactNode, useCallback, useEffect, useRef, useState } from "react";
 import { toast } from "react-hot-toast";
 import { isNewForAdmin, isProcessedForAdmin } from "../../../shared/status.ts";
 import type { AdminOrderView } from "../../../shared/api_types.ts";
@@ -38,13 +38,20 @@ export function OrdersTab() {
   // The orders Ship Orders listed and asks about; only these are shipped on confirming.
   const [toShip, setToShip] = useState<AdminOrderView[] | null>(null);
 
+  // Answers can arrive out of order (a slow search, then another): only the last read asked for
+  // may set what is shown, or an older search's orders would sit under the newer search's words.
+  const latest = useRef(0);
+
   const load = useCallback(async () => {
+    const turn = ++latest.current;
     try {
       const page = await fetchOrders(filters);
+      if (turn !== latest.current) return;
       setOrders(page.orders);
       setNextCursor(page.nextCursor);
       setFailed(false);
     } catch (err) {
+      if (turn !== latest.current) return;
       console.error(err);
       setFailed(true);
       toast.error(adminErrorMessage(err, "Failed to fetch orders", [400]));
@@ -58,8 +65,11 @@ export function OrdersTab() {
   async function loadMore() {
     if (!nextCursor || busy) return;
     setBusy("more");
+    // A newer read since (a search, a refresh) replaced the list this page would extend.
+    const turn = latest.current;
     try {
       const page = await fetchOrders(filters, nextCursor);
+      if (turn !== latest.current) return;
       setOrders((shown) => [...(shown ?? []), ...page.orders]);
       setNextCursor(page.nextCursor);
     } catch (err) {

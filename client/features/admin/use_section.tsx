@@ -1,4 +1,11 @@
-import { type Dispatch, type SetStateAction, useCallback, useEffect, useState } from "react";
+import {
+  type Dispatch,
+  type SetStateAction,
+  useCallback,
+  useEffect,
+  useRef,
+  useState,
+} from "react";
 import { toast } from "react-hot-toast";
 import { adminErrorMessage } from "./admin_api.ts";
 
@@ -11,7 +18,10 @@ export interface SectionData<T> {
   failed: boolean;
   /** The sentence that says the load failed, for the toast and the placeholder. */
   failure: string;
-  /** Loads again (Try again, Refresh, a reload after a 409); answers the fresh data or null. */
+  /**
+   * Loads again (Try again, Refresh, a reload after a 409); answers the fresh data, or null when
+   * it failed or a later load was asked for meanwhile.
+   */
   load(): Promise<T | null>;
 }
 
@@ -19,14 +29,20 @@ export interface SectionData<T> {
 export function useSectionData<T>(fetch: () => Promise<T>, failure: string): SectionData<T> {
   const [data, setData] = useState<T | null>(null);
   const [failed, setFailed] = useState(false);
+  // Answers can arrive out of order (a slow filtered read, then Refresh or another choice): only
+  // the last load asked for may set what is shown, or an older choice's answer would replace it.
+  const latest = useRef(0);
 
   const load = useCallback(async (): Promise<T | null> => {
+    const turn = ++latest.current;
     try {
       const fresh = await fetch();
+      if (turn !== latest.current) return null;
       setData(fresh);
       setFailed(false);
       return fresh;
     } catch (err) {
+      if (turn !== latest.current) return null;
       console.error(err);
       setFailed(true);
       toast.error(adminErrorMessage(err, failure));
