@@ -111,8 +111,11 @@ export async function addPasskey(
   const credential = info.credential;
   const codes = newRecoveryCodes();
   const hashes = await Promise.all(codes.map(hashRecoveryCode));
-  return await changeFactors(kv, actor.id, (factors, op) => {
-    if (factors.passkeys.some((p) => p.id === credential.id)) {
+  return await changeFactors(kv, actor.id, async (factors, op) => {
+    // A "none" attestation may name any credential id, another account's too: the index's check
+    // below would then fail on every retry, so a taken id is refused here, as a duplicate.
+    const owner = await kv.get<string>(keys.passkeyAccount(credential.id));
+    if (owner.value !== null || factors.passkeys.some((p) => p.id === credential.id)) {
       throw new InvalidInput("This passkey is already added.");
     }
     if (factors.passkeys.length >= MAX_PASSKEYS) {
