@@ -34,6 +34,9 @@ import { hashRecoveryCode, newRecoveryCodes } from "./recovery_codes.ts";
 /** Passkeys one account may hold: plenty for every device, and a bound on the record's size. */
 export const MAX_PASSKEYS = 10;
 
+/** The longest credential id WebAuthn allows (its spec's limit, in bytes). */
+export const MAX_CREDENTIAL_ID_BYTES = 1023;
+
 /** A passkey's listing. */
 export function passkeyView(p: StoredPasskey): PasskeyView {
   return {
@@ -109,6 +112,11 @@ export async function addPasskey(
     throw new InvalidInput("The passkey could not be verified. Please try again.");
   }
   const credential = info.credential;
+  // The attestation's own credential id (not the JSON's, which the schema bounds): WebAuthn caps
+  // it at 1023 bytes, and a longer one would not fit a KV key (a 500 where it is looked up).
+  if (fromBase64Url(credential.id).length > MAX_CREDENTIAL_ID_BYTES) {
+    throw new InvalidInput("The passkey could not be verified. Please try again.");
+  }
   const codes = newRecoveryCodes();
   const hashes = await Promise.all(codes.map(hashRecoveryCode));
   return await changeFactors(kv, actor.id, async (factors, op) => {

@@ -158,3 +158,29 @@ Deno.test("a passkey's assertion signs in once; another account's passkey never 
   assert.equal(gone.status, 401, gone.text);
   assert.equal(gone.headers.get("set-cookie"), null);
 });
+
+Deno.test("a registration naming a credential id longer than WebAuthn allows is a 400 sentence, and stores nothing", async () => {
+  await using t = await shopApp();
+  const owner = await adminCookie(t);
+  // WebAuthn caps credential ids at 1023 bytes; the authenticator data's length field allows 65535.
+  for (const size of [1024, 1600, 20_000]) {
+    const passkey = await newSoftPasskey(crypto.getRandomValues(new Uint8Array(size)));
+    const options = await t.request("/api/admin/factors/passkeys/options", {
+      method: "POST",
+      headers: { Cookie: owner },
+    });
+    const response = await registrationResponse(passkey, options.json, ORIGIN);
+    // The JSON's own id is bounded by the schema; the one inside the attestation is not.
+    response.id = response.rawId = "AAAA";
+    const res = await t.request("/api/admin/factors/passkeys", {
+      method: "POST",
+      headers: { Cookie: owner },
+      body: { name: "Oversized", response },
+    });
+    assert.equal(res.status, 400, `${size} bytes: ${res.text}`);
+    assert.match(res.json.error, /could not be verified/);
+  }
+  const factors = await t.request("/api/admin/factors", { headers: { Cookie: owner } });
+  assert.deepEqual(factors.json.passkeys, []);
+  assert.equal(t.logs.filter((l) => l.level === "error").length, 0, "no unhandled error");
+});
