@@ -184,3 +184,53 @@ Deno.test("a registration naming a credential id longer than WebAuthn allows is 
   assert.deepEqual(factors.json.passkeys, []);
   assert.equal(t.logs.filter((l) => l.level === "error").length, 0, "no unhandled error");
 });
+
+Deno.test("a passkey's answer padded with junk cannot fill the account's record: a padded key is a 400, junk transports are dropped", async () => {
+  await using t = await shopApp();
+  const owner = await adminCookie(t);
+  const options = async () =>
+    (await t.request("/api/admin/factors/passkeys/options", {
+      method: "POST",
+      headers: { Cookie: owner },
+    })).json;
+  const add = (response: unknown) =>
+    t.request("/api/admin/factors/passkeys", {
+      method: "POST",
+      headers: { Cookie: owner },
+      body: { name: "Padded", response },
+    });
+  // A COSE key with 30 KB of junk in its map (the library verifies it all the same).
+  const padded = await registrationResponse(
+    await newSoftPasskey(),
+    await options(),
+    ORIGIN,
+    30_000,
+  );
+  const refused = await add(padded);
+  assert.equal(refused.status, 400, refused.text);
+  assert.match(refused.json.error, /could not be verified/);
+  // Three passkeys each claiming 3,000 transports: each is added, none fills the record.
+  const passkeys: SoftPasskey[] = [];
+  for (let i = 0; i < 3; i++) {
+    const passkey = await newSoftPasskey();
+    const response = await registrationResponse(passkey, await options(), ORIGIN);
+    response.response.transports = ["internal", ...Array(3000).fill("x-junk-transport")];
+    const res = await add(response);
+    assert.equal(res.status, 201, `passkey ${i + 1}: ${res.text}`);
+    passkeys.push(passkey);
+  }
+  const password = await t.request("/api/admin/verify", {
+    method: "POST",
+    body: { password: "test-admin-password-1" },
+  });
+  const step = await t.request("/api/admin/verify/second-factor/options", {
+    method: "POST",
+    body: { challenge: password.json.secondFactor.challenge },
+  });
+  assert.deepEqual(
+    step.json.allowCredentials.map((c: { transports: string[] }) => c.transports),
+    [["internal"], ["internal"], ["internal"]],
+  );
+  assert.equal((await passkeySignIn(t, passkeys[2])).status, 200);
+  assert.equal(t.logs.filter((l) => l.level === "error").length, 0, "no unhandled error");
+});

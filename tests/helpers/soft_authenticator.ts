@@ -44,6 +44,8 @@ export async function registrationResponse(
   passkey: SoftPasskey,
   options: { challenge: string; rp: { id?: string }; user: { id: string } },
   origin: string,
+  /** Bytes of junk in the public key's COSE map (a hostile client's). */
+  keyPadding = 0,
 ) {
   passkey.userHandle = options.user.id;
   const jwk = await crypto.subtle.exportKey("jwk", passkey.keys.publicKey);
@@ -54,6 +56,7 @@ export async function registrationResponse(
       [-1, 1],
       [-2, isoBase64URL.toBuffer(jwk.x!)],
       [-3, isoBase64URL.toBuffer(jwk.y!)],
+      ...(keyPadding > 0 ? [[99, new Uint8Array(keyPadding)] as [number, Cbor]] : []),
     ]),
   );
   const idLength = new Uint8Array([passkey.id.length >> 8, passkey.id.length & 0xff]);
