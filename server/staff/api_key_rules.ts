@@ -3,7 +3,7 @@
  * opening the dashboard, and how often its last use is written down. Pure: the store
  * (api_keys.ts) applies them.
  */
-import type { Role } from "../../shared/roles.ts";
+import { type Role, ROLES } from "../../shared/roles.ts";
 
 /**
  * Every key starts with this, so a key pasted into a repository, a log or a chat is found by a
@@ -36,6 +36,11 @@ export interface ApiKeyRecord {
   expiresAt: number | null;
   lastUsedAt: number | null;
   createdBy: KeyMaker;
+  /**
+   * The account (the owner or a member's id) the key answers for: its maker, or, for a key a key
+   * made, that key's account. Absent on keys made before it was kept (see `accountOfKey`).
+   */
+  account?: string;
 }
 
 /** Whether a bearer credential is spelled as a key (otherwise it may be the owner's password). */
@@ -61,4 +66,22 @@ export function keyIsLive(key: ApiKeyRecord, now: number): boolean {
 /** Whether a use at `now` should be written down as the key's last use. */
 export function lastUseDue(key: ApiKeyRecord, now: number): boolean {
   return key.lastUsedAt === null || now - key.lastUsedAt >= LAST_USE_EVERY_MS;
+}
+
+/**
+ * The account a key answers for, or null when none is known (a key another key made before keys
+ * kept their account: it acts with its own role, as it always did).
+ */
+export function accountOfKey(key: Pick<ApiKeyRecord, "account" | "createdBy">): string | null {
+  if (key.account !== undefined) return key.account;
+  return key.createdBy.kind === "key" ? null : key.createdBy.id;
+}
+
+/**
+ * The role a key acts with: its own, but never more than its account's role now. A member's key
+ * must not keep the owner's powers once the member is demoted (nor could a helper promoted for a
+ * day leave with an owner key); ROLES lists the most powerful first.
+ */
+export function keyRole(own: Role, accountRole: Role): Role {
+  return ROLES.indexOf(own) >= ROLES.indexOf(accountRole) ? own : accountRole;
 }

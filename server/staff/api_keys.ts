@@ -8,7 +8,7 @@
  * hashing's CPU (and an unknown key the same, which an attacker could spend).
  */
 import type { Clock } from "../clock.ts";
-import { InvalidInput, NotFound } from "../errors.ts";
+import { InvalidInput, NotFound, Unauthorized } from "../errors.ts";
 import { randomId, sha256Hex } from "../crypto.ts";
 import { keys } from "../kv/keys.ts";
 import type { Actor } from "../audit/actor.ts";
@@ -16,13 +16,17 @@ import { auditEntry, auditInto } from "../audit/log.ts";
 import type { Role } from "../../shared/roles.ts";
 import type { ApiKeyView, CreatedApiKeyView } from "../../shared/api_types.ts";
 import {
+  accountOfKey,
   API_KEY_PREFIX,
   type ApiKeyRecord,
   expiryProblem,
   keyIsLive,
+  keyRole,
   lastUseDue,
   looksLikeApiKey,
 } from "./api_key_rules.ts";
+import { OWNER_ACCOUNT } from "../accounts/admin_sessions.ts";
+import { getMember } from "./staff_accounts.ts";
 
 /** What the key functions need. */
 export interface KeyDeps {
@@ -59,6 +63,7 @@ export async function createApiKey(
   const now = deps.clock.now();
   const problem = expiryProblem(terms.expiresAt, now);
   if (problem) throw new InvalidInput(problem);
+  const account = await accountOfMaker(deps.kv, actor);
   const key = `${API_KEY_PREFIX}${randomId(32)}`;
   const record: ApiKeyRecord = {
     id: randomId(9),
@@ -69,6 +74,7 @@ export async function createApiKey(
     expiresAt: terms.expiresAt ?? null,
     lastUsedAt: null,
     createdBy: { kind: actor.kind, id: actor.id, name: actor.name },
+    ...(account === null ? {} : { account }),
   };
   const expiresAt = record.expiresAt === null ? null : new Date(record.expiresAt).toISOString();
   const op = deps.kv.atomic()
@@ -92,6 +98,17 @@ export async function createApiKey(
   // 72 random bits of id and 256 of key: a collision is not a case to retry.
   if (!(await op.commit()).ok) throw new Error("An API key's id or hash was taken");
   return { ...apiKeyView(record), key };
+}
+
+/**
+ * The account a new key answers for: its maker's, or, when a key makes it, that key's account
+ * (so a member cannot outlive their role through a chain of keys).
+ */
+async function accountOfMaker(kv: Deno.Kv, actor: Actor): Promise<string | null> {
+  if (actor.kind !== "key") return actor.id;
+  const maker = (await kv.get<ApiKeyRecord>(keys.apiKey(actor.id))).value;
+  if (!maker) throw new Unauthorized("This API key was revoked meanwhile.");
+  return accountOfKey(maker);
 }
 
 /** Every key, newest first. */
@@ -136,10 +153,18 @@ export async function apiKeyActor(
   const key = entry.value;
   const now = deps.clock.now();
   if (!key || !keyIsLive(key, now)) return null;
+  // A member's key acts with the member's role now, at most, and stops when they are removed.
+  const account = accountOfKey(key);
+  let role = key.role;
+  if (account !== null && account !== OWNER_ACCOUNT) {
+    const member = (await getMember(deps.kv, account)).value;
+    if (!member || member.status !== "active") return null;
+    role = keyRole(key.role, member.role);
+  }
   if (lastUseDue(key, now)) {
     // Checked against what was read, so a key revoked meanwhile is not written back; a lost
     // race means another request wrote the same minute's use.
     await deps.kv.atomic().check(entry).set(entry.key, { ...key, lastUsedAt: now }).commit();
   }
-  return { kind: "key", id: key.id, name: key.name, role: key.role, from };
+  return { kind: "key", id: key.id, name: key.name, role, from };
 }

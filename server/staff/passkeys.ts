@@ -34,6 +34,21 @@ import { hashRecoveryCode, newRecoveryCodes } from "./recovery_codes.ts";
 /** Passkeys one account may hold: plenty for every device, and a bound on the record's size. */
 export const MAX_PASSKEYS = 10;
 
+/** The longest credential id WebAuthn allows (its spec's limit, in bytes). */
+export const MAX_CREDENTIAL_ID_BYTES = 1023;
+
+/** The largest COSE public key kept: an RSA-4096 key is about 550 bytes, an EC one under 100. */
+export const MAX_PUBLIC_KEY_BYTES = 1024;
+
+/** The transports WebAuthn names; the browser's list is the client's word, so only these are kept. */
+const TRANSPORTS = new Set(["ble", "cable", "hybrid", "internal", "nfc", "smart-card", "usb"]);
+
+/** The known transports of a registration's list, each once (none: undefined, as the library has). */
+function knownTransports(list: readonly string[] | undefined): StoredPasskey["transports"] {
+  if (!Array.isArray(list)) return undefined;
+  return [...new Set(list.filter((t) => typeof t === "string" && TRANSPORTS.has(t)))];
+}
+
 /** A passkey's listing. */
 export function passkeyView(p: StoredPasskey): PasskeyView {
   return {
@@ -109,10 +124,23 @@ export async function addPasskey(
     throw new InvalidInput("The passkey could not be verified. Please try again.");
   }
   const credential = info.credential;
+  // The attestation's own credential id (not the JSON's, which the schema bounds): WebAuthn caps
+  // it at 1023 bytes, and a longer one would not fit a KV key (a 500 where it is looked up).
+  // Likewise its public key: a COSE map may carry junk the library ignores, and every passkey
+  // of an account is kept in one record (KV's 64 KB a value), so real keys' size is the bound.
+  if (
+    fromBase64Url(credential.id).length > MAX_CREDENTIAL_ID_BYTES ||
+    credential.publicKey.length > MAX_PUBLIC_KEY_BYTES
+  ) {
+    throw new InvalidInput("The passkey could not be verified. Please try again.");
+  }
   const codes = newRecoveryCodes();
   const hashes = await Promise.all(codes.map(hashRecoveryCode));
-  return await changeFactors(kv, actor.id, (factors, op) => {
-    if (factors.passkeys.some((p) => p.id === credential.id)) {
+  return await changeFactors(kv, actor.id, async (factors, op) => {
+    // A "none" attestation may name any credential id, another account's too: the index's check
+    // below would then fail on every retry, so a taken id is refused here, as a duplicate.
+    const owner = await kv.get<string>(keys.passkeyAccount(credential.id));
+    if (owner.value !== null || factors.passkeys.some((p) => p.id === credential.id)) {
       throw new InvalidInput("This passkey is already added.");
     }
     if (factors.passkeys.length >= MAX_PASSKEYS) {
@@ -123,7 +151,7 @@ export async function addPasskey(
       name,
       publicKey: toBase64Url(credential.publicKey),
       counter: credential.counter,
-      transports: credential.transports,
+      transports: knownTransports(credential.transports),
       addedAt: clock.now(),
     };
     factors.passkeys.push(passkey);

@@ -15,6 +15,7 @@ import {
 } from "../helpers/test_app.ts";
 import { keys } from "../../server/kv/keys.ts";
 import type { AuditEntry } from "../../server/audit/log.ts";
+import { listOutbox } from "../../server/email/outbox.ts";
 
 const HOUR = 60 * 60 * 1000;
 
@@ -233,4 +234,87 @@ Deno.test("guessed keys count on the admin's sign-in limits before any lookup", 
   t.clock.advance(60_000);
   const later = await t.request("/api/admin/orders", { headers: bearer(made.json.key), client });
   assert.equal(later.status, 200, later.text);
+});
+
+/** Invites `email` as `role`, accepts the link and signs in; answers the id and session cookie. */
+async function signedInMember(t: TestApp, owner: string, email: string, role: string) {
+  const invited = await t.request("/api/admin/staff", {
+    method: "POST",
+    body: { email, role },
+    headers: { Cookie: owner },
+  });
+  assert.equal(invited.status, 201, invited.text);
+  const mail = (await listOutbox(t.kv)).filter((e) => e.email.to === email).at(-1);
+  const token = /\/admin\?token=([A-Za-z0-9_-]+)/.exec(mail?.email.text ?? "")?.[1];
+  assert.ok(token, "an invitation link was sent");
+  const body = { token, password: "PrintDay2026" };
+  const client = "127.0.0.60";
+  assert.equal(
+    (await t.request("/api/admin/invite/accept", { method: "POST", body, client })).status,
+    200,
+  );
+  const res = await t.request("/api/admin/verify", {
+    method: "POST",
+    body: { email, password: "PrintDay2026" },
+    client,
+  });
+  assert.equal(res.status, 200, res.text);
+  return {
+    id: invited.json.id as string,
+    cookie: (res.headers.get("set-cookie") ?? "").split(";")[0],
+  };
+}
+
+Deno.test("a key made by a member acts with no more than the member's role now: demoted, it loses the owner's routes; removed, it stops", async () => {
+  await using t = await createTestApp({ seed: false });
+  const owner = await adminCookie(t);
+  const helper = await signedInMember(t, owner, "helper@example.com", "owner");
+  const made = await makeKey(t, helper.cookie, { name: "Helper's script", role: "owner" });
+  assert.equal(made.status, 201, made.text);
+  // A key that key makes is the member's too, however many keys lie between.
+  const child = await t.request("/api/admin/api-keys", {
+    method: "POST",
+    body: { name: "Helper's other script", role: "owner" },
+    headers: bearer(made.json.key),
+  });
+  assert.equal(child.status, 201, child.text);
+  const ownersKey = await makeKey(t, owner, { name: "Owner's script", role: "owner" });
+  const client = "127.0.0.61";
+  for (const key of [made.json.key, child.json.key]) {
+    assert.equal(
+      (await t.request("/api/admin/staff", { headers: bearer(key), client })).status,
+      200,
+    );
+  }
+
+  const demoted = await t.request(`/api/admin/staff/${helper.id}`, {
+    method: "PATCH",
+    body: { role: "staff" },
+    headers: { Cookie: owner },
+  });
+  assert.equal(demoted.status, 200, demoted.text);
+  for (const key of [made.json.key, child.json.key]) {
+    const staffRoute = await t.request("/api/admin/staff", { headers: bearer(key), client });
+    assert.equal(staffRoute.status, 403, "a demoted member's key has the owner's powers no more");
+    assert.deepEqual(staffRoute.json, { error: "Only the owner can manage staff." });
+    const keysRoute = await t.request("/api/admin/api-keys", { headers: bearer(key), client });
+    assert.equal(keysRoute.status, 403, "nor can it make itself another owner key");
+    // Still the member's own work: a script of theirs keeps doing what they may.
+    const orders = await t.request("/api/admin/orders", { headers: bearer(key), client });
+    assert.equal(orders.status, 200, orders.text);
+  }
+
+  const removed = await t.request(`/api/admin/staff/${helper.id}`, {
+    method: "DELETE",
+    headers: { Cookie: owner },
+  });
+  assert.equal(removed.status, 200, removed.text);
+  for (const key of [made.json.key, child.json.key]) {
+    const after = await t.request("/api/admin/orders", { headers: bearer(key), client });
+    assert.equal(after.status, 401, "a removed member's keys stop with them");
+    assert.match(after.json.error, /\S/);
+  }
+  // The owner's own keys are not the member's: they go on.
+  const mine = await t.request("/api/admin/staff", { headers: bearer(ownersKey.json.key), client });
+  assert.equal(mine.status, 200, mine.text);
 });

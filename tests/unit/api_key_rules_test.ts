@@ -1,9 +1,11 @@
 import assert from "node:assert/strict";
 import {
+  accountOfKey,
   API_KEY_MAX_LIFE_MS,
   type ApiKeyRecord,
   expiryProblem,
   keyIsLive,
+  keyRole,
   LAST_USE_EVERY_MS,
   lastUseDue,
   looksLikeApiKey,
@@ -52,4 +54,21 @@ Deno.test("only the prefixed spelling is taken for a key", () => {
   assert.ok(looksLikeApiKey("shk_abc"));
   assert.ok(!looksLikeApiKey("test-admin-password-1"));
   assert.ok(!looksLikeApiKey("SHK_abc"));
+});
+
+Deno.test("a key acts with its own role, never more than its account's", () => {
+  assert.equal(keyRole("owner", "owner"), "owner");
+  assert.equal(keyRole("staff", "owner"), "staff");
+  assert.equal(keyRole("owner", "staff"), "staff");
+  assert.equal(keyRole("staff", "staff"), "staff");
+});
+
+Deno.test("a key answers for its maker's account, or the account it was given", () => {
+  assert.equal(accountOfKey(key()), "owner");
+  const member = { kind: "staff" as const, id: "m1", name: "helper@example.com" };
+  assert.equal(accountOfKey(key({ createdBy: member })), "m1");
+  const byKey = { kind: "key" as const, id: "k0", name: "Rotator" };
+  assert.equal(accountOfKey(key({ createdBy: byKey, account: "m1" })), "m1");
+  // Made by a key before keys kept their account: none known.
+  assert.equal(accountOfKey(key({ createdBy: byKey })), null);
 });
