@@ -134,6 +134,11 @@ interface Rules {
   failuresMessage: string;
   /** Attempts of every client together on one account. */
   ceiling: RateLimit;
+  /**
+   * Attempts of every client but the account's known devices on one account, however spread over
+   * addresses and windows: a hard bound where no try of a fresh client may pass (second factors).
+   */
+  accountCap?: { limit: RateLimit; message: string };
 }
 
 const ADMIN_RULES: Rules = {
@@ -180,6 +185,23 @@ export function beginAdminAttempt(
 }
 
 /**
+ * Second-factor tries a day on one account from every device it has not signed in on before. Someone
+ * holding the password could otherwise spread guesses over many addresses and windows (the
+ * ceiling lets fresh clients through, as it must for passwords): about 29,000 six-digit codes a
+ * day from one IPv6 /48, an 8% chance a day. 100 a day leave 0.03%; a right attempt is given
+ * back, so the owner's own tries never spend it, and a known device is not held by it.
+ */
+export const SECOND_FACTOR_DAY: RateLimit = {
+  bucket: "second-factor-day",
+  max: 100,
+  windowMs: 24 * 60 * MINUTE,
+};
+
+/** What a try past the day's cap reads. */
+export const SECOND_FACTOR_DAY_MESSAGE =
+  "Too many wrong codes for this account today. Sign in from a device you used before, or try again tomorrow.";
+
+/**
  * Second factors (a TOTP or recovery code, a passkey): 5 wrong ones per client and account in 15
  * minutes, and 20 from every client together before the ceiling's rules apply. Kept apart from
  * the password's counts, so a mistyped code never costs a password attempt, and per account, so
@@ -189,6 +211,7 @@ const SECOND_FACTOR_RULES: Rules = {
   failures: { bucket: "second-factor", max: 5, windowMs: 15 * MINUTE },
   failuresMessage: "Too many wrong codes. Please wait 15 minutes and try again.",
   ceiling: { bucket: "second-factor-ceiling", max: 20, windowMs: 15 * MINUTE },
+  accountCap: { limit: SECOND_FACTOR_DAY, message: SECOND_FACTOR_DAY_MESSAGE },
 };
 
 /** Counts a second-factor attempt for `accountId`; throws LimitReached past a limit. */
@@ -273,6 +296,7 @@ async function beginAttempt(
 
   const pair = `${account} ${caller.client}`;
   const failures = await take(rules.failures, pair, rules.failuresMessage);
+  if (rules.accountCap) await take(rules.accountCap.limit, account, rules.accountCap.message);
   const ceiling = await countAttempt(kv, clock, rules.ceiling, account);
   taken.push(ceiling);
   if (!ceiling.within) {

@@ -80,6 +80,10 @@ export async function finishSecondStep(
     recordSecondFactor(r, actor, op, spend.method);
   });
   await attempt.succeeded();
+  // This device has now passed the second factor: it is known to the account's factor limits,
+  // so someone else's guessing (the day's cap) never locks it out. Only a device the password
+  // step already named (its cookie) is kept; a passkey on a new device sets no cookie.
+  if (r.caller.device) await attempt.rememberDevice();
   return accountId;
 }
 
@@ -129,6 +133,10 @@ export async function passwordlessSignIn(
     recordSecondFactor(r, actor, op, "passkey");
   });
   await attempt.succeeded();
+  // This device has now passed the second factor: it is known to the account's factor limits,
+  // so someone else's guessing (the day's cap) never locks it out. Only a device the password
+  // step already named (its cookie) is kept; a passkey on a new device sets no cookie.
+  if (r.caller.device) await attempt.rememberDevice();
   return accountId;
 }
 

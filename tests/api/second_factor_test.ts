@@ -406,3 +406,58 @@ Deno.test("the second step is not held by the password's limits once the passwor
   const res = await secondStep(t, challenge, codeAt(secret, t.clock.now()));
   assert.equal(res.status, 200, res.text);
 });
+
+Deno.test("someone with the password cannot try codes all day: 100 wrong a day per account from any address, while the owner's own device still signs in", async () => {
+  await using t = await createTestApp();
+  const { secret } = await ownerWithTotp(t);
+  const right = () => codeAt(secret, t.clock.now());
+  const wrong = () => String((Number(right()) + 1) % 1_000_000).padStart(6, "0");
+  // The owner signs in fully on their own device once: the password step names the device.
+  const first = await t.request("/api/admin/verify", {
+    method: "POST",
+    body: { password: TEST_ADMIN_PASSWORD },
+    client: OWNER,
+  });
+  const device = (first.headers.get("set-cookie") ?? "").split(", ")
+    .find((c) => c.startsWith("known_device="))!.split(";")[0];
+  const own = await t.request("/api/admin/verify/second-factor", {
+    method: "POST",
+    body: { challenge: first.json.secondFactor.challenge, code: right() },
+    client: OWNER,
+    headers: { Cookie: device },
+  });
+  assert.equal(own.status, 200, own.text);
+  t.clock.advance(30_000);
+  // Five windows of 15 minutes, four addresses each, five wrong codes each: 100 in 75 minutes,
+  // every one inside the per-address and per-window limits.
+  for (let w = 0; w < 5; w++) {
+    for (let c = 1; c <= 4; c++) {
+      const client = `203.0.113.${w * 4 + c}`;
+      const challenge = await passwordStep(t, client);
+      for (let i = 0; i < 5; i++) {
+        const res = await secondStep(t, challenge, wrong(), client);
+        assert.equal(res.status, 401, `window ${w}, ${client}, try ${i}: ${res.text}`);
+      }
+    }
+    t.clock.advance(15 * 60_000 + 1000);
+  }
+  // The day's tries are spent: a new address is refused even with the right code.
+  const late = await passwordStep(t, "203.0.113.99");
+  const refused = await secondStep(t, late, right(), "203.0.113.99");
+  assert.equal(refused.status, 429, refused.text);
+  assert.match(refused.json.error, /Too many wrong codes/);
+  // The owner's own device, which signed in with its second factor before, is not held.
+  const mine = await t.request("/api/admin/verify", {
+    method: "POST",
+    body: { password: TEST_ADMIN_PASSWORD },
+    client: OWNER,
+    headers: { Cookie: device },
+  });
+  const opened = await t.request("/api/admin/verify/second-factor", {
+    method: "POST",
+    body: { challenge: mine.json.secondFactor.challenge, code: right() },
+    client: OWNER,
+    headers: { Cookie: device },
+  });
+  assert.equal(opened.status, 200, opened.text);
+});
