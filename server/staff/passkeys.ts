@@ -21,7 +21,8 @@ import { InvalidInput, NotFound, Unauthorized } from "../errors.ts";
 import { keys } from "../kv/keys.ts";
 import type { Actor } from "../audit/actor.ts";
 import { auditEntry, auditInto } from "../audit/log.ts";
-import { changeFactors, factorsOf, type StoredPasskey } from "./second_factors.ts";
+import { changeFactors, factorsOf, hasSecondFactor, type StoredPasskey } from "./second_factors.ts";
+import { endOtherSessionsInto } from "./staff_sessions.ts";
 import {
   challengeOfResponse,
   fromBase64Url,
@@ -154,6 +155,7 @@ export async function addPasskey(
       transports: knownTransports(credential.transports),
       addedAt: clock.now(),
     };
+    const first = !hasSecondFactor(factors);
     factors.passkeys.push(passkey);
     const firstCodes = factors.recoveryCodes.length === 0;
     if (firstCodes) factors.recoveryCodes = hashes;
@@ -167,6 +169,7 @@ export async function addPasskey(
         target: `passkey ${name}`,
       }),
     );
+    if (first) await endOtherSessionsInto({ kv, clock }, actor, op);
     return { passkey: passkeyView(passkey), recoveryCodes: firstCodes ? codes : undefined };
   });
 }

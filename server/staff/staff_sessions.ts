@@ -109,3 +109,28 @@ async function accountNames(kv: Deno.Kv): Promise<Map<string, string>> {
   const members = await listValues<StaffMember>(kv, keys.staffMembers());
   return new Map([[OWNER_ACCOUNT, "Owner"], ...members.map((m) => [m.id, m.email] as const)]);
 }
+
+/**
+ * Ends, in `op`, every session of `actor`'s account but the one making the request, with one
+ * audit entry: when an account gets its first second factor, no session opened with the
+ * password alone may outlive it (a stolen password's session would otherwise keep going).
+ */
+export async function endOtherSessionsInto(
+  deps: Pick<AppDeps, "kv" | "clock">,
+  actor: Actor,
+  op: Deno.AtomicOperation,
+): Promise<void> {
+  const others = (await listAdminSessions(deps.kv, deps.clock, actor.id))
+    .filter((s) => s.tokenHash !== actor.sessionHash);
+  if (others.length === 0) return;
+  for (const session of others) endAdminSessionInto(op, session);
+  auditInto(
+    op,
+    auditEntry(deps.clock, actor, {
+      kind: "sessions",
+      action: "sessions.ended_by_first_factor",
+      target: actor.name,
+      changes: { sessions: { from: others.length + 1, to: 1 } },
+    }),
+  );
+}

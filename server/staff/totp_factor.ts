@@ -11,6 +11,7 @@ import { beginSecondFactorAttempt, type Caller } from "../accounts/login_limits.
 import { changeFactors, factorsOf, hasSecondFactor } from "./second_factors.ts";
 import { acceptedTotpStep, newTotpSecret, totpUri } from "./totp.ts";
 import { hashRecoveryCode, newRecoveryCodes } from "./recovery_codes.ts";
+import { endOtherSessionsInto } from "./staff_sessions.ts";
 
 /** A secret being set up must be confirmed within 10 minutes, or set up again. */
 export const TOTP_SETUP_MS = 10 * 60_000;
@@ -45,7 +46,8 @@ export async function confirmTotp(
 ): Promise<{ recoveryCodes: string[] }> {
   const codes = newRecoveryCodes();
   const hashes = await Promise.all(codes.map(hashRecoveryCode));
-  return await changeFactors(kv, actor.id, (factors, op) => {
+  return await changeFactors(kv, actor.id, async (factors, op) => {
+    const first = !hasSecondFactor(factors);
     const pending = factors.pendingTotp;
     if (!pending || clock.now() - pending.startedAt > TOTP_SETUP_MS) {
       throw new Conflict("Start the authenticator app's setup again: it has expired.");
@@ -62,6 +64,7 @@ export async function confirmTotp(
       op,
       auditEntry(clock, actor, { kind: "security", action: "factor.added", target: "totp" }),
     );
+    if (first) await endOtherSessionsInto({ kv, clock }, actor, op);
     return { recoveryCodes: codes };
   });
 }

@@ -461,3 +461,13 @@ Deno.test("someone with the password cannot try codes all day: 100 wrong a day p
   });
   assert.equal(opened.status, 200, opened.text);
 });
+
+Deno.test("the first second factor ends every other session opened with the password alone", async () => {
+  await using t = await createTestApp();
+  const other = await passwordSession(t); // another browser, signed in with the password alone
+  const { cookie } = await ownerWithTotp(t);
+  const session = (c: string) => t.request("/api/admin/session", { headers: { Cookie: c } });
+  assert.equal((await session(cookie)).status, 200, "the session that set the factor up stays");
+  assert.equal((await session(other)).status, 401, "the password-only session is over");
+  assert.ok((await auditActions(t)).includes("sessions.ended_by_first_factor"));
+});
