@@ -81,7 +81,7 @@ export async function removeTotp(
   code: string,
 ): Promise<void> {
   if (!(await factorsOf(kv, actor.id)).totp) throw new Conflict("No authenticator app is set up.");
-  const attempt = await beginSecondFactorAttempt(kv, clock, actor.id, caller);
+  const attempt = await beginSecondFactorAttempt(kv, clock, actor.id, caller, "six_digits");
   await changeFactors(kv, actor.id, (factors, op) => {
     if (!factors.totp) throw new Conflict("No authenticator app is set up.");
     const step = acceptedTotpStep(factors.totp.secret, code, clock.now(), factors.lastTotpStep);
