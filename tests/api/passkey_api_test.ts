@@ -259,3 +259,23 @@ Deno.test("someone spending the day's second-factor tries cannot hold the owner'
   const res = await passkeySignIn(t, ownersPasskey, "198.51.100.200");
   assert.equal(res.status, 200, res.text);
 });
+
+Deno.test("a first passkey is added, and ends every other session, however many the password opened", async () => {
+  await using t = await shopApp();
+  const stolen: string[] = [];
+  for (let i = 0; i < 600; i++) {
+    const res = await t.request("/api/admin/verify", {
+      method: "POST",
+      body: { password: "test-admin-password-1" },
+      client: "203.0.113.9",
+    });
+    assert.equal(res.status, 200, res.text);
+    stolen.push((res.headers.get("set-cookie") ?? "").split(";")[0]);
+  }
+  const owner = await adminCookie(t);
+  const added = await addPasskey(t, owner, await newSoftPasskey());
+  assert.equal(added.status, 201, added.text);
+  const session = (c: string) => t.request("/api/admin/session", { headers: { Cookie: c } });
+  assert.equal((await session(owner)).status, 200);
+  for (const c of [stolen[0], stolen[599]]) assert.equal((await session(c)).status, 401);
+});
