@@ -214,14 +214,26 @@ const SECOND_FACTOR_RULES: Rules = {
   accountCap: { limit: SECOND_FACTOR_DAY, message: SECOND_FACTOR_DAY_MESSAGE },
 };
 
+/**
+ * The same limits for a proof nobody can guess (a passkey's signature, a 49-bit recovery code):
+ * the day's cap bounds the guessing of six-digit codes only, so someone spending it cannot hold
+ * the owner's passkey, or the recovery code a lost phone leaves them (always on a new device).
+ */
+const UNGUESSABLE_FACTOR_RULES: Rules = { ...SECOND_FACTOR_RULES, accountCap: undefined };
+
+/** What a second-factor try offers: a six-digit code, or a proof nobody can guess. */
+export type FactorProof = "six_digits" | "unguessable";
+
 /** Counts a second-factor attempt for `accountId`; throws LimitReached past a limit. */
 export function beginSecondFactorAttempt(
   kv: Deno.Kv,
   clock: Clock,
   accountId: string,
   caller: Caller,
+  proof: FactorProof,
 ): Promise<PasswordAttempt> {
-  return beginAttempt(kv, clock, SECOND_FACTOR_RULES, `factor ${accountId}`, caller);
+  const rules = proof === "six_digits" ? SECOND_FACTOR_RULES : UNGUESSABLE_FACTOR_RULES;
+  return beginAttempt(kv, clock, rules, `factor ${accountId}`, caller);
 }
 
 /**

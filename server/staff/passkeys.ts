@@ -22,7 +22,7 @@ import { keys } from "../kv/keys.ts";
 import type { Actor } from "../audit/actor.ts";
 import { auditEntry, auditInto } from "../audit/log.ts";
 import { changeFactors, factorsOf, hasSecondFactor, type StoredPasskey } from "./second_factors.ts";
-import { endOtherSessionsInto } from "./staff_sessions.ts";
+import { endOtherSessionsAfter, endOtherSessionsInto } from "./staff_sessions.ts";
 import {
   challengeOfResponse,
   fromBase64Url,
@@ -137,7 +137,8 @@ export async function addPasskey(
   }
   const codes = newRecoveryCodes();
   const hashes = await Promise.all(codes.map(hashRecoveryCode));
-  return await changeFactors(kv, actor.id, async (factors, op) => {
+  let first = false;
+  const added = await changeFactors(kv, actor.id, async (factors, op) => {
     // A "none" attestation may name any credential id, another account's too: the index's check
     // below would then fail on every retry, so a taken id is refused here, as a duplicate.
     const owner = await kv.get<string>(keys.passkeyAccount(credential.id));
@@ -155,7 +156,7 @@ export async function addPasskey(
       transports: knownTransports(credential.transports),
       addedAt: clock.now(),
     };
-    const first = !hasSecondFactor(factors);
+    first = !hasSecondFactor(factors);
     factors.passkeys.push(passkey);
     const firstCodes = factors.recoveryCodes.length === 0;
     if (firstCodes) factors.recoveryCodes = hashes;
@@ -172,6 +173,8 @@ export async function addPasskey(
     if (first) await endOtherSessionsInto({ kv, clock }, actor, op);
     return { passkey: passkeyView(passkey), recoveryCodes: firstCodes ? codes : undefined };
   });
+  if (first) await endOtherSessionsAfter({ kv, clock }, actor);
+  return added;
 }
 
 /** The passkeys of an account. */

@@ -63,7 +63,9 @@ export async function finishSecondStep(
   proof: SecondFactorProof,
 ): Promise<string> {
   const { accountId } = (await liveChallenge(r.kv, r.clock, token)).value;
-  const attempt = await beginSecondFactorAttempt(r.kv, r.clock, accountId, r.caller);
+  // Only what looks like a six-digit code can reach a TOTP comparison (compare below).
+  const shape = "code" in proof && looksLikeTotp(proof.code) ? "six_digits" : "unguessable";
+  const attempt = await beginSecondFactorAttempt(r.kv, r.clock, accountId, r.caller, shape);
   const counted = await countTry(r.kv, r.clock, token);
   const spend = await compare(r, accountId, counted.value.webauthnChallenge, proof);
   if (!spend) {
@@ -115,7 +117,13 @@ export async function passwordlessSignIn(
   response: AuthenticationResponseJSON,
 ): Promise<string> {
   const accountId = await accountOfPasskey(r.kv, response);
-  const attempt = await beginSecondFactorAttempt(r.kv, r.clock, accountId, r.caller);
+  const attempt = await beginSecondFactorAttempt(
+    r.kv,
+    r.clock,
+    accountId,
+    r.caller,
+    "unguessable",
+  );
   const challenge = assertionChallenge(response);
   await takeWebauthnChallenge(r.kv, r.clock, challenge, "sign_in");
   let spend: Spend;

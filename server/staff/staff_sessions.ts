@@ -111,19 +111,38 @@ async function accountNames(kv: Deno.Kv): Promise<Map<string, string>> {
 }
 
 /**
- * Ends, in `op`, every session of `actor`'s account but the one making the request, with one
- * audit entry: when an account gets its first second factor, no session opened with the
- * password alone may outlive it (a stolen password's session would otherwise keep going).
+ * Sessions the first factor's own write ends: two deletes each, so with the factor's record and
+ * entries the write stays far under KV's 1000 mutations however many sessions a password thief
+ * opened (the password alone opens any number); the rest end just after
+ * (endOtherSessionsAfter).
+ */
+const ENDED_WITH_FACTOR = 200;
+/** Sessions ended per write after the factor's. */
+const ENDED_PER_WRITE = 200;
+
+/** The account's live sessions but the one making the request. */
+async function otherSessions(
+  deps: Pick<AppDeps, "kv" | "clock">,
+  actor: Actor,
+): Promise<ListedAdminSession[]> {
+  return (await listAdminSessions(deps.kv, deps.clock, actor.id))
+    .filter((s) => s.tokenHash !== actor.sessionHash);
+}
+
+/**
+ * Ends, in `op`, every session of `actor`'s account but the one making the request (up to
+ * ENDED_WITH_FACTOR; endOtherSessionsAfter ends any more), with one audit entry counting them
+ * all: when an account gets its first second factor, no session opened with the password alone
+ * may outlive it (a stolen password's session would otherwise keep going).
  */
 export async function endOtherSessionsInto(
   deps: Pick<AppDeps, "kv" | "clock">,
   actor: Actor,
   op: Deno.AtomicOperation,
 ): Promise<void> {
-  const others = (await listAdminSessions(deps.kv, deps.clock, actor.id))
-    .filter((s) => s.tokenHash !== actor.sessionHash);
+  const others = await otherSessions(deps, actor);
   if (others.length === 0) return;
-  for (const session of others) endAdminSessionInto(op, session);
+  for (const session of others.slice(0, ENDED_WITH_FACTOR)) endAdminSessionInto(op, session);
   auditInto(
     op,
     auditEntry(deps.clock, actor, {
@@ -133,4 +152,20 @@ export async function endOtherSessionsInto(
       changes: { sessions: { from: others.length + 1, to: 1 } },
     }),
   );
+}
+
+/**
+ * Ends, in writes of their own, the account's other sessions its first factor's write had no
+ * room for (a password thief's hundreds), and any opened with the password while it committed.
+ */
+export async function endOtherSessionsAfter(
+  deps: Pick<AppDeps, "kv" | "clock">,
+  actor: Actor,
+): Promise<void> {
+  const others = await otherSessions(deps, actor);
+  for (let i = 0; i < others.length; i += ENDED_PER_WRITE) {
+    const op = deps.kv.atomic();
+    for (const session of others.slice(i, i + ENDED_PER_WRITE)) endAdminSessionInto(op, session);
+    await op.commit();
+  }
 }

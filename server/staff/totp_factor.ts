@@ -11,7 +11,7 @@ import { beginSecondFactorAttempt, type Caller } from "../accounts/login_limits.
 import { changeFactors, factorsOf, hasSecondFactor } from "./second_factors.ts";
 import { acceptedTotpStep, newTotpSecret, totpUri } from "./totp.ts";
 import { hashRecoveryCode, newRecoveryCodes } from "./recovery_codes.ts";
-import { endOtherSessionsInto } from "./staff_sessions.ts";
+import { endOtherSessionsAfter, endOtherSessionsInto } from "./staff_sessions.ts";
 
 /** A secret being set up must be confirmed within 10 minutes, or set up again. */
 export const TOTP_SETUP_MS = 10 * 60_000;
@@ -46,8 +46,9 @@ export async function confirmTotp(
 ): Promise<{ recoveryCodes: string[] }> {
   const codes = newRecoveryCodes();
   const hashes = await Promise.all(codes.map(hashRecoveryCode));
-  return await changeFactors(kv, actor.id, async (factors, op) => {
-    const first = !hasSecondFactor(factors);
+  let first = false;
+  const added = await changeFactors(kv, actor.id, async (factors, op) => {
+    first = !hasSecondFactor(factors);
     const pending = factors.pendingTotp;
     if (!pending || clock.now() - pending.startedAt > TOTP_SETUP_MS) {
       throw new Conflict("Start the authenticator app's setup again: it has expired.");
@@ -67,6 +68,8 @@ export async function confirmTotp(
     if (first) await endOtherSessionsInto({ kv, clock }, actor, op);
     return { recoveryCodes: codes };
   });
+  if (first) await endOtherSessionsAfter({ kv, clock }, actor);
+  return added;
 }
 
 /**
@@ -81,7 +84,7 @@ export async function removeTotp(
   code: string,
 ): Promise<void> {
   if (!(await factorsOf(kv, actor.id)).totp) throw new Conflict("No authenticator app is set up.");
-  const attempt = await beginSecondFactorAttempt(kv, clock, actor.id, caller);
+  const attempt = await beginSecondFactorAttempt(kv, clock, actor.id, caller, "six_digits");
   await changeFactors(kv, actor.id, (factors, op) => {
     if (!factors.totp) throw new Conflict("No authenticator app is set up.");
     const step = acceptedTotpStep(factors.totp.secret, code, clock.now(), factors.lastTotpStep);

@@ -234,3 +234,48 @@ Deno.test("a passkey's answer padded with junk cannot fill the account's record:
   assert.equal((await passkeySignIn(t, passkeys[2])).status, 200);
   assert.equal(t.logs.filter((l) => l.level === "error").length, 0, "no unhandled error");
 });
+
+Deno.test("someone spending the day's second-factor tries cannot hold the owner's passkey: a passkey cannot be guessed, so it signs in from a new device all the same", async () => {
+  await using t = await shopApp();
+  const owner = await adminCookie(t);
+  const ownersPasskey = await newSoftPasskey();
+  assert.equal((await addPasskey(t, owner, ownersPasskey)).status, 201);
+  // A passkey naming the owner's credential id (sent to anyone past the password step, in the
+  // second step's allowCredentials) but signing with another key: every try is wrong. Five
+  // windows of 15 minutes, four addresses each, five tries each: 100, inside every
+  // per-address and per-window limit.
+  const forged = await newSoftPasskey(ownersPasskey.id);
+  forged.userHandle = ownersPasskey.userHandle;
+  for (let w = 0; w < 5; w++) {
+    for (let c = 1; c <= 4; c++) {
+      for (let i = 0; i < 5; i++) {
+        const res = await passkeySignIn(t, forged, `203.0.113.${w * 4 + c}`);
+        assert.equal(res.status, 401, `window ${w}, client ${c}, try ${i}: ${res.text}`);
+      }
+    }
+    t.clock.advance(15 * 60_000 + 1000);
+  }
+  // The owner, on a phone that never signed in here (no known-device cookie), with the passkey.
+  const res = await passkeySignIn(t, ownersPasskey, "198.51.100.200");
+  assert.equal(res.status, 200, res.text);
+});
+
+Deno.test("a first passkey is added, and ends every other session, however many the password opened", async () => {
+  await using t = await shopApp();
+  const stolen: string[] = [];
+  for (let i = 0; i < 600; i++) {
+    const res = await t.request("/api/admin/verify", {
+      method: "POST",
+      body: { password: "test-admin-password-1" },
+      client: "203.0.113.9",
+    });
+    assert.equal(res.status, 200, res.text);
+    stolen.push((res.headers.get("set-cookie") ?? "").split(";")[0]);
+  }
+  const owner = await adminCookie(t);
+  const added = await addPasskey(t, owner, await newSoftPasskey());
+  assert.equal(added.status, 201, added.text);
+  const session = (c: string) => t.request("/api/admin/session", { headers: { Cookie: c } });
+  assert.equal((await session(owner)).status, 200);
+  for (const c of [stolen[0], stolen[599]]) assert.equal((await session(c)).status, 401);
+});

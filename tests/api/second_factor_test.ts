@@ -471,3 +471,63 @@ Deno.test("the first second factor ends every other session opened with the pass
   assert.equal((await session(other)).status, 401, "the password-only session is over");
   assert.ok((await auditActions(t)).includes("sessions.ended_by_first_factor"));
 });
+
+Deno.test("a lost phone: after someone spent the day's code tries, a recovery code still signs the owner in on a new device", async () => {
+  await using t = await createTestApp();
+  const { secret, recoveryCodes } = await ownerWithTotp(t);
+  const wrong = () =>
+    String((Number(codeAt(secret, t.clock.now())) + 1) % 1_000_000).padStart(6, "0");
+  for (let w = 0; w < 5; w++) {
+    for (let c = 1; c <= 4; c++) {
+      const client = `203.0.113.${w * 4 + c}`;
+      const challenge = await passwordStep(t, client);
+      for (let i = 0; i < 5; i++) {
+        const res = await secondStep(t, challenge, wrong(), client);
+        assert.equal(res.status, 401, `window ${w}, ${client}, try ${i}: ${res.text}`);
+      }
+    }
+    t.clock.advance(15 * 60_000 + 1000);
+  }
+  // A six-digit code from a new device is held for the day (the cap's point)...
+  const held = await passwordStep(t, "198.51.100.201");
+  assert.equal((await secondStep(t, held, wrong(), "198.51.100.201")).status, 429);
+  // ...but a recovery code (49 bits, not guessable in any number of days) is what a lost phone
+  // leaves the owner, always on a new device.
+  const challenge = await passwordStep(t, "198.51.100.202");
+  const res = await secondStep(t, challenge, recoveryCodes[0], "198.51.100.202");
+  assert.equal(res.status, 200, res.text);
+});
+
+Deno.test("the first second factor ends the other sessions however many a password thief opened, and is added, never a 500", async () => {
+  await using t = await createTestApp();
+  // Someone with the password signs in 600 times before the owner adds a factor.
+  const stolen: string[] = [];
+  for (let i = 0; i < 600; i++) {
+    const res = await t.request("/api/admin/verify", {
+      method: "POST",
+      body: { password: TEST_ADMIN_PASSWORD },
+      client: ELSEWHERE,
+    });
+    assert.equal(res.status, 200, res.text);
+    stolen.push(sessionCookie(res));
+  }
+  const cookie = await passwordSession(t);
+  const setup = await t.request("/api/admin/factors/totp", {
+    method: "POST",
+    headers: { Cookie: cookie },
+  });
+  const confirmed = await t.request("/api/admin/factors/totp/confirm", {
+    method: "POST",
+    headers: { Cookie: cookie },
+    body: { code: codeAt(setup.json.secret, t.clock.now()) },
+  });
+  assert.equal(confirmed.status, 200, confirmed.text);
+  const session = (c: string) => t.request("/api/admin/session", { headers: { Cookie: c } });
+  assert.equal((await session(cookie)).status, 200, "the session that set the factor up stays");
+  for (const c of [stolen[0], stolen[299], stolen[599]]) {
+    assert.equal((await session(c)).status, 401, "every password-only session is over");
+  }
+  const left = await t.request("/api/admin/sessions", { headers: { Cookie: cookie } });
+  assert.equal(left.status, 200, left.text);
+  assert.equal(left.json.length, 1, "only the session that added the factor is listed");
+});
