@@ -38,8 +38,12 @@ export const MAX_PASSKEYS = 10;
 /** The longest credential id WebAuthn allows (its spec's limit, in bytes). */
 export const MAX_CREDENTIAL_ID_BYTES = 1023;
 
-/** The largest COSE public key kept: an RSA-4096 key is about 550 bytes, an EC one under 100. */
-export const MAX_PUBLIC_KEY_BYTES = 1024;
+/**
+ * The largest COSE public key kept: an EC key is under 100 bytes, RSA-4096 about 550, and the
+ * post-quantum ML-DSA keys browsers now offer first 1,312 (ML-DSA-44) to 2,592 bytes (ML-DSA-87),
+ * with the map's few bytes around them. Ten passkeys of this size still fit the account's record.
+ */
+export const MAX_PUBLIC_KEY_BYTES = 2_700;
 
 /** The transports WebAuthn names; the browser's list is the client's word, so only these are kept. */
 const TRANSPORTS = new Set(["ble", "cable", "hybrid", "internal", "nfc", "smart-card", "usb"]);

@@ -6,11 +6,11 @@
  * helper's open dashboard signs them out on its next request, their passkey no longer known.
  */
 import assert from "node:assert/strict";
-import type { Page } from "playwright-core";
 import { e2eTest } from "./helpers/e2e.ts";
 import { expectToast } from "./helpers/browser.ts";
 import { austinBuyer, paidOrder } from "./helpers/api.ts";
 import { listOutbox } from "../../server/email/outbox.ts";
+import { addVirtualAuthenticator } from "./helpers/virtual_authenticator.ts";
 
 const STARTER_PACK_ID = 384;
 const HELPER = "helper@example.com";
@@ -25,22 +25,6 @@ async function invitationPath(kvPath: string, to: string): Promise<string> {
   );
   assert.ok(mail, `an invitation to ${to} is in the outbox`);
   return /\/admin\?token=[A-Za-z0-9_-]+/.exec(mail.email.text)![0];
-}
-
-/** Attaches a platform authenticator keeping discoverable credentials, as a laptop's reader. */
-async function addVirtualAuthenticator(page: Page): Promise<void> {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send("WebAuthn.enable");
-  await cdp.send("WebAuthn.addVirtualAuthenticator", {
-    options: {
-      protocol: "ctap2",
-      transport: "internal",
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-    },
-  });
 }
 
 e2eTest(

@@ -9,6 +9,7 @@ import type { Page } from "playwright-core";
 import AxeBuilder from "@axe-core/playwright";
 import { e2eTest } from "./helpers/e2e.ts";
 import { expectToast } from "./helpers/browser.ts";
+import { addVirtualAuthenticator } from "./helpers/virtual_authenticator.ts";
 
 /** No serious or critical axe finding (WCAG 2.1 A and AA) on the page as it is now. */
 async function axe(page: Page, when: string): Promise<void> {
@@ -30,18 +31,7 @@ e2eTest(
     // A passkey's relying party is a domain name, never an IP address: the shop is reached as
     // localhost (a secure context, as https is in production).
     const origin = e2e.shop.url.replace("127.0.0.1", "localhost");
-    const cdp = await page.context().newCDPSession(page);
-    await cdp.send("WebAuthn.enable");
-    await cdp.send("WebAuthn.addVirtualAuthenticator", {
-      options: {
-        protocol: "ctap2",
-        transport: "internal",
-        hasResidentKey: true,
-        hasUserVerification: true,
-        isUserVerified: true,
-        automaticPresenceSimulation: true,
-      },
-    });
+    await addVirtualAuthenticator(page);
 
     await page.goto(`${origin}/admin`);
     await page.getByLabel("Enter admin password").fill(e2e.shop.adminPassword);
