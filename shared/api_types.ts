@@ -375,6 +375,11 @@ export interface ApiKeyView {
   lastUsedAt: string | null;
   /** Who made it: "Owner", a member's email, a key's name. */
   createdBy: string;
+  /**
+   * The role it acts with now: its own, at most its member's current role; null once its member
+   * was removed (the key is refused).
+   */
+  actsAs: Role | null;
 }
 
 /** `POST /api/admin/api-keys`: the key, shown here only, and the key as the list shows it. */

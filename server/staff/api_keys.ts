@@ -41,12 +41,25 @@ export interface NewKey {
   expiresAt?: number;
 }
 
+/**
+ * The role a key acts with now: its own, at most its member's current role, and null once its
+ * member is removed (the key is refused). The bearer check and the list read it the same way.
+ */
+async function roleActedAs(kv: Deno.Kv, key: ApiKeyRecord): Promise<Role | null> {
+  const account = accountOfKey(key);
+  if (account === null || account === OWNER_ACCOUNT) return key.role;
+  const member = (await getMember(kv, account)).value;
+  if (!member || member.status !== "active") return null;
+  return keyRole(key.role, member.role);
+}
+
 /** The list's view of a key: never the key nor its hash. */
-export function apiKeyView(key: ApiKeyRecord): ApiKeyView {
+export function apiKeyView(key: ApiKeyRecord, actsAs: Role | null = key.role): ApiKeyView {
   return {
     id: key.id,
     name: key.name,
     role: key.role,
+    actsAs,
     createdAt: new Date(key.createdAt).toISOString(),
     expiresAt: key.expiresAt === null ? null : new Date(key.expiresAt).toISOString(),
     lastUsedAt: key.lastUsedAt === null ? null : new Date(key.lastUsedAt).toISOString(),
@@ -117,7 +130,8 @@ export async function listApiKeys(kv: Deno.Kv): Promise<ApiKeyView[]> {
   for await (const entry of kv.list<ApiKeyRecord>({ prefix: keys.apiKeys() })) {
     found.push(entry.value);
   }
-  return found.sort((a, b) => b.createdAt - a.createdAt).map(apiKeyView);
+  found.sort((a, b) => b.createdAt - a.createdAt);
+  return await Promise.all(found.map(async (key) => apiKeyView(key, await roleActedAs(kv, key))));
 }
 
 /** Revokes a key: from this write on, its bearer gets 401. */
@@ -154,13 +168,8 @@ export async function apiKeyActor(
   const now = deps.clock.now();
   if (!key || !keyIsLive(key, now)) return null;
   // A member's key acts with the member's role now, at most, and stops when they are removed.
-  const account = accountOfKey(key);
-  let role = key.role;
-  if (account !== null && account !== OWNER_ACCOUNT) {
-    const member = (await getMember(deps.kv, account)).value;
-    if (!member || member.status !== "active") return null;
-    role = keyRole(key.role, member.role);
-  }
+  const role = await roleActedAs(deps.kv, key);
+  if (role === null) return null;
   if (lastUseDue(key, now)) {
     // Checked against what was read, so a key revoked meanwhile is not written back; a lost
     // race means another request wrote the same minute's use.

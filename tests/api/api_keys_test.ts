@@ -57,6 +57,7 @@ Deno.test("a key is shown once, stored hashed, listed without its secret, and wo
     expiresAt: null,
     lastUsedAt: null,
     createdBy: "Owner",
+    actsAs: "staff",
   }]);
   assert.ok(!listed.text.includes(key.slice(4)), "the list does not show the key");
   assert.ok(!/hash/i.test(listed.text), "the list does not show the key's hash");
@@ -317,4 +318,46 @@ Deno.test("a key made by a member acts with no more than the member's role now: 
   // The owner's own keys are not the member's: they go on.
   const mine = await t.request("/api/admin/staff", { headers: bearer(ownersKey.json.key), client });
   assert.equal(mine.status, 200, mine.text);
+});
+
+Deno.test("the list says how a member's key acts now: with the member's lower role after a demotion, refused after a removal", async () => {
+  await using t = await createTestApp({ seed: false });
+  const owner = await adminCookie(t);
+  const helper = await signedInMember(t, owner, "helper@example.com", "owner");
+  assert.equal(
+    (await makeKey(t, helper.cookie, { name: "Helper's script", role: "owner" })).status,
+    201,
+  );
+  assert.equal((await makeKey(t, owner, { name: "Owner's script", role: "owner" })).status, 201);
+  const listed = async () => {
+    const res = await t.request("/api/admin/api-keys", { headers: { Cookie: owner } });
+    assert.equal(res.status, 200, res.text);
+    return Object.fromEntries(
+      res.json.map((k: { name: string; role: string; actsAs: string | null }) => [
+        k.name,
+        [k.role, k.actsAs],
+      ]),
+    );
+  };
+  assert.deepEqual(await listed(), {
+    "Helper's script": ["owner", "owner"],
+    "Owner's script": ["owner", "owner"],
+  });
+  await t.request(`/api/admin/staff/${helper.id}`, {
+    method: "PATCH",
+    body: { role: "staff" },
+    headers: { Cookie: owner },
+  });
+  assert.deepEqual(await listed(), {
+    "Helper's script": ["owner", "staff"],
+    "Owner's script": ["owner", "owner"],
+  });
+  await t.request(`/api/admin/staff/${helper.id}`, {
+    method: "DELETE",
+    headers: { Cookie: owner },
+  });
+  assert.deepEqual(await listed(), {
+    "Helper's script": ["owner", null],
+    "Owner's script": ["owner", "owner"],
+  });
 });

@@ -192,7 +192,16 @@ function KeyList(
           {apiKeys.map((apiKey) => (
             <tr key={apiKey.id} data-api-key={apiKey.name}>
               <th scope="row">{apiKey.name}</th>
-              <td>{ROLE_LABELS[apiKey.role]}</td>
+              <td>
+                {ROLE_LABELS[apiKey.role]}
+                {apiKey.actsAs === null
+                  ? <span className="muted admin-block">refused: its member was removed</span>
+                  : apiKey.actsAs !== apiKey.role && (
+                    <span className="muted admin-block">
+                      acts as {ROLE_LABELS[apiKey.actsAs]} (its member's role now)
+                    </span>
+                  )}
+              </td>
               <td className="small">
                 {when(apiKey.createdAt, "")}
                 <span className="muted admin-block">by {apiKey.createdBy}</span>
