@@ -28,7 +28,7 @@ import { adminEmailRoutes } from "./routes/admin_emails.ts";
 import { adminAuditRoutes } from "./routes/admin_audit.ts";
 import { adminReportRoutes } from "./routes/admin_reports.ts";
 import { adminApiKeyRoutes } from "./routes/admin_api_keys.ts";
-import { adminRoles, adminSignIn } from "./middleware/admin_roles.ts";
+import { adminGate } from "./middleware/admin_roles.ts";
 import { adminFactorRoutes } from "./routes/admin_factors.ts";
 import { adminSessionRoutes, adminStaffRoutes, inviteRoutes } from "./routes/admin_staff.ts";
 import { buildStockRoutes } from "./routes/build_stock.ts";
@@ -105,7 +105,7 @@ export function createApp(deps: AppDeps): Hono {
   app.route("/stock-alerts", confirmRoutes(deps));
   // Every admin route, once: who is asking, then whether their role may (the shared table).
   for (const path of ["/api/admin/*", "/api/test/*"]) {
-    app.use(path, adminSignIn(deps), adminRoles());
+    app.use(path, adminGate(deps));
   }
   app.route("/api/admin/promos", adminPromoRoutes(deps));
   app.route("/api/admin/catalog", adminCatalogRoutes(routeDeps));

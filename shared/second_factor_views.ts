@@ -32,12 +32,6 @@ export interface AddedPasskeyView {
   recoveryCodes?: string[];
 }
 
-/** `POST /api/admin/verify` when a second factor is needed. */
-export interface SecondFactorNeeded {
-  ok: false;
-  secondFactor: { challenge: string; methods: string[] };
-}
-
 /** `GET/PUT /api/admin/settings/security`. */
 export interface SecuritySettingsView {
   requireStaffSecondFactor: boolean;

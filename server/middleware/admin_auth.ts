@@ -4,7 +4,7 @@ import type { AppDeps } from "../deps.ts";
 import { Unauthorized } from "../errors.ts";
 import { secretsEqual, sha256Hex } from "../crypto.ts";
 import { deleteAdminSession, touchAdminSession } from "../accounts/admin_sessions.ts";
-import { actorForSession, ownerActor } from "../staff/session_actor.ts";
+import { actorOfAccount, ownerActor } from "../staff/session_actor.ts";
 import { beginAdminAttempt } from "../accounts/login_limits.ts";
 import { passwordCaller } from "./password_caller.ts";
 import { clientKey } from "./client_key.ts";
@@ -86,7 +86,12 @@ export function requireAdmin(deps: AppDeps): MiddlewareHandler {
 async function sessionActor(deps: AppDeps, c: Context, token: string): Promise<Actor | null> {
   const session = await touchAdminSession(deps.kv, deps.clock, token);
   if (!session) return null;
-  const actor = await actorForSession(deps.kv, session, clientKey(c), await sha256Hex(token));
+  const actor = await actorOfAccount(
+    deps.kv,
+    session.accountId,
+    clientKey(c),
+    await sha256Hex(token),
+  );
   if (actor) return actor;
   await deleteAdminSession(deps.kv, token);
   throw new Unauthorized(SIGNED_OUT);

@@ -12,30 +12,27 @@ import { Forbidden } from "../errors.ts";
 import { actorOf } from "./actor_context.ts";
 import { requireAdmin } from "./admin_auth.ts";
 
-/** The admin check for every admin route but signing in and out. */
-export function adminSignIn(deps: AppDeps): MiddlewareHandler {
-  const adminOnly = requireAdmin(deps);
-  return async function signedIn(c, next) {
-    if (routeNeed(c.req.method, c.req.path) === "signed_out") return await next();
-    return await adminOnly(c, next);
-  };
-}
-
 /** Why an API key is refused a person's own security routes. */
 export const KEY_HAS_NO_SECURITY =
   "An API key has no second factors or sessions of its own: sign in to the dashboard to change yours.";
 
-/** Refuses a request whose actor's role lacks the route's capability (after `adminSignIn`). */
-export function adminRoles(): MiddlewareHandler {
-  return async function roleAllows(c, next) {
+/**
+ * The gate of every admin request: the route's need is read once; signing in and out pass, every
+ * other route needs a signed-in actor whose role has the need.
+ */
+export function adminGate(deps: AppDeps): MiddlewareHandler {
+  const adminOnly = requireAdmin(deps);
+  return async function gate(c, next) {
     const need = routeNeed(c.req.method, c.req.path);
     if (need === "signed_out") return await next();
-    const actor = actorOf(c);
-    if (!roleCan(actor.role, need)) throw new Forbidden(refusalFor(need));
-    // Second factors and sessions belong to people: a script's key has none to change.
-    if (actor.kind === "key" && PERSON_ONLY.includes(need)) {
-      throw new Forbidden(KEY_HAS_NO_SECURITY);
-    }
-    await next();
+    return await adminOnly(c, async () => {
+      const actor = actorOf(c);
+      if (!roleCan(actor.role, need)) throw new Forbidden(refusalFor(need));
+      // Second factors and sessions belong to people: a script's key has none to change.
+      if (actor.kind === "key" && PERSON_ONLY.includes(need)) {
+        throw new Forbidden(KEY_HAS_NO_SECURITY);
+      }
+      await next();
+    });
   };
 }

@@ -5,13 +5,12 @@
  */
 import type { Context } from "hono";
 import type { AppDeps } from "../deps.ts";
-import type { Actor } from "../audit/actor.ts";
 import { auditEntry } from "../audit/log.ts";
 import { Unauthorized } from "../errors.ts";
 import { createAdminSession, OWNER_ACCOUNT } from "../accounts/admin_sessions.ts";
 import { deviceName } from "../accounts/device_name.ts";
-import { getMember, markSeen, memberActor } from "../staff/staff_accounts.ts";
-import { ownerActor } from "../staff/session_actor.ts";
+import { markSeen } from "../staff/staff_accounts.ts";
+import { actorOfAccount } from "../staff/session_actor.ts";
 import { clientKey } from "./client_key.ts";
 import { setAdminCookie } from "./admin_auth.ts";
 
@@ -23,13 +22,8 @@ export async function openAdminSession(
 ): Promise<void> {
   const { kv, clock, config } = deps;
   const from = clientKey(c);
-  let actor: Actor;
-  if (accountId === OWNER_ACCOUNT) actor = ownerActor(from);
-  else {
-    const member = (await getMember(kv, accountId)).value;
-    if (!member || member.status !== "active") throw new Unauthorized("Invalid email or password");
-    actor = memberActor(member, from);
-  }
+  const actor = await actorOfAccount(kv, accountId, from);
+  if (!actor) throw new Unauthorized("Invalid email or password");
   const entry = auditEntry(clock, actor, {
     kind: "sign_in",
     action: "sign_in",

@@ -4,7 +4,7 @@
  * or never finished joining) acts as nobody.
  */
 import type { Actor } from "../audit/actor.ts";
-import { type AdminSession, OWNER_ACCOUNT } from "../accounts/admin_sessions.ts";
+import { OWNER_ACCOUNT } from "../accounts/admin_sessions.ts";
 import { getMember, memberActor } from "./staff_accounts.ts";
 
 /** The owner, signed in with the admin password (a session or the bearer password). */
@@ -19,15 +19,18 @@ export function ownerActor(from: string, sessionHash?: string): Actor {
   };
 }
 
-/** The actor of a live session, or null when its account no longer exists. */
-export async function actorForSession(
+/**
+ * The actor of an account ("owner" or a member's id), or null when the member is gone or never
+ * finished joining: what a session, a sign-in and a second factor act as.
+ */
+export async function actorOfAccount(
   kv: Deno.Kv,
-  session: AdminSession,
+  accountId: string,
   from: string,
-  sessionHash: string,
+  sessionHash?: string,
 ): Promise<Actor | null> {
-  if (session.accountId === OWNER_ACCOUNT) return ownerActor(from, sessionHash);
-  const member = (await getMember(kv, session.accountId)).value;
+  if (accountId === OWNER_ACCOUNT) return ownerActor(from, sessionHash);
+  const member = (await getMember(kv, accountId)).value;
   if (!member || member.status !== "active") return null;
   return memberActor(member, from, sessionHash);
 }

@@ -19,7 +19,7 @@ import {
   OWNER_ACCOUNT,
 } from "../accounts/admin_sessions.ts";
 import { requireOwnerRole } from "./owner_only.ts";
-import { actorForSession } from "./session_actor.ts";
+import { actorOfAccount } from "./session_actor.ts";
 import type { StaffMember } from "./staff_accounts.ts";
 
 /** Whether `actor` may see and end `session`: their own, or anyone's with the owner role. */
@@ -93,7 +93,7 @@ export async function signOut(
   const { kv, clock } = deps;
   const session = await findAdminSession(kv, clock, token);
   if (!session) return await deleteAdminSession(kv, token);
-  const actor = await actorForSession(kv, session, from, session.tokenHash);
+  const actor = await actorOfAccount(kv, session.accountId, from, session.tokenHash);
   const op = endAdminSessionInto(kv.atomic(), session);
   if (actor) {
     auditInto(
