@@ -133,6 +133,26 @@ export const keys = {
     ["admin_sessions_by_account", accountId, sessionId] as const,
   adminSessionsOf: (accountId: string) => ["admin_sessions_by_account", accountId] as const,
   adminSessionIndex: () => ["admin_sessions_by_account"] as const,
+  /** Drops (server/drops/): a drop by id, and every drop (the owner's list). */
+  drop: (id: string) => ["drops", id] as const,
+  drops: () => ["drops"] as const,
+  /**
+   * The drop scheduled or running for a target ("switch:7", "pack:3", "item:51"): at most one at a
+   * time, so the cart's gate reads one key per line.
+   */
+  dropByTarget: (target: string) => ["drop_by_target", target] as const,
+  /** A drop's units held by unpaid checkouts and sold: checked and set in each checkout's write. */
+  dropLedger: (id: string) => ["drop_ledger", id] as const,
+  /** Units one person (account, email, address or network) holds or bought in a drop. */
+  dropPerson: (id: string, person: string) => ["drop_persons", id, person] as const,
+  dropPersons: (id: string) => ["drop_persons", id] as const,
+  /** Refusals in a drop by reason (a KvU64 summed where refused), for the owner's view. */
+  dropRefused: (id: string, reason: string) => ["drop_refused", id, reason] as const,
+  dropRefusals: (id: string) => ["drop_refused", id] as const,
+  /** A drop's tickets (places in its waiting room) by ticket, and each holder's one ticket. */
+  dropTicket: (id: string, ticket: string) => ["drop_tickets", id, ticket] as const,
+  dropTickets: (id: string) => ["drop_tickets", id] as const,
+  dropTicketOf: (id: string, holder: string) => ["drop_ticket_of", id, holder] as const,
   /** Staff members by id, their emails (lower case) and when each was last seen. */
   staffMember: (id: string) => ["staff", id] as const,
   staffMembers: () => ["staff"] as const,

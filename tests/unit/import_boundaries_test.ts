@@ -99,6 +99,8 @@ const SERVER_LAYERS: readonly (readonly string[])[] = [
   ["catalog", "email"],
   // Stock: every stock record is built here. Contact messages.
   ["stock", "contact"],
+  // Drops: a limited run through a waiting room; the cart's gate and the checkout's limit read it.
+  ["drops"],
   // Carts; the catalogue as shoppers see it (with availability) and as the owner edits it.
   ["cart", "listings"],
   ["promos"],

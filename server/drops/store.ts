@@ -1,0 +1,58 @@
+/**
+ * Reading a drop's records: the drop, the one drop of a target, its ledger and its tickets. Writes
+ * belong to the functions that decide them (scheduling, joining, admitting, the checkout's write).
+ */
+import type { DropTarget } from "../../shared/drops.ts";
+import { keys } from "../kv/keys.ts";
+import { type DropLedger, type DropRecord, targetKey, type TicketRecord } from "./record.ts";
+
+/** A drop by id, or null. */
+export async function getDrop(kv: Deno.Kv, id: string): Promise<DropRecord | null> {
+  return (await kv.get<DropRecord>(keys.drop(id))).value;
+}
+
+/**
+ * The drops scheduled or running for `targets` (one read for all of them), by target key. A
+ * target with no drop, or whose drop was called off, is absent.
+ */
+export async function dropsOfTargets(
+  kv: Deno.Kv,
+  targets: readonly DropTarget[],
+): Promise<Map<string, DropRecord>> {
+  const unique = [...new Set(targets.map(targetKey))];
+  const found = new Map<string, DropRecord>();
+  if (unique.length === 0) return found;
+  const ids = await kv.getMany<string[]>(unique.map((t) => keys.dropByTarget(t)));
+  const present = ids.filter((e) => e.value !== null) as Deno.KvEntry<string>[];
+  if (present.length === 0) return found;
+  const drops = await kv.getMany<DropRecord[]>(present.map((e) => keys.drop(e.value)));
+  for (const entry of drops) {
+    const drop = entry.value;
+    if (drop && drop.cancelledAt === null) found.set(targetKey(drop.target), drop);
+  }
+  return found;
+}
+
+/** A drop's ledger entry (checked by the writes that change it). */
+export function readLedger(kv: Deno.Kv, id: string): Promise<Deno.KvEntryMaybe<DropLedger>> {
+  return kv.get<DropLedger>(keys.dropLedger(id));
+}
+
+/** The ledger an entry holds (nothing held or sold before the first checkout). */
+export function ledgerOf(entry: Deno.KvEntryMaybe<DropLedger>): DropLedger {
+  return entry.value ?? { holding: 0, sold: 0 };
+}
+
+/** A ticket's entry (checked by the checkout that spends it). */
+export function findTicket(
+  kv: Deno.Kv,
+  dropId: string,
+  ticket: string,
+): Promise<Deno.KvEntryMaybe<TicketRecord>> {
+  return kv.get<TicketRecord>(keys.dropTicket(dropId, ticket));
+}
+
+/** Until when an admitted place may start a checkout (the drop's hold time after admission). */
+export function admittedUntil(drop: DropRecord, ticket: TicketRecord): number | null {
+  return ticket.admittedAt === null ? null : ticket.admittedAt + drop.holdMinutes * 60_000;
+}
