@@ -56,3 +56,16 @@ export function findTicket(
 export function admittedUntil(drop: DropRecord, ticket: TicketRecord): number | null {
   return ticket.admittedAt === null ? null : ticket.admittedAt + drop.holdMinutes * 60_000;
 }
+
+/**
+ * Counts a refusal in a drop by reason ("no admitted ticket", "per-person limit", "sold out", ...)
+ * for the owner's live view. A sum, so refusals never conflict with each other; best effort: a
+ * count that fails to write must not turn the shopper's 409 into a 500.
+ */
+export async function countRefusal(kv: Deno.Kv, dropId: string, reason: string): Promise<void> {
+  try {
+    await kv.atomic().sum(keys.dropRefused(dropId, reason), 1n).commit();
+  } catch {
+    // The refusal stands; only the owner's tally misses one.
+  }
+}
