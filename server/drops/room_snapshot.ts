@@ -125,7 +125,11 @@ export function createRooms(kv: Deno.Kv, clock: Clock): Rooms {
 
   async function snapshot(dropId: string): Promise<RoomSnapshot | null> {
     const latest = rooms.get(dropId)?.latest;
-    if (latest && clock.now() - latest.readAt < SNAPSHOT_MS) return latest;
+    const now = clock.now();
+    // A room read before the opening is stale at the opening: the draw and the first admissions
+    // happen on the first poll after it, not up to a second later.
+    const opened = latest && latest.readAt < latest.drop.opensAt && now >= latest.drop.opensAt;
+    if (latest && !opened && now - latest.readAt < SNAPSHOT_MS) return latest;
     return await refresh(dropId);
   }
 
