@@ -7,7 +7,9 @@ import assert from "node:assert/strict";
 import { ROOM_OPENS_BEFORE_MS } from "../../server/drops/record.ts";
 import { sendOpeningMail } from "../../server/drops/opening_mail.ts";
 import { runJob } from "../../server/queue.ts";
+import { keptQueue } from "../helpers/kept_queue.ts";
 import { keys } from "../../server/kv/keys.ts";
+import { PACKS } from "../../shared/catalog/packs.ts";
 import type { DropRecord } from "../../server/drops/record.ts";
 import { adminCookie, createTestApp, type TestApp } from "../helpers/test_app.ts";
 import { shopperMails } from "../helpers/shop_fixtures.ts";
@@ -33,7 +35,9 @@ function mailsTo(t: TestApp, email: string) {
 }
 
 Deno.test("the opening email: once, at the opening, to confirmed addresses and signed-in shoppers' own", async () => {
-  await using t = await createTestApp();
+  await using store = await Deno.openKv(":memory:");
+  const queue = keptQueue(store, () => t.clock);
+  await using t = await createTestApp({ kv: queue.kv });
   const id = await scheduleTestDrop(t);
   const first = await notify(t, id, "Ann@Example.com");
   assert.equal(first.status, 200, first.text);
@@ -59,11 +63,15 @@ Deno.test("the opening email: once, at the opening, to confirmed addresses and s
   const reused = await t.request(`/drop-alerts/confirm?token=${link[1]}`, { method: "POST" });
   assert.equal(reused.status, 404, "a link works once");
 
-  // Before the opening the job waits; at the opening it mails, and a second delivery mails nobody.
-  assert.equal(await sendOpeningMail(t, id), 0);
+  // Scheduling queued the job for the opening: nothing is due a second before it.
+  assert.deepEqual(queue.ofType("drop-opening").map((j) => j.at), [OPENS_AT]);
+  t.clock.set(OPENS_AT - 1000);
+  await queue.runDue(t);
+  await t.deliverEmails();
+  assert.equal(shopperMails(t).filter((m) => /drop is open/.test(m.subject)).length, 0);
   t.clock.set(OPENS_AT);
-  // The queue's own dispatch, delivered twice as at-least-once delivery may.
-  await runJob(t, { type: "drop-opening", dropId: id });
+  await queue.runDue(t);
+  // Delivered again, as at-least-once delivery may: nobody is mailed twice.
   await runJob(t, { type: "drop-opening", dropId: id });
   await t.deliverEmails();
   const opening = (email: string) =>
@@ -169,4 +177,60 @@ Deno.test("the owner's view: the room, the ledger, refusals, time to sell out an
   const forPage = await t.request(`/api/drops/for/switch/${DROP_SWITCH.id}`);
   assert.equal(forPage.json.phase, "soldOut", "the product page says it sold out");
   assert.equal(forPage.json.unitsLeft, 0);
+});
+
+Deno.test("the opening email: a sign-up confirmed after the opening is mailed at once; sign-ups are limited per client", async () => {
+  await using store = await Deno.openKv(":memory:");
+  const queue = keptQueue(store, () => t.clock);
+  await using t = await createTestApp({ kv: queue.kv });
+  const id = await scheduleTestDrop(t);
+  await notify(t, id, "gus@example.com");
+  await t.deliverEmails();
+  const link = /confirm\?token=([A-Za-z0-9_-]+)/.exec(mailsTo(t, "gus@example.com")[0].text)!;
+  t.clock.set(OPENS_AT + 60_000);
+  await queue.runDue(t);
+  assert.equal(queue.jobs.length, 0);
+  const confirmed = await t.request(`/drop-alerts/confirm?token=${link[1]}`, { method: "POST" });
+  assert.equal(confirmed.status, 200, confirmed.text);
+  // The confirmation queued the job again in its own write.
+  await queue.runDue(t);
+  await t.deliverEmails();
+  assert.equal(mailsTo(t, "gus@example.com").filter((m) => /is open/.test(m.subject)).length, 1);
+
+  const answers = [];
+  for (let i = 0; i < 21; i++) {
+    answers.push((await notify(t, id, `shopper${i}@example.com`)).status);
+  }
+  assert.deepEqual(answers.slice(19), [200, 429], "20 sign-ups per client per 10 minutes");
+});
+
+Deno.test("the opening email: a mailbox gets a few confirmations a day however many drops ask", async () => {
+  await using t = await createTestApp();
+  const cookie = await adminCookie(t);
+  const ids = [await scheduleTestDrop(t)];
+  for (const pack of [0, 1, 2]) {
+    const res = await t.request("/api/admin/drops", {
+      method: "POST",
+      headers: { Cookie: cookie },
+      body: {
+        target: { kind: "pack", id: PACKS[pack].id },
+        units: 1,
+        opensAt: new Date(OPENS_AT).toISOString(),
+        perPersonLimit: 1,
+      },
+    });
+    assert.equal(res.status, 201, res.text);
+    ids.push(res.json.id);
+  }
+  // One mailbox however spelled: case, a +tag.
+  const spellings = [
+    "hal@example.com",
+    "Hal@example.com",
+    "hal+a@example.com",
+    "hal+b@example.com",
+  ];
+  for (const [i, id] of ids.entries()) await notify(t, id, spellings[i]);
+  await t.deliverEmails();
+  const confirmations = shopperMails(t).filter((m) => /confirm the email/.test(m.subject));
+  assert.equal(confirmations.length, 3);
 });
