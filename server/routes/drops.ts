@@ -68,8 +68,9 @@ export function dropRoutes(deps: AppDeps): Hono {
 
   app.post("/:id/join", async (c) => {
     // Counted before anything is read, so a script's burst costs it its places, not our reads.
+    let counted;
     try {
-      await hitRateLimit(
+      counted = await hitRateLimit(
         kv,
         clock,
         joinLimit,
@@ -103,6 +104,8 @@ export function dropRoutes(deps: AppDeps): Hono {
     });
     let state: TicketState = "waiting";
     if (!joined.created) {
+      // The same place again (a reload, another tab): it takes nothing, so it costs no join.
+      await counted.giveBack();
       const place = await rooms.place(id, joined.ticket.ticket);
       if (place.found) state = place.answer.state;
     }

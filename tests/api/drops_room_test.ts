@@ -177,6 +177,33 @@ Deno.test("joins are limited per client network (real sockets, distinct loopback
   assert.equal(view.json.waiting, 11);
 });
 
+Deno.test("joining again with the same cart (reloads, tabs) answers the same place and costs no join", async () => {
+  await using t = await createTestApp();
+  const id = await scheduleTestDrop(t);
+  t.clock.set(ROOM_OPENS);
+  await using server = serveOnLoopback(t.app);
+  const from = loopback(6, 1);
+  const first = await server.request(`/api/drops/${id}/join`, { from, method: "POST" });
+  assert.equal(first.status, 200, first.text);
+  for (let i = 0; i < 12; i++) {
+    const again = await server.request(`/api/drops/${id}/join`, {
+      from,
+      body: { cartId: first.json.cartId },
+    });
+    assert.equal(again.status, 200, `reload ${i + 1}: ${again.text}`);
+    assert.equal(again.json.ticket, first.json.ticket);
+  }
+  // The client's nine other joins are still its own.
+  for (let i = 0; i < 9; i++) {
+    const other = await server.request(`/api/drops/${id}/join`, { from, method: "POST" });
+    assert.equal(other.status, 200, other.text);
+  }
+  assert.equal(
+    (await server.request(`/api/drops/${id}/join`, { from, method: "POST" })).status,
+    429,
+  );
+});
+
 Deno.test("the opening draws the first window at random; later arrivals queue behind in arrival order", async () => {
   await using t = await createTestApp();
   const id = await scheduleTestDrop(t, { units: 1, perPersonLimit: 1 });
