@@ -21,6 +21,8 @@ export const SNAPSHOT_MS = 1_000;
  * least this old, so a burst of new places costs a few lists, not one each.
  */
 export const FRESH_PLACE_REFRESH_MS = 250;
+/** A room nobody asked about for this long is forgotten (a drop long over holds no memory). */
+export const FORGET_ROOM_MS = 10 * 60_000;
 
 /** One read of a drop's room. */
 export interface RoomSnapshot {
@@ -123,9 +125,18 @@ export function createRooms(kv: Deno.Kv, clock: Clock): Rooms {
     return slot.reading;
   }
 
+  function forgetIdle(now: number): void {
+    for (const [id, room] of rooms) {
+      if (!room.reading && room.latest && now - room.latest.readAt >= FORGET_ROOM_MS) {
+        rooms.delete(id);
+      }
+    }
+  }
+
   async function snapshot(dropId: string): Promise<RoomSnapshot | null> {
-    const latest = rooms.get(dropId)?.latest;
     const now = clock.now();
+    forgetIdle(now);
+    const latest = rooms.get(dropId)?.latest;
     // A room read before the opening is stale at the opening: the draw and the first admissions
     // happen on the first poll after it, not up to a second later.
     const opened = latest && latest.readAt < latest.drop.opensAt && now >= latest.drop.opensAt;

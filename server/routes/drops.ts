@@ -83,14 +83,19 @@ export function dropRoutes(deps: AppDeps): Hono {
     }
     const { id } = parseWith(dropParam, { id: c.req.param("id") });
     const body = await joinBody(c);
-    const cartId = body.cartId ?? c.req.query("cartId") ?? null;
-    const user = await optionalUser(deps, c);
+    const query = parseWith(dropTicketQuerySchema, { cartId: c.req.query("cartId") });
+    const given = body.cartId ?? query.cartId;
+    const [user, liveCart] = await Promise.all([
+      optionalUser(deps, c),
+      given ? findCart(kv, clock, given) : null,
+    ]);
+    const cartId = liveCart ? given! : null;
     const joined = await joinDrop(deps, {
       dropId: id,
       userId: user?.userId ?? null,
       network: clientKey(c),
       guestCart: async () => {
-        if (cartId && await findCart(kv, clock, cartId)) return cartId;
+        if (cartId) return cartId;
         // A guest without a live cart gets an empty one, counted like an add's new cart.
         await hitRateLimit(
           kv,
