@@ -237,6 +237,30 @@ export async function sendOpeningMail(
   return sent;
 }
 
+/** How long after its opening a drop's opening email may still be sent late (a restore, an outage). */
+export const LATE_OPENING_MAIL_MS = 24 * 60 * 60_000;
+
+/**
+ * Queues the opening job again for every drop still to open or opened within a day, neither called
+ * off nor sold out: a restore brings the drops back but not the queue's messages. Run at every
+ * start; a job twice mails nobody twice. Answers how many were queued.
+ */
+export async function queueOpeningMails(
+  { kv, clock }: Pick<Deps, "kv" | "clock">,
+): Promise<number> {
+  const now = clock.now();
+  let queued = 0;
+  for await (const { value: drop } of kv.list<DropRecord>({ prefix: keys.drops() })) {
+    if (drop.cancelledAt !== null || drop.soldOutAt !== null) continue;
+    if (drop.opensAt < now - LATE_OPENING_MAIL_MS) continue;
+    await kv.enqueue({ type: "drop-opening", dropId: drop.id } satisfies DropOpeningJob, {
+      delay: Math.max(0, drop.opensAt - now),
+    });
+    queued++;
+  }
+  return queued;
+}
+
 /** A drop's confirmed opening-mail sign-ups, for the owner's view of demand. */
 export async function countOpeningSignUps(kv: Deno.Kv, dropId: string): Promise<number> {
   let count = 0;

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { ROOM_OPENS_BEFORE_MS } from "../../server/drops/record.ts";
 import { sendOpeningMail } from "../../server/drops/opening_mail.ts";
-import { runJob } from "../../server/queue.ts";
+import { runJob, sweepAtStart } from "../../server/queue.ts";
 import { keptQueue } from "../helpers/kept_queue.ts";
 import { keys } from "../../server/kv/keys.ts";
 import { PACKS } from "../../shared/catalog/packs.ts";
@@ -233,4 +233,23 @@ Deno.test("the opening email: a mailbox gets a few confirmations a day however m
   await t.deliverEmails();
   const confirmations = shopperMails(t).filter((m) => /confirm the email/.test(m.subject));
   assert.equal(confirmations.length, 3);
+});
+
+Deno.test("the opening email survives a restore: the start's sweep queues the opening again", async () => {
+  await using store = await Deno.openKv(":memory:");
+  const queue = keptQueue(store, () => t.clock);
+  await using t = await createTestApp({ kv: queue.kv });
+  const id = await scheduleTestDrop(t);
+  const account = { email: "ivy@example.com", password: "Sw1tchesRule" };
+  await t.request("/auth/register", { method: "POST", body: account });
+  const token = (await t.request("/auth/login", { method: "POST", body: account })).json.token;
+  await notify(t, id, "ivy@example.com", { Authorization: `Bearer ${token}` });
+  // A restore brings the records back, not the queue's messages.
+  queue.jobs.length = 0;
+  await sweepAtStart(t);
+  assert.deepEqual(queue.ofType("drop-opening").map((j) => j.at), [OPENS_AT]);
+  t.clock.set(OPENS_AT);
+  await queue.runDue(t);
+  await t.deliverEmails();
+  assert.equal(mailsTo(t, "ivy@example.com").filter((m) => /is open/.test(m.subject)).length, 1);
 });
