@@ -108,7 +108,10 @@ export function dropRoutes(deps: AppDeps): Hono {
       },
     });
     let state: TicketState = "waiting";
-    if (!joined.created) {
+    // Joins keep the room fresh too (at most one read a second), so admissions never wait for a
+    // poll; a new place is "waiting" whatever the snapshot says.
+    if (joined.created) await rooms.snapshot(id);
+    else {
       // The same place again (a reload, another tab): it takes nothing, so it costs no join.
       await counted.giveBack();
       const place = await rooms.place(id, joined.ticket.ticket);
