@@ -297,6 +297,20 @@ Deno.test("admission fills the room: units over the limit, checkouts taking room
   assert.match(late.json.error, /sold out/);
 });
 
+Deno.test("a join after the opening lets the first places in even while nobody polls", async () => {
+  await using t = await createTestApp();
+  const id = await scheduleTestDrop(t, { units: 4, perPersonLimit: 2 });
+  t.clock.set(ROOM_OPENS);
+  for (let i = 1; i <= 3; i++) await guestPlace(t, id, `192.0.2.${i}`);
+  t.clock.set(OPENS_AT + 5_000);
+  await guestPlace(t, id, "192.0.2.9");
+  const view = await t.request(`/api/admin/drops/${id}`, {
+    headers: { Cookie: await adminCookie(t) },
+  });
+  assert.equal(view.json.admitted, 2, "4 units, 2 each");
+  assert.equal(view.json.waiting, 2);
+});
+
 Deno.test("a drop called off: every place is told it ended, and nobody joins", async () => {
   await using t = await createTestApp();
   const id = await scheduleTestDrop(t);
