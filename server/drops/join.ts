@@ -15,6 +15,8 @@ import {
   type TicketRecord,
 } from "./record.ts";
 import { countRefusal, getDrop, ledgerOf, readLedger } from "./store.ts";
+import type { Rooms } from "./room_snapshot.ts";
+import type { TicketState } from "../../shared/drops.ts";
 
 /** Who joins, and how a guest's place gets its cart. */
 export interface JoinInput {
@@ -28,6 +30,30 @@ export interface JoinInput {
    * empty one (made only once the join is allowed). The cart wing's, passed in by the route.
    */
   guestCart: () => Promise<string>;
+}
+
+/** A place taken or found again, and where it stands. */
+export interface Entered extends Joined {
+  state: TicketState;
+}
+
+/**
+ * Joins through this isolate's rooms: a new place is "waiting" (and its join keeps the room's
+ * snapshot fresh, at most one read a second, so admissions never wait for a poll); a place found
+ * again answers where it stands.
+ */
+export async function enterRoom(
+  deps: { kv: Deno.Kv; clock: Clock },
+  rooms: Rooms,
+  input: JoinInput,
+): Promise<Entered> {
+  const joined = await joinDrop(deps, input);
+  if (joined.created) {
+    await rooms.snapshot(input.dropId);
+    return { ...joined, state: "waiting" };
+  }
+  const place = await rooms.place(input.dropId, joined.ticket.ticket);
+  return { ...joined, state: place.found ? place.answer.state : "waiting" };
 }
 
 /** A place taken or found again. */

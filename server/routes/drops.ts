@@ -9,7 +9,6 @@ import {
   dropTicketQuerySchema,
   dropTicketSchema,
   type JoinAnswer,
-  type TicketState,
 } from "../../shared/drops.ts";
 import { escapeHtml } from "../../shared/html.ts";
 import { stockAlertConfirmQuerySchema } from "../../shared/schemas.ts";
@@ -21,7 +20,7 @@ import { clientKey } from "../middleware/client_key.ts";
 import { originOf } from "../middleware/shop_origin.ts";
 import { optionalUser } from "../middleware/user_auth.ts";
 import { createEmptyCart, findCart, userCartId } from "../cart/store.ts";
-import { joinDrop } from "../drops/join.ts";
+import { enterRoom } from "../drops/join.ts";
 import {
   confirmOpeningSignUp,
   dropConfirmLinkWorks,
@@ -90,7 +89,7 @@ export function dropRoutes(deps: AppDeps): Hono {
       given ? findCart(kv, clock, given) : null,
     ]);
     const cartId = liveCart ? given! : null;
-    const joined = await joinDrop(deps, {
+    const entered = await enterRoom(deps, rooms, {
       dropId: id,
       userId: user?.userId ?? null,
       network: clientKey(c),
@@ -107,18 +106,17 @@ export function dropRoutes(deps: AppDeps): Hono {
         return (await createEmptyCart(kv, clock, null)).id;
       },
     });
-    let state: TicketState = "waiting";
-    // Joins keep the room fresh too (at most one read a second), so admissions never wait for a
-    // poll; a new place is "waiting" whatever the snapshot says.
-    if (joined.created) await rooms.snapshot(id);
-    else {
-      // The same place again (a reload, another tab): it takes nothing, so it costs no join.
-      await counted.giveBack();
-      const place = await rooms.place(id, joined.ticket.ticket);
-      if (place.found) state = place.answer.state;
-    }
-    const answerCart = joined.cartId ?? cartId ?? (user ? await userCartId(kv, user.userId) : null);
-    return c.json({ ticket: joined.ticket.ticket, state, cartId: answerCart } satisfies JoinAnswer);
+    // The same place again (a reload, another tab) takes nothing, so it costs no join.
+    if (!entered.created) await counted.giveBack();
+    const answerCart = entered.cartId ?? cartId ??
+      (user ? await userCartId(kv, user.userId) : null);
+    return c.json(
+      {
+        ticket: entered.ticket.ticket,
+        state: entered.state,
+        cartId: answerCart,
+      } satisfies JoinAnswer,
+    );
   });
 
   app.get(
