@@ -135,7 +135,8 @@ export function joinSentence(drop: DropRecord): string {
 export interface DropCounts {
   ledger: DropLedger;
   persons: Map<string, number>;
-  ticketUnits: number;
+  /** Units each ticket read has held or bought. */
+  tickets: Map<string, number>;
 }
 
 /**
@@ -145,24 +146,33 @@ export interface DropCounts {
 export function holdUnits(
   drop: DropRecord,
   counts: DropCounts,
+  ticket: string,
   persons: readonly string[],
   units: number,
 ): void {
   if (isOver(drop, counts.ledger) || unitsLeft(drop, counts.ledger) < units) {
     throw new DropRefused(drop.id, "sold out", "The drop has sold out");
   }
-  const most = Math.max(counts.ticketUnits, ...persons.map((p) => counts.persons.get(p) ?? 0));
+  const most = mostHeld(counts, ticket, persons);
   if (most + units > drop.perPersonLimit) {
     throw new DropRefused(drop.id, "per-person limit", limitSentence(drop.perPersonLimit, most));
   }
   counts.ledger = { ...counts.ledger, holding: counts.ledger.holding + units };
-  addPersons(counts, persons, units);
+  addPersons(counts, ticket, persons, units);
+}
+
+/** The most units any of a shopper's keys (their place in line included) holds or bought. */
+function mostHeld(counts: DropCounts, ticket: string, persons: readonly string[]): number {
+  return Math.max(
+    counts.tickets.get(ticket) ?? 0,
+    ...persons.map((p) => counts.persons.get(p) ?? 0),
+  );
 }
 
 /** A held checkout that ends unpaid (lapse, replacement, cancel): its units go back. */
 export function giveBackHeld(counts: DropCounts, hold: DropHold): void {
   counts.ledger = { ...counts.ledger, holding: Math.max(0, counts.ledger.holding - hold.units) };
-  addPersons(counts, hold.persons, -hold.units);
+  addPersons(counts, hold.ticket, hold.persons, -hold.units);
 }
 
 /** A held checkout paid: its units move from holding to sold. */
@@ -176,7 +186,7 @@ export function sellHeld(counts: DropCounts, hold: DropHold): void {
 /** A paid order cancelled while its drop still sells: its units go back to the drop. */
 export function giveBackSold(counts: DropCounts, hold: DropHold): void {
   counts.ledger = { ...counts.ledger, sold: Math.max(0, counts.ledger.sold - hold.units) };
-  addPersons(counts, hold.persons, -hold.units);
+  addPersons(counts, hold.ticket, hold.persons, -hold.units);
 }
 
 /**
@@ -186,14 +196,13 @@ export function giveBackSold(counts: DropCounts, hold: DropHold): void {
 export function sellLate(
   drop: DropRecord,
   counts: DropCounts,
+  hold: DropHold,
   persons: readonly string[],
-  units: number,
 ): boolean {
-  if (drop.cancelledAt !== null || unitsLeft(drop, counts.ledger) < units) return false;
-  const most = Math.max(counts.ticketUnits, ...persons.map((p) => counts.persons.get(p) ?? 0));
-  if (most + units > drop.perPersonLimit) return false;
-  counts.ledger = { ...counts.ledger, sold: counts.ledger.sold + units };
-  addPersons(counts, persons, units);
+  if (drop.cancelledAt !== null || unitsLeft(drop, counts.ledger) < hold.units) return false;
+  if (mostHeld(counts, hold.ticket, persons) + hold.units > drop.perPersonLimit) return false;
+  counts.ledger = { ...counts.ledger, sold: counts.ledger.sold + hold.units };
+  addPersons(counts, hold.ticket, persons, hold.units);
   return true;
 }
 
@@ -213,7 +222,21 @@ export function countMorePersons(
   return true;
 }
 
-function addPersons(counts: DropCounts, persons: readonly string[], units: number): void {
+function addPersons(
+  counts: DropCounts,
+  ticket: string,
+  persons: readonly string[],
+  units: number,
+): void {
   for (const p of persons) counts.persons.set(p, Math.max(0, (counts.persons.get(p) ?? 0) + units));
-  counts.ticketUnits = Math.max(0, counts.ticketUnits + units);
+  counts.tickets.set(ticket, Math.max(0, (counts.tickets.get(ticket) ?? 0) + units));
+}
+
+/** A copy the rules may change while the original stays as read (a plan may run again). */
+export function copyCounts(counts: DropCounts): DropCounts {
+  return {
+    ledger: { ...counts.ledger },
+    persons: new Map(counts.persons),
+    tickets: new Map(counts.tickets),
+  };
 }

@@ -28,6 +28,8 @@ import { stopSoon } from "./stops.ts";
 import { runStockJob } from "../stock/batch.ts";
 import { step } from "./steps.ts";
 import { InvalidInput } from "../errors.ts";
+import { DropRefused } from "../drops/purchase_rules.ts";
+import { countRefusal } from "../drops/store.ts";
 import {
   CartChanged,
   type CheckoutDeps,
@@ -104,6 +106,8 @@ async function reserveCart(deps: CheckoutDeps, input: CheckoutInput): Promise<Re
         (reserved) => reserved.order.orderNumber,
       );
     } catch (err) {
+      // A drop's refusal is counted for the owner's view (sold out, past the limit, no place).
+      if (err instanceof DropRefused) await countRefusal(deps.kv, err.dropId, err.reason);
       if (!(err instanceof CartChanged)) throw err;
       if (attempt >= CART_TRIES) {
         throw new Conflict(
