@@ -359,6 +359,48 @@ Deno.test("parallel checkouts from distinct clients sell exactly the drop's unit
     answers.filter((a) => a.status === 409).every((a) => a.json.error === "The drop has sold out"),
   );
   assert.deepEqual(await ledgerOf(t, drop), { holding: 5, sold: 0 });
+  // Every winner pays at once: exactly the drop's units sold, and it is sold out.
+  await Promise.all(
+    answers.filter((a) => a.status === 200).map((a) => pay(t, a.json.paymentIntentId)),
+  );
+  assert.deepEqual(await ledgerOf(t, drop), { holding: 0, sold: 5 });
+  assert.notEqual((await dropNow(t, drop)).soldOutAt, null);
+});
+
+Deno.test("a custom tester holding a drop's switch goes in with the place in the body", async () => {
+  await using t = await createTestApp();
+  await stockUp(t);
+  const switchId = STARTER.switchIds[0];
+  const drop = await scheduleDrop(t, { target: { kind: "switch", id: switchId }, productIds: [] });
+  const cartId = await guestCart(t);
+  const ticket = await placeFor(t, drop, `cart:${cartId}`);
+  const tester = {
+    cartId,
+    name: "Custom Switch Tester",
+    size: 10,
+    keycaps: "none",
+    bodyColor: "white",
+    switches: STARTER.switchIds.map((id) => ({ id, quantity: 1 })),
+    quantity: 1,
+  };
+  const refused = await t.request("/api/cart/add/tester", { method: "POST", body: tester });
+  assert.equal(refused.status, 409, refused.text);
+  assert.match(refused.json.error, /join the waiting room/);
+  const bad = await t.request("/api/cart/add/tester", {
+    method: "POST",
+    body: { ...tester, ticket: "not a ticket!" },
+  });
+  assert.equal(bad.status, 400, bad.text);
+  const added = await t.request("/api/cart/add/tester", {
+    method: "POST",
+    body: { ...tester, ticket },
+  });
+  assert.equal(added.status, 200, added.text);
+  // The pack holds the switch too: it needs the place as well, and both count toward the limit.
+  assert.equal((await addTarget(t, { cartId })).status, 409);
+  const started = await checkout(t, cartId);
+  assert.equal(started.status, 200, started.text);
+  assert.equal((await getOrder(t.kv, started.json.orderNumber)).dropHold?.units, 1);
 });
 
 Deno.test("a lapsed drop hold gives its units back at once; the next admitted shopper buys them", async () => {
