@@ -548,3 +548,45 @@ Deno.test("a late payment of a lapsed drop hold sells only units the drop still 
   assert.equal(answer?.status, "CANCELLED", "the units went to the next shopper");
   assert.deepEqual(await ledgerOf(t, drop), { holding: 2, sold: 0 }, "never oversold");
 });
+
+Deno.test("a guest's place stays with its line when the cart joins the account's at sign-in", async () => {
+  await using t = await createTestApp();
+  await stockUp(t);
+  const ann = await shopper(t, "ann@example.com");
+  // Ann's account put a Starter Pack in its cart before the drop: the guest's line joins it.
+  const own = await addTarget(t, { headers: ann.headers });
+  assert.equal(own.status, 200, own.text);
+  const drop = await scheduleDrop(t);
+  const guest = await admittedGuest(t, drop, 1);
+  const login = await t.request("/auth/login", {
+    method: "POST",
+    client: "192.0.2.9",
+    body: { email: "ann@example.com", password: "The-Right-Password-1", cartId: guest.cartId },
+  });
+  assert.equal(login.status, 200, login.text);
+  assert.equal(login.json.cartId, own.json.id);
+  const joined = (await t.kv.get<CartRecord>(keys.cart(own.json.id))).value!;
+  const line = joined.lines.find((l) => l.lineId === String(STARTER.id));
+  assert.equal(line?.quantity, 2);
+  assert.deepEqual(line?.dropTicket, { dropId: drop.id, ticket: guest.ticket });
+  const headers = { Authorization: `Bearer ${login.json.token}` };
+  const started = await checkout(t, own.json.id, { headers });
+  assert.equal(started.status, 200, started.text);
+  assert.equal((await getOrder(t.kv, started.json.orderNumber)).dropHold?.units, 2);
+});
+
+Deno.test("a paid drop order cancelled after the drop sold out leaves the drop's count as it ended", async () => {
+  await using t = await createTestApp();
+  await stockUp(t);
+  const drop = await scheduleDrop(t, { units: 2, perPersonLimit: 2 });
+  const { cartId } = await admittedGuest(t, drop, 2);
+  const started = await checkout(t, cartId);
+  await pay(t, started.json.paymentIntentId);
+  const soldOutAt = (await dropNow(t, drop)).soldOutAt;
+  assert.notEqual(soldOutAt, null);
+  await cancelOrder(t, started.json.orderNumber, "Cancelled by the customer; refunded in full");
+  assert.deepEqual(await ledgerOf(t, drop), { holding: 0, sold: 2 }, "the report stays true");
+  assert.equal((await dropNow(t, drop)).soldOutAt, soldOutAt);
+  // The units went back on the shelf, where the target sells as usual.
+  assert.equal((await addTarget(t, { quantity: 2 })).status, 200);
+});
