@@ -26,6 +26,7 @@ import { readStockVersion } from "../kv/version.ts";
 import { describeShortages } from "../stock/names.ts";
 import { MAX_LINE_QUANTITY } from "../../shared/policy.ts";
 import { gateLine } from "../drops/gate.ts";
+import { guessTargets, readDropIndex } from "../drops/line_drops.ts";
 import type { DropTicketRef } from "../drops/purchase_rules.ts";
 
 import {
@@ -123,6 +124,16 @@ export async function addToCart(kv: Deno.Kv, clock: Clock, input: AddInput): Pro
     ? findCart(kv, clock, input.cartId)
     : null;
   firstRead?.catch(() => {});
+  // Whether a drop takes the line's units, asked alongside (no round trip of its own).
+  const ahead = readDropIndex(
+    kv,
+    guessTargets([
+      input.spec.kind === "product"
+        ? { productId: input.spec.productId }
+        : { productId: null, switchIds: input.spec.switchIds },
+    ]),
+  );
+  ahead.catch(() => {});
   const [{ product, switches }] = await Promise.all([
     validateSpec(kv, input.spec),
     readStockVersion(kv),
@@ -167,6 +178,7 @@ export async function addToCart(kv: Deno.Kv, clock: Clock, input: AddInput): Pro
         added: input.quantity,
         ticket: input.ticket ?? existing?.dropTicket ?? null,
         holders: input.ticket || !existing?.dropTicket ? holdersOf(cart.id, input.userId) : null,
+        ahead,
       });
       const free = await ensureStock(kv, bom, quantity, input.spec);
       const place = dropTicket ? { dropTicket } : {};

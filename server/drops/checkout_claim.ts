@@ -6,7 +6,7 @@
 import { Conflict } from "../errors.ts";
 import { mailboxOf } from "../email/mailbox.ts";
 import { type Person, personKeys } from "./record.ts";
-import { type DropLine, runningDropsOf } from "./line_drops.ts";
+import { type DropIndex, type DropLine, runningDropsOf } from "./line_drops.ts";
 import { DropRefused, type DropTicketRef, joinSentence } from "./purchase_rules.ts";
 
 /** A checkout's claim on a drop. */
@@ -27,8 +27,10 @@ export async function claimOf(
   lines: readonly DropLine[],
   places: readonly (DropTicketRef | undefined)[],
   person: Person,
+  /** The drop index read ahead with the cart (line_drops.ts). */
+  ahead?: Promise<DropIndex>,
 ): Promise<DropClaim | null> {
-  const drops = await runningDropsOf(kv, lines);
+  const drops = await runningDropsOf(kv, lines, ahead);
   if (drops.length === 0) return null;
   if (drops.length > 1) {
     throw new Conflict(

@@ -8,7 +8,7 @@
 import { Conflict } from "../errors.ts";
 import type { Clock } from "../clock.ts";
 import { countRefusal, findTicket } from "./store.ts";
-import { type DropLine, runningDropsOf } from "./line_drops.ts";
+import { type DropIndex, type DropLine, runningDropsOf } from "./line_drops.ts";
 import {
   checkAdmitted,
   DropRefused,
@@ -33,6 +33,8 @@ export interface GateInput {
    * keeps its lines' places).
    */
   holders: readonly string[] | null;
+  /** The drop index as read ahead alongside the caller's first reads (line_drops.ts). */
+  ahead?: Promise<DropIndex>;
 }
 
 /**
@@ -44,7 +46,7 @@ export async function gateLine(
   clock: Clock,
   input: GateInput,
 ): Promise<DropTicketRef | null> {
-  const drops = await runningDropsOf(kv, [input.line]);
+  const drops = await runningDropsOf(kv, [input.line], input.ahead);
   if (drops.length === 0) return null;
   if (drops.length > 1) {
     throw new Conflict(

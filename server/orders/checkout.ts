@@ -30,6 +30,7 @@ import { step } from "./steps.ts";
 import { InvalidInput } from "../errors.ts";
 import { DropRefused } from "../drops/purchase_rules.ts";
 import { countRefusal } from "../drops/store.ts";
+import { guessTargets, readDropIndex } from "../drops/line_drops.ts";
 import {
   CartChanged,
   type CheckoutDeps,
@@ -146,6 +147,20 @@ async function loadCart(
     keys.holds(input.client),
   ]) as [Deno.KvEntryMaybe<CartRecord>, Deno.KvEntryMaybe<string>, HoldsEntry];
   const cart = liveCart(cartEntry, clock)?.value;
+  // Whether a drop takes the cart's units, asked while the cart is priced (no trip of its own).
+  const dropIndex = cart
+    ? readDropIndex(
+      kv,
+      guessTargets(
+        cart.lines.map((l) =>
+          l.kind === "product"
+            ? { productId: l.productId }
+            : { productId: null, switchIds: l.switchIds }
+        ),
+      ),
+    )
+    : null;
+  dropIndex?.catch(() => {});
   const typed = input.promoCode?.trim() || null;
   const promo = typed ? { typed, want: usageWant(normalizePromoCode(typed), input.email) } : null;
   const [lines, usage] = cart
@@ -185,7 +200,7 @@ async function loadCart(
     lines,
     userId: input.userId ?? cart.userId ?? null,
     promo,
-    firstReads: { cart: cartEntry, pending, holds, usage },
+    firstReads: { cart: cartEntry, pending, holds, usage, dropIndex },
   };
 }
 

@@ -37,6 +37,7 @@ import { type JobPlan, type Prepared, type StockJob } from "../stock/batch.ts";
 import { applyMove, availableOf, type StockRecord, type WorkingStock } from "../stock/record.ts";
 import { type OrderDeps } from "./steps.ts";
 import { claimOf, type DropClaim } from "../drops/checkout_claim.ts";
+import type { DropIndex } from "../drops/line_drops.ts";
 import {
   dropClaims,
   type DropRead,
@@ -93,6 +94,8 @@ export interface PricedCart {
     pending: Deno.KvEntryMaybe<string>;
     holds: HoldsEntry;
     usage: UsageRead | null;
+    /** The drop index for the cart's lines, read ahead with the cart (drops/line_drops.ts). */
+    dropIndex: Promise<DropIndex> | null;
   } | null;
 }
 
@@ -242,6 +245,7 @@ async function readForReservation(
 ): Promise<ReservationReads> {
   const first = cart.firstReads;
   cart.firstReads = null;
+  const dropIndex = first?.dropIndex ?? undefined;
   const [cartNow, pending, holds, ownUsage] = first
     ? [first.cart, first.pending, first.holds, first.usage]
     : await Promise.all([
@@ -264,6 +268,7 @@ async function readForReservation(
         address: input.address ?? null,
         network: input.client,
       },
+      dropIndex,
     ),
   ]);
   const usage = mergeUsage(ownUsage, previous?.usage ?? null);
