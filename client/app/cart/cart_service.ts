@@ -61,17 +61,25 @@ async function fetchCart(cartId: string): Promise<CartView | null> {
   }
 }
 
-/** Adds a product by id (a pack or an item). */
-export async function addItemToCart(itemId: number, quantity = 1): Promise<CartAddResult> {
+/**
+ * Adds a product by id (a pack or an item); `ticket` is an admitted place in the product's drop
+ * (the server refuses a drop's target without one while the drop runs).
+ */
+export async function addItemToCart(
+  itemId: number,
+  quantity = 1,
+  ticket?: string,
+): Promise<CartAddResult> {
   try {
     const cart = await api<CartAddResult>("/api/cart/add", {
       method: "POST",
-      query: { itemId, quantity, cartId: useStore.getState().cartId },
+      query: { itemId, quantity, cartId: useStore.getState().cartId, ticket },
     });
     remember(cart);
     return cart;
   } catch (err) {
-    if (isMissingCart(err)) {
+    // A drop's place is bound to its cart: a lapsed one is no cart to start afresh from.
+    if (isMissingCart(err) && !ticket) {
       useStore.getState().setCartId(null);
       return addItemToCart(itemId, quantity);
     }
@@ -79,9 +87,12 @@ export async function addItemToCart(itemId: number, quantity = 1): Promise<CartA
   }
 }
 
-/** Adds a custom tester or a fidget cube. */
+/**
+ * Adds a custom tester or a fidget cube; `ticket` is an admitted place in the drop of one of its
+ * switches.
+ */
 export async function addTesterToCart(
-  payload: Omit<TesterAddInput, "cartId">,
+  payload: Omit<TesterAddInput, "cartId"> & { ticket?: string },
 ): Promise<CartAddResult> {
   try {
     const cart = await api<CartAddResult>("/api/cart/add/tester", {

@@ -1,0 +1,96 @@
+import { useState } from "react";
+import { Link, useNavigate } from "react-router-dom";
+import type { DropTarget } from "../../../shared/drops.ts";
+import { errorMessage } from "../api.ts";
+import { NotifyMe, type NotifyTarget } from "../components/notify_me.tsx";
+import { countdownWords, formatCountdown, roomOpensAt, utcText } from "./drop_clock.ts";
+import { joinDrop } from "./drop_api.ts";
+import { DropNotifyForm } from "./drop_notify_form.tsx";
+import { keptPlace, waitingRoomPath } from "./drop_places.ts";
+import { phaseNow } from "./drop_phase.ts";
+import { useDrop } from "./use_drop.ts";
+import { useSecondsUntil } from "./use_seconds_until.ts";
+
+/** The back-in-stock sign-up a drop's target takes. */
+export function notifyTargetOf(target: DropTarget): NotifyTarget {
+  return target.kind === "switch" ? { switchId: target.id } : { productId: target.id };
+}
+
+/**
+ * A product's drop on its page: what it is, the countdown to the opening (on the server's clock),
+ * "Email me when it opens" before it, the way into the waiting room from two minutes before, and
+ * the back-in-stock sign-up once it sold out. Nothing when the product has no drop.
+ */
+export function DropPanel({ target, name }: { target: DropTarget; name: string }) {
+  const heard = useDrop(target);
+  const navigate = useNavigate();
+  const [asking, setAsking] = useState(false);
+  const [joining, setJoining] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const drop = heard?.drop ?? null;
+  const offset = heard?.offsetMs ?? null;
+  const toRoom = useSecondsUntil(drop ? roomOpensAt(drop.opensAt) : null, offset, 1);
+  const toOpening = useSecondsUntil(drop?.opensAt ?? null, offset, 1);
+  if (!drop || drop.phase === "cancelled") return null;
+  const phase = phaseNow(drop.phase, toRoom, toOpening);
+  const place = keptPlace(drop.id);
+  const headingId = `drop-${drop.id}-title`;
+
+  async function join() {
+    if (!drop || joining) return;
+    setJoining(true);
+    setError(null);
+    try {
+      await joinDrop(drop.id, target);
+      navigate(waitingRoomPath(drop.id, target));
+    } catch (err) {
+      setError(errorMessage(err, "We could not reach the waiting room. Please try again."));
+      setJoining(false);
+    }
+  }
+
+  return (
+    <section className="drop-panel card" aria-labelledby={headingId} data-testid="drop-panel">
+      <h2 id={headingId}>{phase === "soldOut" ? "This drop sold out" : "Limited drop"}</h2>
+      <p className="small">
+        {drop.units} made for this drop. At most {drop.perPersonLimit}{" "}
+        per person; once it is your turn you have {drop.holdMinutes} minutes to check out.
+        {drop.signedInOnly ? " For signed-in shoppers only." : ""}
+      </p>
+      {phase !== "soldOut" && (
+        <p className="small">
+          Opens {new Date(drop.opensAt).toLocaleString()} ({utcText(drop.opensAt)}).
+        </p>
+      )}
+      {toOpening > 0 && phase !== "soldOut" && (
+        <p
+          className="drop-countdown"
+          role="timer"
+          aria-label={`Opens in ${countdownWords(toOpening)}`}
+        >
+          Opens in <span className="drop-countdown-clock">{formatCountdown(toOpening)}</span>
+        </p>
+      )}
+      {phase === "scheduled" && (asking
+        ? <DropNotifyForm dropId={drop.id} name={name} />
+        : (
+          <button type="button" className="button secondary" onClick={() => setAsking(true)}>
+            Email me when it opens<span className="visually-hidden">: {name}</span>
+          </button>
+        ))}
+      {(phase === "room" || phase === "open") && (place
+        ? (
+          <Link className="button" to={waitingRoomPath(drop.id, target)}>
+            Back to your place in line
+          </Link>
+        )
+        : (
+          <button type="button" className="button" onClick={join} aria-disabled={joining}>
+            {joining ? "Joining..." : "Join the waiting room"}
+          </button>
+        ))}
+      {error && <p className="error-text" role="alert">{error}</p>}
+      {phase === "soldOut" && <NotifyMe target={notifyTargetOf(target)} name={name} />}
+    </section>
+  );
+}
