@@ -1,15 +1,19 @@
-import { useState } from "react";
+import { lazy, Suspense, useState } from "react";
 import { Link, useNavigate } from "react-router-dom";
 import type { DropTarget } from "../../../shared/drops.ts";
 import { errorMessage } from "../api.ts";
 import { NotifyMe, type NotifyTarget } from "../components/notify_me.tsx";
 import { countdownWords, formatCountdown, roomOpensAt, utcText } from "./drop_clock.ts";
 import { joinDrop } from "./drop_api.ts";
-import { DropNotifyForm } from "./drop_notify_form.tsx";
 import { keptPlace, waitingRoomPath } from "./drop_places.ts";
 import { phaseNow } from "./drop_phase.ts";
 import { useDrop } from "./use_drop.ts";
 import { useSecondsUntil } from "./use_seconds_until.ts";
+
+/** The form and its email check load when first asked for, as back-in-stock's do. */
+const DropNotifyForm = lazy(async () => ({
+  default: (await import("./drop_notify_form.tsx")).DropNotifyForm,
+}));
 
 /** The back-in-stock sign-up a drop's target takes. */
 export function notifyTargetOf(target: DropTarget): NotifyTarget {
@@ -72,7 +76,11 @@ export function DropPanel({ target, name }: { target: DropTarget; name: string }
         </p>
       )}
       {phase === "scheduled" && (asking
-        ? <DropNotifyForm dropId={drop.id} name={name} />
+        ? (
+          <Suspense fallback={<p className="small" role="status">Loading...</p>}>
+            <DropNotifyForm dropId={drop.id} name={name} />
+          </Suspense>
+        )
         : (
           <button type="button" className="button secondary" onClick={() => setAsking(true)}>
             Email me when it opens<span className="visually-hidden">: {name}</span>

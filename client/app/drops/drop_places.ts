@@ -3,7 +3,7 @@
  * place is bound to: a reload or a new tab finds the same place, and polls present the same cart
  * (a guest's place belongs to its cart). The server still decides whose a place is.
  */
-import { DROP_TARGET_KINDS, type DropTarget } from "../../../shared/drops.ts";
+import type { DropTarget } from "../../../shared/drops.ts";
 import { readLocal, writeLocal } from "../store/storage.ts";
 
 /** A place in line as this browser keeps it. */
@@ -15,6 +15,12 @@ export interface KeptPlace {
 }
 
 const PREFIX = "switch-tester-shop:drop:";
+
+/**
+ * The kinds of target (shared/drops.ts DROP_TARGET_KINDS), written here as a type-checked copy:
+ * that module carries the schemas, and product pages load no zod until a form asks for it.
+ */
+const KINDS: readonly DropTarget["kind"][] = ["switch", "pack", "item"];
 
 /** The storage key of a drop's place. */
 export function placeKey(dropId: string): string {
@@ -30,7 +36,7 @@ export function parsePlace(text: string | null): KeptPlace | null {
     if (
       typeof value.ticket !== "string" || value.ticket === "" ||
       (value.cartId !== null && typeof value.cartId !== "string") ||
-      !target || !DROP_TARGET_KINDS.includes(target.kind as DropTarget["kind"]) ||
+      !target || !KINDS.includes(target.kind as DropTarget["kind"]) ||
       !Number.isInteger(target.id)
     ) return null;
     return {
