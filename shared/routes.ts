@@ -188,7 +188,7 @@ export const PAGES: readonly PageInfo[] = [
     ...page(
       "/drops/:id",
       "Waiting room",
-      "The waiting room of a limited drop: your place in line and your turn.",
+      "Waiting room",
       false,
       "drops/waiting_room_page.tsx",
       ["target"],

@@ -77,17 +77,10 @@ export async function api<T>(path: string, options: ApiOptions = {}): Promise<T>
 
 /**
  * Paths that learn who the shopper is (docs/product.md#roles): cart adds and order creation link
- * the cart or order to the account, a back-in-stock or drop sign-up for the account's own
- * address needs no confirmation, a signed-in shopper's place in a drop's line is theirs (joined
- * and asked for by the session), and /auth/* needs the session. Nothing else gets the token.
+ * the cart or order to the account, a back-in-stock sign-up for the account's own address needs
+ * no confirmation, and /auth/* needs the session. Nothing else gets the token.
  */
-const USER_PATHS = [
-  "/api/cart/add",
-  "/api/orders/create",
-  "/api/stock-alerts",
-  "/api/drops/",
-  "/auth/",
-];
+const USER_PATHS = ["/api/cart/add", "/api/orders/create", "/api/stock-alerts", "/auth/"];
 
 /** `Authorization: Bearer <token>` for a signed-in shopper on USER_PATHS; an explicit header wins. */
 function userAuthorization(path: string): Record<string, string> {

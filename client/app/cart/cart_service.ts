@@ -61,25 +61,17 @@ async function fetchCart(cartId: string): Promise<CartView | null> {
   }
 }
 
-/**
- * Adds a product by id (a pack or an item); `ticket` is an admitted place in the product's drop
- * (the server refuses a drop's target without one while the drop runs).
- */
-export async function addItemToCart(
-  itemId: number,
-  quantity = 1,
-  ticket?: string,
-): Promise<CartAddResult> {
+/** Adds a product by id (a pack or an item). */
+export async function addItemToCart(itemId: number, quantity = 1): Promise<CartAddResult> {
   try {
     const cart = await api<CartAddResult>("/api/cart/add", {
       method: "POST",
-      query: { itemId, quantity, cartId: useStore.getState().cartId, ticket },
+      query: { itemId, quantity, cartId: useStore.getState().cartId },
     });
     remember(cart);
     return cart;
   } catch (err) {
-    // A drop's place is bound to its cart: a lapsed one is no cart to start afresh from.
-    if (isMissingCart(err) && !ticket) {
+    if (isMissingCart(err)) {
       useStore.getState().setCartId(null);
       return addItemToCart(itemId, quantity);
     }

@@ -1,11 +1,17 @@
-import { lazy, Suspense, useState } from "react";
+import { lazy, Suspense, useEffect, useState } from "react";
 import { Link, useNavigate } from "react-router-dom";
 import type { DropTarget } from "../../../shared/drops.ts";
 import { errorMessage } from "../api.ts";
 import { NotifyMe, type NotifyTarget } from "../components/notify_me.tsx";
-import { countdownWords, formatCountdown, roomOpensAt, utcText } from "./drop_clock.ts";
+import {
+  countdownWords,
+  formatCountdown,
+  roomOpensAt,
+  secondsUntil,
+  utcText,
+} from "./drop_clock.ts";
 import { joinDrop } from "./drop_api.ts";
-import { keptPlace, waitingRoomPath } from "./drop_places.ts";
+import { type KeptPlace, keptPlace, waitingRoomPath } from "./drop_places.ts";
 import { phaseNow } from "./drop_phase.ts";
 import { useDrop } from "./use_drop.ts";
 import { useSecondsUntil } from "./use_seconds_until.ts";
@@ -33,11 +39,27 @@ export function DropPanel({ target, name }: { target: DropTarget; name: string }
   const [error, setError] = useState<string | null>(null);
   const drop = heard?.drop ?? null;
   const offset = heard?.offsetMs ?? null;
-  const toRoom = useSecondsUntil(drop ? roomOpensAt(drop.opensAt) : null, offset, 1);
-  const toOpening = useSecondsUntil(drop?.opensAt ?? null, offset, 1);
+  // What the server computes from its own time, so its HTML and the first render agree.
+  const serverNow = drop ? Date.parse(drop.serverTime) : 0;
+  const roomAt = drop ? roomOpensAt(drop.opensAt) : null;
+  const toRoom = useSecondsUntil(roomAt, offset, roomAt ? secondsUntil(roomAt, 0, serverNow) : 1);
+  const toOpening = useSecondsUntil(
+    drop?.opensAt ?? null,
+    offset,
+    drop ? secondsUntil(drop.opensAt, 0, serverNow) : 1,
+  );
+  // What lives in this browser (the place, the local time) is read once the page runs here.
+  const [local, setLocal] = useState<{ place: KeptPlace | null; opens: string } | null>(null);
+  const dropId = drop?.id;
+  const opensAt = drop?.opensAt;
+  useEffect(() => {
+    if (dropId && opensAt) {
+      setLocal({ place: keptPlace(dropId), opens: new Date(opensAt).toLocaleString() });
+    }
+  }, [dropId, opensAt]);
   if (!drop || drop.phase === "cancelled") return null;
   const phase = phaseNow(drop.phase, toRoom, toOpening);
-  const place = keptPlace(drop.id);
+  const place = local?.place ?? null;
   const headingId = `drop-${drop.id}-title`;
 
   async function join() {
@@ -63,7 +85,7 @@ export function DropPanel({ target, name }: { target: DropTarget; name: string }
       </p>
       {phase !== "soldOut" && (
         <p className="small">
-          Opens {new Date(drop.opensAt).toLocaleString()} ({utcText(drop.opensAt)}).
+          Opens {local ? `${local.opens} (${utcText(drop.opensAt)})` : utcText(drop.opensAt)}.
         </p>
       )}
       {toOpening > 0 && phase !== "soldOut" && (

@@ -1,33 +1,39 @@
 import { useEffect, useState } from "react";
 import type { DropPublicView, DropTarget } from "../../../shared/drops.ts";
+import { api, ApiError } from "../api.ts";
+import { useApiRequest } from "../use_request.ts";
 import { clockOffset } from "./drop_clock.ts";
-import { fetchDropFor } from "./drop_api.ts";
+import { dropForPath } from "./drop_api.ts";
 
-/** A drop as the page last heard of it, with the server's clock offset measured at the answer. */
+/** A drop as the page heard of it, with the server's clock offset once measured in the browser. */
 export interface HeardDrop {
   drop: DropPublicView;
-  offsetMs: number;
+  /** null until the page runs in the browser: it then counts from the server's own time. */
+  offsetMs: number | null;
 }
 
 /**
- * A target's drop, asked in the browser once the page is up (null: none, or not known yet). Not
- * read by the server's render: the answer carries the server's time, which would make every
- * rendered product page a new one, and a product page must never wait on a drop.
+ * A target's drop (null: none, or not known yet). A server-rendered page is rendered with it and
+ * carries it, so the browser does not ask again at load; a product with no drop is told so by a
+ * 404 (or an empty answer), which is no failure.
  */
 export function useDrop(target: DropTarget | null): HeardDrop | null {
-  const [heard, setHeard] = useState<HeardDrop | null>(null);
-  const kind = target?.kind;
-  const id = target?.id;
-  useEffect(() => {
-    if (!kind || !id) return;
-    const controller = new AbortController();
-    fetchDropFor({ kind, id }, controller.signal).then((drop) => {
-      if (controller.signal.aborted) return;
-      setHeard(drop ? { drop, offsetMs: clockOffset(drop.serverTime, Date.now()) } : null);
-    }, (err) => {
-      if (!controller.signal.aborted) console.warn("The drop could not be loaded", err);
-    });
-    return () => controller.abort();
-  }, [kind, id]);
-  return heard;
+  const path = target ? dropForPath(target) : null;
+  const load = useApiRequest(
+    path,
+    (drop: DropPublicView | null) => drop,
+    async (signal) => {
+      try {
+        return await api<DropPublicView | null>(path!, { signal });
+      } catch (err) {
+        if (err instanceof ApiError && err.status === 404) return null;
+        throw err;
+      }
+    },
+  );
+  const drop = load.state === "loaded" ? load.data : null;
+  const [offsetMs, setOffsetMs] = useState<number | null>(null);
+  // Measured as the answer reaches the running page (the embedded one: at hydration).
+  useEffect(() => setOffsetMs(drop ? clockOffset(drop.serverTime, Date.now()) : null), [drop]);
+  return drop ? { drop, offsetMs } : null;
 }

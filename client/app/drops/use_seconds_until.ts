@@ -3,8 +3,8 @@ import { secondsUntil } from "./drop_clock.ts";
 
 /**
  * Whole seconds until `deadline` on the server's clock (the device's plus `offsetMs`), kept
- * current. Until the page runs in the browser it is `initial` (what the server computed from its
- * own time), so the server's HTML and the first render in the browser say the same.
+ * current. Until the offset is measured (on the server, and at hydration) it is `initial` (what
+ * the server computed from its own time), so the server's HTML and the first render agree.
  */
 export function useSecondsUntil(
   deadline: string | null,
@@ -26,5 +26,6 @@ export function useSecondsUntil(
     }, 250);
     return () => clearInterval(timer);
   }, [deadline, offsetMs]);
-  return seconds;
+  // Until the offset is known the server's own figure stands (it may change as an answer arrives).
+  return offsetMs === null || deadline === null ? initial : seconds;
 }

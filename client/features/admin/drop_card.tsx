@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import { toast } from "react-hot-toast";
-import type { DropAdminView } from "../../../shared/drops.ts";
+import type { DropAdminView, DropPublicView } from "../../../shared/drops.ts";
 import { adminErrorMessage } from "./admin_api.ts";
 import { dropIsLive, refusedText, sellOutText, utcClock } from "./drop_format.ts";
 import { cancelDrop, fetchDrop } from "./drops_api.ts";
@@ -16,25 +16,31 @@ const PHASES: Record<DropAdminView["phase"], string> = {
   cancelled: "Called off",
 };
 
-/** A drop's figures, asked again every few seconds while it can still change. */
-function useLiveDrop(first: DropAdminView): DropAdminView {
-  const [drop, setDrop] = useState(first);
-  const live = dropIsLive(drop.phase);
-  useEffect(() => setDrop(first), [first]);
+/** A drop as the list gives it: the public view with its sales; the rest comes with the view. */
+export type DropRow = DropPublicView & { sold: number; holding: number };
+
+/**
+ * A drop's full view (the list's row until it arrives), asked at once and again every few
+ * seconds while the drop can still change.
+ */
+function useLiveDrop(first: DropRow): { row: DropRow; view: DropAdminView | null } {
+  const [view, setView] = useState<DropAdminView | null>(null);
+  const phase = view?.phase ?? first.phase;
+  const live = dropIsLive(phase);
   useEffect(() => {
-    if (!live) return;
     let stopped = false;
-    const timer = setInterval(() => {
+    const ask = () =>
       fetchDrop(first.id).then((fresh) => {
-        if (!stopped) setDrop(fresh);
+        if (!stopped) setView(fresh);
       }, (err) => console.warn("The drop's live view could not be loaded", err));
-    }, LIVE_POLL_MS);
+    ask();
+    const timer = live ? setInterval(ask, LIVE_POLL_MS) : undefined;
     return () => {
       stopped = true;
       clearInterval(timer);
     };
-  }, [first.id, live]);
-  return drop;
+  }, [first, live]);
+  return { row: view ?? first, view };
 }
 
 /**
@@ -43,10 +49,10 @@ function useLiveDrop(first: DropAdminView): DropAdminView {
  * sell out, the demand left unfilled).
  */
 export function DropCard({ first, onChanged }: {
-  first: DropAdminView;
+  first: DropRow;
   onChanged: () => void;
 }) {
-  const drop = useLiveDrop(first);
+  const { row: drop, view } = useLiveDrop(first);
   const [busy, setBusy] = useState(false);
   const live = dropIsLive(drop.phase);
   const headingId = `drop-admin-${drop.id}`;
@@ -89,27 +95,27 @@ export function DropCard({ first, onChanged }: {
         </div>
         <div>
           <dt>Admitted</dt>
-          <dd>{drop.admitted}</dd>
+          <dd>{view ? view.admitted : "..."}</dd>
         </div>
         <div>
           <dt>Waiting</dt>
-          <dd data-testid="drop-waiting">{drop.waiting}</dd>
+          <dd data-testid="drop-waiting">{view ? view.waiting : "..."}</dd>
         </div>
         <div className="admin-drop-wide">
           <dt>Refused</dt>
-          <dd>{refusedText(drop.refused)}</dd>
+          <dd>{view ? refusedText(view.refused ?? {}) : "..."}</dd>
         </div>
       </dl>
-      {!live && (
+      {!live && view && drop.phase !== "cancelled" && (
         <section className="admin-drop-report" aria-label={`Report of the drop of ${drop.name}`}>
           <h4>Report</h4>
           <p className="small">
             Time to sell out:{" "}
-            <strong>{sellOutText(drop.secondsToSellOut)}</strong>. Unfilled demand:{" "}
-            <strong>{drop.unfilled.waiting}</strong>{" "}
-            {drop.unfilled.waiting === 1 ? "shopper" : "shoppers"} still waiting,{" "}
-            <strong>{drop.unfilled.signUps}</strong> back-in-stock{" "}
-            {drop.unfilled.signUps === 1 ? "sign-up" : "sign-ups"}.
+            <strong>{sellOutText(view.secondsToSellOut)}</strong>. Unfilled demand:{" "}
+            <strong>{view.unfilled.waiting}</strong>{" "}
+            {view.unfilled.waiting === 1 ? "shopper" : "shoppers"} still waiting,{" "}
+            <strong>{view.unfilled.signUps}</strong>{" "}
+            {view.unfilled.signUps === 1 ? "sign-up" : "sign-ups"} to hear of a restock.
           </p>
         </section>
       )}

@@ -3,13 +3,13 @@
  * admin client, so a 401 ends the session here too.
  */
 import type { DropAdminView, DropScheduleBody } from "../../../shared/drops.ts";
+import type { DropRow } from "./drop_card.tsx";
 import type { RestockRow } from "../../../shared/restock.ts";
 import { adminApi } from "./admin_api.ts";
 
-/** Every drop, newest first (a bare list, or one under `drops`: the page reads both). */
-export async function fetchDrops(): Promise<DropAdminView[]> {
-  const answer = await adminApi<DropAdminView[] | { drops: DropAdminView[] }>("/api/admin/drops");
-  return Array.isArray(answer) ? answer : answer.drops;
+/** Every drop, newest first. */
+export function fetchDrops(): Promise<DropRow[]> {
+  return adminApi<DropRow[]>("/api/admin/drops");
 }
 
 /** One drop's live view and report. */

@@ -3,15 +3,13 @@ import { Link, useNavigate } from "react-router-dom";
 import type { DropPublicView, TicketAnswer } from "../../../shared/drops.ts";
 import { errorMessage } from "../../app/api.ts";
 import { announce } from "../../app/announcer/announcements.ts";
-import { addItemToCart } from "../../app/cart/cart_service.ts";
 import { NotifyMe } from "../../app/components/notify_me.tsx";
-import { joinDrop } from "../../app/drops/drop_api.ts";
+import { addWithPlace, joinDrop } from "../../app/drops/drop_api.ts";
 import { countdownWords, formatCountdown } from "../../app/drops/drop_clock.ts";
 import { notifyTargetOf } from "../../app/drops/drop_panel.tsx";
 import type { KeptPlace } from "../../app/drops/drop_places.ts";
 import { estimateText, placeText, placeWorthSaying } from "../../app/drops/place_text.ts";
 import { useSecondsUntil } from "../../app/drops/use_seconds_until.ts";
-import { useStore } from "../../app/store/store.ts";
 import type { PlaceState } from "./use_place.ts";
 
 /**
@@ -57,11 +55,8 @@ function BuyNow({ drop, place }: { drop: DropPublicView; place: KeptPlace }) {
     if (busy) return;
     setBusy(true);
     setError(null);
-    // The place is bound to the cart it was taken with: the unit goes into that cart.
-    const store = useStore.getState();
-    if (place.cartId && store.cartId !== place.cartId) store.setCartId(place.cartId);
     try {
-      await addItemToCart(drop.target.id, quantity, place.ticket);
+      await addWithPlace(drop.target.id, quantity, place);
       navigate("/cart");
     } catch (err) {
       setError(errorMessage(err, "That did not work. Please try again."));
@@ -128,6 +123,10 @@ export function PlacePanel({ drop, phase, state }: {
     }
   }
 
+  // Read loosely: the shared type gains the field with the room's server change.
+  if ((answer as { cancelled?: boolean } | null)?.cancelled) {
+    return <p data-state="over">This drop was called off: the product sells as usual again.</p>;
+  }
   const soldOut = answer?.state === "soldOut" || (!place && phase === "soldOut");
   if (soldOut) {
     return (
