@@ -35,9 +35,14 @@ async function axeFindings(page: Page, theme: "light" | "dark"): Promise<string[
     .map((v) => `${theme} ${page.url()}: ${v.id} (${v.nodes.map((n) => n.target).join(", ")})`);
 }
 
+/** The waiting room's box of the shopper's place (the announcer says the same words elsewhere). */
+function place(page: Page) {
+  return page.getByRole("region", { name: "Your place" });
+}
+
 /** Resolves with the page once it says it is the shopper's turn; null if it never does. */
 function turnOf(page: Page, timeout: number): Promise<Page | null> {
-  return page.getByText("It's your turn").waitFor({ timeout }).then(() => page, () => null);
+  return place(page).getByText("It's your turn").waitFor({ timeout }).then(() => page, () => null);
 }
 
 e2eTest(
@@ -83,14 +88,14 @@ e2eTest(
       await panel.getByRole("button", { name: "Join the waiting room" }).click();
       await page.waitForURL(`**/drops/${id}?target=pack-${PACK.id}`);
       await page.getByRole("heading", { level: 1, name: PACK.title }).waitFor();
-      await page.getByText("You are in the waiting room").waitFor();
-      await page.getByText(/random order at the opening/).waitFor();
+      await place(page).getByText("You are in the waiting room").waitFor();
+      await place(page).getByText(/random order at the opening/).waitFor();
     }
 
     // The place belongs to the shopper, not the tab: a reload finds it again.
     const [a, b] = shoppers.map((s) => s.page);
     await b.reload();
-    await b.getByText("You are in the waiting room").waitFor();
+    await place(b).getByText("You are in the waiting room").waitFor();
     assert.equal(await b.getByRole("button", { name: "Join the waiting room" }).count(), 0);
     findings.push(...await axeFindings(a, "dark"), ...await axeFindings(b, "light"));
     assert.deepEqual(findings, []);
@@ -100,8 +105,8 @@ e2eTest(
     const winner = await Promise.race([turnOf(a, wait), turnOf(b, wait)]);
     assert.ok(winner, "one shopper is let in after the opening");
     const other = winner === a ? b : a;
-    await other.getByText("You are next in line").waitFor({ timeout: AFTER_OPENING_MS });
-    await winner.getByText(/Start your checkout within/).waitFor();
+    await place(other).getByText("You are next in line").waitFor({ timeout: AFTER_OPENING_MS });
+    await place(winner).getByText(/Start your checkout within/).waitFor();
 
     // The one let in adds the pack with the place and pays; the drop's hold is its own, shorter.
     await winner.getByRole("button", { name: "Add to cart and check out" }).click();
@@ -121,8 +126,10 @@ e2eTest(
     await winner.waitForURL(/\/order\/track\/[A-Z0-9]+$/);
 
     // The other is told at once that nothing is left, and may ask to hear of a restock.
-    await other.getByText("Sold out", { exact: true }).waitFor({ timeout: AFTER_OPENING_MS });
-    await other.getByRole("button", { name: /Email me when it's back/ }).waitFor();
+    await place(other).getByText("Sold out", { exact: true }).waitFor({
+      timeout: AFTER_OPENING_MS,
+    });
+    await place(other).getByRole("button", { name: /Email me when it's back/ }).waitFor();
 
     const view = await fetch(`${e2e.shop.url}/api/admin/drops/${id}`, {
       headers: { Authorization: `Bearer ${e2e.shop.adminPassword}` },
