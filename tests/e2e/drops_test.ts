@@ -9,6 +9,7 @@ import type { Page } from "playwright-core";
 import AxeBuilder from "@axe-core/playwright";
 import { e2eTest } from "./helpers/e2e.ts";
 import { PACK_INFO } from "../../shared/catalog/pack_info.ts";
+import { ITEMS } from "../../shared/catalog/items.ts";
 
 const PACK = PACK_INFO.find((p) => p.slug === "starter-pack")!;
 /** The shop takes a drop at least a minute ahead; a little more, so the request's trip fits. */
@@ -100,6 +101,34 @@ e2eTest(
     findings.push(...await axeFindings(a, "dark"), ...await axeFindings(b, "light"));
     assert.deepEqual(findings, []);
 
+    // Meanwhile the owner watches it in the Catalogue tab, and schedules and calls off another.
+    const { page: owner, problems: ownerProblems } = await e2e.newPage();
+    await owner.goto("/admin");
+    await owner.getByLabel("Enter admin password").fill(e2e.shop.adminPassword);
+    await owner.getByLabel("Enter admin password").press("Enter");
+    await owner.getByRole("tab", { name: "Catalogue" }).click();
+    await owner.getByRole("tab", { name: "Drops" }).click();
+    const card = owner.locator(`[data-drop="${id}"]`);
+    await card.getByText("Waiting room open").waitFor();
+    await owner.waitForFunction(
+      (dropId) =>
+        document.querySelector(`[data-drop="${dropId}"] [data-testid="drop-waiting"]`)
+          ?.textContent === "2",
+      id,
+    );
+    await owner.getByRole("button", { name: "Schedule a drop" }).click();
+    const form = owner.getByRole("form", { name: "Schedule a drop" });
+    await form.getByLabel("What kind").selectOption("item");
+    await form.getByLabel("What it sells").selectOption({ label: ITEMS[0].name });
+    await form.getByLabel("Units", { exact: true }).fill("1");
+    await form.getByText(/^That is \d{4}-\d{2}-\d{2} \d{2}:00 UTC$/).waitFor();
+    await form.getByRole("button", { name: "Schedule drop" }).click();
+    const later = owner.locator("[data-drop]").filter({ hasText: ITEMS[0].name });
+    await later.getByText("Scheduled").waitFor();
+    owner.once("dialog", (dialog) => dialog.accept());
+    await later.getByRole("button", { name: /^Call off/ }).click();
+    await later.getByText("Called off").waitFor();
+
     // At the opening the two are drawn in a random order: one is let in (one unit, one each).
     const wait = Date.parse(opensAt) - Date.now() + AFTER_OPENING_MS;
     const winner = await Promise.race([turnOf(a, wait), turnOf(b, wait)]);
@@ -137,6 +166,13 @@ e2eTest(
     const figures = await view.json();
     assert.equal(figures.sold, 1, JSON.stringify(figures));
     assert.equal(figures.holding, 0);
-    for (const { problems } of shoppers) assert.deepEqual(problems.errors, []);
+    // The owner's live view followed it to the end, and reports it.
+    await card.getByText("Sold out").waitFor();
+    assert.equal(await card.getByTestId("drop-sold").textContent(), "1 of 1");
+    await card.getByRole("region", { name: /^Report/ }).getByText(/Time to sell out: \d+ s/)
+      .waitFor();
+    for (const { problems } of [...shoppers, { problems: ownerProblems }]) {
+      assert.deepEqual(problems.errors, []);
+    }
   },
 );
