@@ -11,7 +11,7 @@ import {
   secondsUntil,
   utcText,
 } from "../../client/app/drops/drop_clock.ts";
-import { phaseNow } from "../../client/app/drops/drop_phase.ts";
+import { dropStillShown, phaseNow } from "../../client/app/drops/drop_phase.ts";
 
 const OPENS = "2026-11-27T09:00:00.000Z";
 
@@ -76,4 +76,18 @@ Deno.test("the page moves a drop's phase on as its countdowns run out, never bac
   assert.equal(phaseNow("room", 0, 0), "open");
   assert.equal(phaseNow("soldOut", 0, 0), "soldOut");
   assert.equal(phaseNow("cancelled", 0, 0), "cancelled");
+});
+
+Deno.test("a product page shows its drop until three days after a sell-out, never a called-off one", () => {
+  const at = (phase: "scheduled" | "open" | "soldOut" | "cancelled", days: number) => ({
+    phase,
+    opensAt: OPENS,
+    serverTime: new Date(Date.parse(OPENS) + days * 86_400_000).toISOString(),
+  });
+  assert.equal(dropStillShown(at("scheduled", -1)), true);
+  assert.equal(dropStillShown(at("open", 30)), true, "a drop still selling is shown");
+  assert.equal(dropStillShown(at("soldOut", 0.01)), true);
+  assert.equal(dropStillShown(at("soldOut", 2.9)), true);
+  assert.equal(dropStillShown(at("soldOut", 3)), false);
+  assert.equal(dropStillShown(at("cancelled", -1)), false);
 });

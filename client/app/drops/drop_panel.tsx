@@ -12,7 +12,7 @@ import {
 } from "./drop_clock.ts";
 import { joinDrop } from "./drop_api.ts";
 import { type KeptPlace, keptPlace, waitingRoomPath } from "./drop_places.ts";
-import { phaseNow } from "./drop_phase.ts";
+import { dropStillShown, phaseNow } from "./drop_phase.ts";
 import { useDrop } from "./use_drop.ts";
 import { useSecondsUntil } from "./use_seconds_until.ts";
 
@@ -57,7 +57,7 @@ export function DropPanel({ target, name }: { target: DropTarget; name: string }
       setLocal({ place: keptPlace(dropId), opens: new Date(opensAt).toLocaleString() });
     }
   }, [dropId, opensAt]);
-  if (!drop || drop.phase === "cancelled") return null;
+  if (!drop || !dropStillShown(drop)) return null;
   const phase = phaseNow(drop.phase, toRoom, toOpening);
   const place = local?.place ?? null;
   const headingId = `drop-${drop.id}-title`;
