@@ -84,7 +84,7 @@ export async function addItemToCart(itemId: number, quantity = 1): Promise<CartA
  * switches.
  */
 export async function addTesterToCart(
-  payload: Omit<TesterAddInput, "cartId"> & { ticket?: string },
+  payload: Omit<TesterAddInput, "cartId">,
 ): Promise<CartAddResult> {
   try {
     const cart = await api<CartAddResult>("/api/cart/add/tester", {

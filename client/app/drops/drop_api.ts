@@ -5,6 +5,7 @@
  */
 import type { CartAddResult } from "../../../shared/api_types.ts";
 import type {
+  DropNotifyAnswer,
   DropPublicView,
   DropTarget,
   JoinAnswer,
@@ -84,12 +85,6 @@ export function fetchTicket(
     `/api/drops/${encodeURIComponent(dropId)}/tickets/${encodeURIComponent(place.ticket)}`,
     { query: { cartId: place.cartId }, signal, headers: session() },
   );
-}
-
-/** What "Email me when it opens" answers: whether the address must confirm from its inbox. */
-export interface DropNotifyAnswer {
-  checkInbox?: boolean;
-  message?: string;
 }
 
 /** Signs an address up for the drop's opening email. */

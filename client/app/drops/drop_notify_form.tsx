@@ -35,9 +35,7 @@ export function DropNotifyForm({ dropId, name }: { dropId: string; name: string 
     setBusy(true);
     try {
       const answer = await notifyDropOpening(dropId, checked.data);
-      const own = signedInEmail !== null &&
-        checked.data.toLowerCase() === signedInEmail.toLowerCase();
-      setDone({ email: checked.data, checkInbox: answer.checkInbox ?? !own });
+      setDone({ email: checked.data, checkInbox: answer.checkInbox });
     } catch (err) {
       setError(
         err instanceof ApiError && err.status < 500

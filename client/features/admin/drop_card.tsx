@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import { toast } from "react-hot-toast";
-import type { DropAdminView, DropPublicView } from "../../../shared/drops.ts";
+import type { DropAdminView, DropListRow } from "../../../shared/drops.ts";
 import { adminErrorMessage } from "./admin_api.ts";
 import { dropIsLive, refusedText, sellOutText, utcClock } from "./drop_format.ts";
 import { cancelDrop, fetchDrop } from "./drops_api.ts";
@@ -16,14 +16,13 @@ const PHASES: Record<DropAdminView["phase"], string> = {
   cancelled: "Called off",
 };
 
-/** A drop as the list gives it: the public view with its sales; the rest comes with the view. */
-export type DropRow = DropPublicView & { sold: number; holding: number };
-
 /**
  * A drop's full view (the list's row until it arrives), asked at once and again every few
  * seconds while the drop can still change.
  */
-function useLiveDrop(first: DropRow): { row: DropRow; view: DropAdminView | null } {
+function useLiveDrop(
+  first: DropListRow,
+): { row: DropAdminView | DropListRow; view: DropAdminView | null } {
   const [view, setView] = useState<DropAdminView | null>(null);
   const phase = view?.phase ?? first.phase;
   const live = dropIsLive(phase);
@@ -49,7 +48,7 @@ function useLiveDrop(first: DropRow): { row: DropRow; view: DropAdminView | null
  * sell out, the demand left unfilled).
  */
 export function DropCard({ first, onChanged }: {
-  first: DropRow;
+  first: DropListRow;
   onChanged: () => void;
 }) {
   const { row: drop, view } = useLiveDrop(first);

@@ -2,14 +2,13 @@
  * The owner's drop calls (shared/drops.ts) and the restock list (shared/restock.ts), through the
  * admin client, so a 401 ends the session here too.
  */
-import type { DropAdminView, DropScheduleBody } from "../../../shared/drops.ts";
-import type { DropRow } from "./drop_card.tsx";
+import type { DropAdminView, DropListRow, DropScheduleBody } from "../../../shared/drops.ts";
 import type { RestockRow } from "../../../shared/restock.ts";
 import { adminApi } from "./admin_api.ts";
 
 /** Every drop, newest first. */
-export function fetchDrops(): Promise<DropRow[]> {
-  return adminApi<DropRow[]>("/api/admin/drops");
+export function fetchDrops(): Promise<DropListRow[]> {
+  return adminApi<DropListRow[]>("/api/admin/drops");
 }
 
 /** One drop's live view and report. */

@@ -123,8 +123,7 @@ export function PlacePanel({ drop, phase, state }: {
     }
   }
 
-  // Read loosely: the shared type gains the field with the room's server change.
-  if ((answer as { cancelled?: boolean } | null)?.cancelled) {
+  if (answer?.cancelled) {
     return <p data-state="over">This drop was called off: the product sells as usual again.</p>;
   }
   const soldOut = answer?.state === "soldOut" || (!place && phase === "soldOut");
