@@ -125,6 +125,17 @@ e2eTest(
     await form.getByRole("button", { name: "Schedule drop" }).click();
     const later = owner.locator("[data-drop]").filter({ hasText: ITEMS[0].name });
     await later.getByText("Scheduled").waitFor();
+    // A shopper finds it on the item's card in the shop, a day ahead, and asks for the opening.
+    const watcher = await e2e.newPage();
+    await watcher.page.goto("/shop");
+    const itemDrop = watcher.page.locator(`[data-product-id="${ITEMS[0].id}"]`)
+      .getByTestId("drop-panel");
+    await itemDrop.getByText(/Opens in 1 day|Opens in \d{2}:\d{2}:\d{2}/).waitFor();
+    await itemDrop.getByRole("button", { name: /Email me when it opens/ }).click();
+    await itemDrop.getByLabel("Your email").fill("watcher@example.com");
+    await itemDrop.getByRole("button", { name: "Notify me" }).click();
+    await itemDrop.getByText(/Check your inbox/).waitFor();
+    shoppers.push(watcher);
     owner.once("dialog", (dialog) => dialog.accept());
     await later.getByRole("button", { name: /^Call off/ }).click();
     await later.getByText("Called off").waitFor();
