@@ -171,6 +171,10 @@ e2eTest(
     });
     await place(other).getByRole("button", { name: /Email me when it's back/ }).waitFor();
 
+    // A waiting room's link naming a target without this drop says there is none.
+    await other.goto(`/drops/${id}?target=item-${ITEMS[1].id}`);
+    await other.getByRole("alert").filter({ hasText: "There is no drop here" }).waitFor();
+
     const view = await fetch(`${e2e.shop.url}/api/admin/drops/${id}`, {
       headers: { Authorization: `Bearer ${e2e.shop.adminPassword}` },
     });

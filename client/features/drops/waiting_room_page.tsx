@@ -41,8 +41,8 @@ export function WaitingRoomPage() {
   const path = target ? dropForPath(target) : null;
   const load = useApiRequest(
     path,
-    (drop: DropPublicView) => drop,
-    (signal) => api<DropPublicView>(path!, { signal }),
+    (drop: DropPublicView | null) => drop,
+    (signal) => api<DropPublicView | null>(path!, { signal }),
   );
   if (!target) return <NoDrop message="This waiting room's link is incomplete." />;
   if (load.state === "idle" || (load.state === "loading" && !load.data)) {
@@ -52,18 +52,17 @@ export function WaitingRoomPage() {
       </div>
     );
   }
-  if (!load.data) {
-    const gone = load.error instanceof ApiError && load.error.status === 404;
+  // No drop for the target (null), or not this one: it ended, was called off, or never was.
+  const gone = load.state === "loaded" ||
+    (load.error instanceof ApiError && load.error.status === 404);
+  if (!load.data || load.data.id !== id) {
     return (
       <NoDrop
-        message={gone
+        message={gone || load.data
           ? "There is no drop here: it ended or was called off."
           : "We could not load the waiting room. Please reload the page."}
       />
     );
-  }
-  if (load.data.id !== id) {
-    return <NoDrop message="There is no drop here: it ended or was called off." />;
   }
   return <WaitingRoom drop={load.data} />;
 }
