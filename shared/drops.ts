@@ -52,8 +52,11 @@ export const dropTicketSchema = z.string({ error: "ticket is required" })
 /** A drop's id in URLs. */
 export const dropIdSchema = z.string().regex(/^[A-Za-z0-9_-]{6,64}$/, "No such drop");
 
-/** Where a place in the waiting room stands. */
-export type TicketState = "waiting" | "admitted" | "soldOut" | "expired";
+/**
+ * Where a place in the waiting room stands. limitReached: the shopper's network or account already
+ * holds or bought the per-person limit through another place, so this one is not let in.
+ */
+export type TicketState = "waiting" | "admitted" | "soldOut" | "expired" | "limitReached";
 
 /** GET /api/drops/{id}/tickets/{ticket}. */
 export interface TicketAnswer {

@@ -10,9 +10,39 @@ import { admittedUntil } from "./store.ts";
  * Whether an admission still takes room: let in, not lapsed, and no checkout yet (once it holds
  * units the ledger counts them as holding).
  */
-export function isActiveAdmission(drop: DropRecord, ticket: TicketRecord, now: number): boolean {
+export function isActiveAdmission(
+  drop: DropRecord,
+  ticket: TicketRecord,
+  now: number,
+  spent: Spent = nothingSpent,
+): boolean {
   const until = admittedUntil(drop, ticket);
-  return until !== null && now < until && ticket.units === 0;
+  return until !== null && now < until && ticket.units === 0 && !spent(ticket);
+}
+
+/**
+ * Whether a place's person has nothing left to buy: its network, or its account, already holds or
+ * bought the per-person limit (through another place). Such a place is never let in, and an
+ * admission of it takes no room: ten accounts behind one door would otherwise take ten turns, nine
+ * of which can buy nothing, and hold up the shoppers behind them until each turn lapsed.
+ */
+export type Spent = (ticket: TicketRecord) => boolean;
+
+function nothingSpent(): boolean {
+  return false;
+}
+
+/**
+ * The rule `Spent` for a drop, from the units each person key holds or bought (keys.dropPerson):
+ * a place is spent when its network's or its account's units reach the limit.
+ */
+export function spentBy(drop: DropRecord, persons: ReadonlyMap<string, number>): Spent {
+  return (ticket) => {
+    const of = (key: string) => persons.get(key) ?? 0;
+    if (of(`network:${ticket.network}`) >= drop.perPersonLimit) return true;
+    const account = ticket.holder.startsWith("user:") ? ticket.holder.slice(5) : null;
+    return account !== null && of(`account:${account}`) >= drop.perPersonLimit;
+  };
 }
 
 /**
@@ -32,9 +62,15 @@ export function placesToAdmit(
   return Math.max(0, Math.ceil(free / drop.perPersonLimit) - activeAdmitted);
 }
 
-/** The places still waiting, in the room's order (the first window's lottery, then arrival). */
-export function waitingInOrder(tickets: Iterable<TicketRecord>): TicketRecord[] {
-  return [...tickets].filter((t) => t.admittedAt === null).sort(compareTickets);
+/**
+ * The places still waiting, in the room's order (the first window's lottery, then arrival);
+ * places whose person has nothing left to buy are not in line.
+ */
+export function waitingInOrder(
+  tickets: Iterable<TicketRecord>,
+  spent: Spent = nothingSpent,
+): TicketRecord[] {
+  return [...tickets].filter((t) => t.admittedAt === null && !spent(t)).sort(compareTickets);
 }
 
 /** The tickets to let in now, in order. */
@@ -43,10 +79,11 @@ export function nextToAdmit(
   ledger: DropLedger,
   tickets: readonly TicketRecord[],
   now: number,
+  spent: Spent = nothingSpent,
 ): TicketRecord[] {
-  const active = tickets.filter((t) => isActiveAdmission(drop, t, now)).length;
+  const active = tickets.filter((t) => isActiveAdmission(drop, t, now, spent)).length;
   const room = placesToAdmit(drop, ledger, active, now);
-  return room === 0 ? [] : waitingInOrder(tickets).slice(0, room);
+  return room === 0 ? [] : waitingInOrder(tickets, spent).slice(0, room);
 }
 
 /** Minutes watched before the pace of admissions is trusted for an estimate. */
@@ -78,6 +115,8 @@ export interface RoomFacts {
   /** The place's position among those waiting (1 next), when the snapshot holds it. */
   position: number | undefined;
   admittedTimes: readonly number[];
+  /** The place's person already holds or bought the limit through another place. */
+  spent?: boolean;
 }
 
 /** Where a place stands, as its page is told. */
@@ -101,10 +140,12 @@ export function ticketAnswer(facts: RoomFacts, ticket: TicketRecord, now: number
     // A place that checked out keeps its hold (or its purchase) whatever happens to the rest.
     if (ticket.units > 0) return admitted;
     if (soldOut) return { ...base, state: "soldOut" };
+    if (facts.spent) return { ...base, state: "limitReached" };
     if (now >= until) return { ...base, state: "expired" };
     return admitted;
   }
   if (soldOut) return { ...base, state: "soldOut" };
+  if (facts.spent) return { ...base, state: "limitReached" };
   if (now < drop.opensAt) return { ...base, state: "waiting", drawAtOpening: true };
   if (facts.position === undefined) return { ...base, state: "waiting" };
   const estimate = estimateMinutes(facts.admittedTimes, now, facts.position);

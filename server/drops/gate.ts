@@ -6,6 +6,7 @@
  * for the owner's view.
  */
 import { Conflict } from "../errors.ts";
+import { keys } from "../kv/keys.ts";
 import type { Clock } from "../clock.ts";
 import { countRefusal, findTicket } from "./store.ts";
 import { type DropIndex, type DropLine, runningDropsOf } from "./line_drops.ts";
@@ -70,7 +71,10 @@ export async function gateLine(
       clock.now(),
     );
     const inCart = dropUnitsOf(drop, [input.line]);
-    const have = ticket.units;
+    // What the place's person already holds or bought through any place: its network and its
+    // account (a second place at the same door buys nothing more; the reservation checks every
+    // person key again in its own write).
+    const have = Math.max(ticket.units, ...(await personUnitsOf(kv, drop.id, ticket)));
     if (Math.max(have + input.added, inCart) > drop.perPersonLimit) {
       throw new DropRefused(
         drop.id,
@@ -85,4 +89,16 @@ export async function gateLine(
     }
     throw err;
   }
+}
+
+/** The units held or bought under a place's network and, for an account's place, its account. */
+async function personUnitsOf(
+  kv: Deno.Kv,
+  dropId: string,
+  ticket: { network: string; holder: string },
+): Promise<number[]> {
+  const persons = [`network:${ticket.network}`];
+  if (ticket.holder.startsWith("user:")) persons.push(`account:${ticket.holder.slice(5)}`);
+  const entries = await kv.getMany<number[]>(persons.map((p) => keys.dropPerson(dropId, p)));
+  return entries.map((e) => e.value ?? 0);
 }

@@ -10,7 +10,13 @@ import type { Clock } from "../clock.ts";
 import { keys } from "../kv/keys.ts";
 import { LIST_BATCH } from "../kv/kv_util.ts";
 import { type AdmissionCount, admit } from "./admission.ts";
-import { nextToAdmit, ticketAnswer, waitingInOrder } from "./admission_rules.ts";
+import {
+  nextToAdmit,
+  type Spent,
+  spentBy,
+  ticketAnswer,
+  waitingInOrder,
+} from "./admission_rules.ts";
 import type { DropLedger, DropRecord, TicketRecord } from "./record.ts";
 import { findTicket, ledgerOf } from "./store.ts";
 
@@ -33,6 +39,8 @@ export interface RoomSnapshot {
   positions: Map<string, number>;
   /** When each admitted place was let in, for the estimate's pace. */
   admittedTimes: number[];
+  /** Whether a place's person has nothing left to buy (admission_rules.ts `spentBy`). */
+  spent: Spent;
   readAt: number;
 }
 
@@ -65,10 +73,17 @@ async function readRoom(kv: Deno.Kv, clock: Clock, dropId: string): Promise<Room
         batchSize: LIST_BATCH,
       })
     ) entries.set(entry.value.ticket, entry);
+    const persons = new Map<string, number>();
+    for await (
+      const entry of kv.list<number>({ prefix: keys.dropPersons(dropId) }, {
+        batchSize: LIST_BATCH,
+      })
+    ) persons.set(entry.key.at(-1) as string, entry.value);
+    const spent = spentBy(drop, persons);
     const ledger = ledgerOf(ledgerEntry);
     const now = clock.now();
     const tickets = new Map([...entries].map(([id, e]) => [id, e.value]));
-    const picks = nextToAdmit(drop, ledger, [...tickets.values()], now);
+    const picks = nextToAdmit(drop, ledger, [...tickets.values()], now, spent);
     if (picks.length > 0) {
       const admitted = await admit(
         kv,
@@ -82,7 +97,7 @@ async function readRoom(kv: Deno.Kv, clock: Clock, dropId: string): Promise<Room
       // what was seen, and the next refresh admits).
       if (admitted.length < picks.length && attempt < 2) continue;
     }
-    return snapshotOf(drop, ledger, tickets, now);
+    return snapshotOf(drop, ledger, tickets, now, spent);
   }
 }
 
@@ -91,12 +106,15 @@ function snapshotOf(
   ledger: DropLedger,
   tickets: Map<string, TicketRecord>,
   readAt: number,
+  spent: Spent,
 ): RoomSnapshot {
-  const positions = new Map(waitingInOrder(tickets.values()).map((t, i) => [t.ticket, i + 1]));
+  const positions = new Map(
+    waitingInOrder(tickets.values(), spent).map((t, i) => [t.ticket, i + 1]),
+  );
   const admittedTimes = [...tickets.values()].flatMap((t) =>
     t.admittedAt === null ? [] : [t.admittedAt]
   );
-  return { drop, ledger, tickets, positions, admittedTimes, readAt };
+  return { drop, ledger, tickets, positions, admittedTimes, readAt, spent };
 }
 
 /** The rooms of one app: each drop's snapshot, one refresh at a time. */
@@ -163,6 +181,7 @@ export function createRooms(kv: Deno.Kv, clock: Clock): Rooms {
         ledger: room.ledger,
         position: room.positions.get(id),
         admittedTimes: room.admittedTimes,
+        spent: room.spent(ticket),
       },
       ticket,
       clock.now(),

@@ -4,6 +4,7 @@ import {
   isActiveAdmission,
   nextToAdmit,
   placesToAdmit,
+  spentBy,
   ticketAnswer,
   waitingInOrder,
 } from "../../server/drops/admission_rules.ts";
@@ -123,4 +124,37 @@ Deno.test("a place's answer: waiting, drawn at the opening, let in, lapsed, sold
   );
   const off = ticketAnswer(facts({ drop: { ...DROP, cancelledAt: OPENS } }), ticket(1), OPENS);
   assert.deepEqual([off.state, off.cancelled], ["soldOut", true]);
+});
+
+Deno.test("a place whose network or account bought the limit is not in line and takes no room", () => {
+  const persons = new Map([["network:10.0.0.1", 2], ["account:ann", 2], ["network:10.0.0.3", 1]]);
+  const spent = spentBy(DROP, persons);
+  const sameDoor = ticket(1);
+  const sameAccount = ticket(2, { holder: "user:ann" });
+  const belowLimit = ticket(3);
+  const fresh = ticket(4);
+  assert.equal(spent(sameDoor), true);
+  assert.equal(spent(sameAccount), true);
+  assert.equal(spent(belowLimit), false, "one of two bought: one more to buy");
+  assert.equal(spent(fresh), false);
+  assert.deepEqual(
+    waitingInOrder([sameDoor, sameAccount, belowLimit, fresh], spent).map((t) => t.ticket),
+    [fresh, belowLimit].map((t) => t.ticket),
+  );
+  // Let in before its person bought elsewhere: it no longer holds a turn.
+  const admitted = ticket(1, { admittedAt: OPENS });
+  assert.equal(isActiveAdmission(DROP, admitted, OPENS + MINUTE), true);
+  assert.equal(isActiveAdmission(DROP, admitted, OPENS + MINUTE, spent), false);
+  const answer = ticketAnswer(
+    {
+      drop: DROP,
+      ledger: { holding: 0, sold: 2 },
+      position: undefined,
+      admittedTimes: [],
+      spent: true,
+    },
+    ticket(5),
+    OPENS + MINUTE,
+  );
+  assert.equal(answer.state, "limitReached");
 });
