@@ -5,6 +5,7 @@
 import assert from "node:assert/strict";
 import {
   estimateText,
+  limitReachedText,
   MIN_POLL_MS,
   placeText,
   placeWorthSaying,
@@ -89,4 +90,12 @@ Deno.test("the waiting room's link names its drop and target, read back strictly
     assert.equal(parseTargetParam(bad), null, String(bad));
   }
   assert.equal(waitingRoomPath("d_1-abc", { kind: "pack", id: 3 }), "/drops/d_1-abc?target=pack-3");
+});
+
+Deno.test("a place whose shopper already has the limit says so, and why it waits", () => {
+  assert.equal(
+    limitReachedText(1),
+    "You already hold or bought the 1 unit per person this drop allows, through another place in line from your account or connection. This place is let in only if that one lets its units go.",
+  );
+  assert.match(limitReachedText(2), /the 2 units per person/);
 });

@@ -55,3 +55,14 @@ export function pollDelayMs(hidden: boolean, failures: number): number {
   const backedOff = base * 2 ** Math.min(Math.max(0, failures), 4);
   return Math.max(MIN_POLL_MS, Math.min(MAX_POLL_MS, backedOff));
 }
+
+/**
+ * What a place is told when its shopper's account or connection already holds or bought the
+ * drop's limit through another place: it is not let in (a turn it could not use would hold up the
+ * line), unless that place gives its units back.
+ */
+export function limitReachedText(perPersonLimit: number): string {
+  return `You already hold or bought the ${perPersonLimit} ${
+    perPersonLimit === 1 ? "unit" : "units"
+  } per person this drop allows, through another place in line from your account or connection. This place is let in only if that one lets its units go.`;
+}

@@ -8,7 +8,12 @@ import { addWithPlace, joinDrop } from "../../app/drops/drop_api.ts";
 import { countdownWords, formatCountdown } from "../../app/drops/drop_clock.ts";
 import { notifyTargetOf } from "../../app/drops/drop_panel.tsx";
 import type { KeptPlace } from "../../app/drops/drop_places.ts";
-import { estimateText, placeText, placeWorthSaying } from "../../app/drops/place_text.ts";
+import {
+  estimateText,
+  limitReachedText,
+  placeText,
+  placeWorthSaying,
+} from "../../app/drops/place_text.ts";
 import { useSecondsUntil } from "../../app/drops/use_seconds_until.ts";
 import type { PlaceState } from "./use_place.ts";
 
@@ -27,6 +32,9 @@ function useSpokenPlace(answer: TicketAnswer | null): void {
       if (answer.state === "admitted") return announce("It's your turn: you can buy now.");
       if (answer.state === "soldOut") return announce("Sold out: nothing is left in this drop.");
       if (answer.state === "expired") return announce("Your turn lapsed.");
+      if (answer.state === "limitReached") {
+        return announce("You already have this drop's limit per person.");
+      }
       if (!first && answer.position === undefined) return;
     }
     if (answer.state !== "waiting" || answer.position === undefined) return;
@@ -165,6 +173,14 @@ export function PlacePanel({ drop, phase, state }: {
         <p className="drop-place-big">It's your turn</p>
         {answer.admittedUntil && <TurnClock until={answer.admittedUntil} offsetMs={offsetMs} />}
         <BuyNow drop={drop} place={place} />
+      </div>
+    );
+  }
+  if (answer.state === "limitReached") {
+    return (
+      <div className="drop-place-body" data-state="limitReached">
+        <p className="drop-place-big">You have your share</p>
+        <p>{limitReachedText(drop.perPersonLimit)}</p>
       </div>
     );
   }
