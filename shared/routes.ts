@@ -182,6 +182,19 @@ export const PAGES: readonly PageInfo[] = [
     true,
     "content/gift_guide_page.tsx",
   ),
+  {
+    // Rendered on the server (the drop and its countdown are everyone's), never listed: a
+    // waiting room lasts minutes, and the place in it lives in the shopper's browser.
+    ...page(
+      "/drops/:id",
+      "Waiting room",
+      "Waiting room",
+      false,
+      "drops/waiting_room_page.tsx",
+      ["target"],
+    ),
+    serverRendered: true,
+  },
   page("/admin", "Admin", "Shop administration.", false, "admin/admin_page.tsx", ["token"]),
 ];
 

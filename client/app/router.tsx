@@ -62,6 +62,9 @@ const FaqPage = page(async () => (await import("../features/content/faq_page.tsx
 const GiftGuidePage = page(async () =>
   (await import("../features/content/gift_guide_page.tsx")).GiftGuidePage
 );
+const WaitingRoomPage = page(async () =>
+  (await import("../features/drops/waiting_room_page.tsx")).WaitingRoomPage
+);
 const AdminPage = page(async () => (await import("../features/admin/admin_page.tsx")).AdminPage);
 const NotFoundPage = page(async () =>
   (await import("../features/content/not_found_page.tsx")).NotFoundPage
@@ -96,6 +99,7 @@ export function AppRoutes() {
         <Route path="/shipping-policy" element={<ShippingPolicyPage />} />
         <Route path="/faq" element={<FaqPage />} />
         <Route path="/friendly-gift-guide" element={<GiftGuidePage />} />
+        <Route path="/drops/:id" element={<WaitingRoomPage />} />
         <Route path="/admin" element={<AdminPage />} />
         <Route path="*" element={<NotFoundPage />} />
       </Route>

@@ -50,14 +50,18 @@ export function publicViewOf(drop: DropRecord, ledger: DropLedger, now: number):
   };
 }
 
-/** The drop scheduled, running or sold out for a target, as a product page shows it. */
+/**
+ * The drop scheduled, running or sold out for a target, as a product page shows it; null when it
+ * has none, the usual case, which every product page asks (a 404 would be logged by browsers as an
+ * error on every page).
+ */
 export async function dropForTarget(
   kv: Deno.Kv,
   clock: Clock,
   target: DropTarget,
-): Promise<DropPublicView> {
+): Promise<DropPublicView | null> {
   const drop = (await dropsOfTargets(kv, [target])).values().next().value;
-  if (!drop) throw new NotFound("No drop for this item");
+  if (!drop) return null;
   return publicViewOf(drop, ledgerOf(await readLedger(kv, drop.id)), clock.now());
 }
 

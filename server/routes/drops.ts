@@ -49,8 +49,10 @@ const dropParam = z.object({ id: dropIdSchema });
 const ticketParam = z.object({ id: dropIdSchema, ticket: dropTicketSchema });
 const targetParam = z.object({
   kind: z.enum(DROP_TARGET_KINDS, { error: "kind must be switch, pack or item" }),
-  id: z.coerce.number({ error: "id must be a number" }).int("id must be a whole number")
-    .positive("id must be positive").max(2 ** 31, "id is too large"),
+  // Digits only, as the shop writes its ids: a target with no drop answers null, so a spelling
+  // such as 1e3 must be refused here rather than read as another id.
+  id: z.string().regex(/^[1-9][0-9]{0,9}$/, "id must be a positive whole number").transform(Number)
+    .refine((n) => n <= 2 ** 31, "id is too large"),
 });
 
 /** Drops as shoppers meet them: the public view, the waiting room, "Email me when it opens". */

@@ -113,6 +113,8 @@ Deno.test("the API reads of a rendered page are logged under the page's request 
   assert.deepEqual(
     reads.map((l) => l.path).sort(),
     [
+      // The pack's drop: none here, and the page carries that answer too.
+      `/api/drops/for/pack/${STARTER.id}`,
       "/api/notice",
       "/api/packs/starter-pack",
       `/api/testers/${STARTER.id}/availability`,

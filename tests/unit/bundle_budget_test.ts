@@ -1,8 +1,12 @@
 import assert from "node:assert/strict";
 import { builtClientResult } from "../helpers/shop_process.ts";
 
-/** The JavaScript a shopper may download for the home page, gzip (React alone is about 69 KB). */
-const HOME_BUDGET_GZIP = 100 * 1024;
+/**
+ * The JavaScript a shopper may download for the home page, gzip (React alone is about 69 KB).
+ * 100 KB until the drops' waiting room: the route table every page loads names each page, and
+ * that page's entry and route (about 80 bytes) did not fit in the 27 bytes left.
+ */
+const HOME_BUDGET_GZIP = 101 * 1024;
 
 const { result } = await builtClientResult();
 const outputs = result.metafile.outputs;

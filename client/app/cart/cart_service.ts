@@ -79,7 +79,10 @@ export async function addItemToCart(itemId: number, quantity = 1): Promise<CartA
   }
 }
 
-/** Adds a custom tester or a fidget cube. */
+/**
+ * Adds a custom tester or a fidget cube; `ticket` is an admitted place in the drop of one of its
+ * switches.
+ */
 export async function addTesterToCart(
   payload: Omit<TesterAddInput, "cartId">,
 ): Promise<CartAddResult> {

@@ -2,6 +2,7 @@ import { NotifyMe } from "./notify_me.tsx";
 import { Link } from "react-router-dom";
 import { useAvailability } from "../use_availability.ts";
 import { AddToCartButton } from "./add_to_cart_button.tsx";
+import { DropPanel } from "../drops/drop_panel.tsx";
 
 /**
  * A product sold by id (a pack or an item), with its own availability check and add-to-cart
@@ -63,6 +64,8 @@ export function ProductCard(
         <AddToCartButton available={available} onAdd={onAdd} />
       </div>
       {available === false && <NotifyMe target={{ productId: id }} name={name} />}
+      {/* An item's drop shows on its card, its only place in the shop (a pack's on its page). */}
+      {kind === "items" && <DropPanel target={{ kind: "item", id }} name={name} />}
     </article>
   );
 }

@@ -1,9 +1,11 @@
 import { useState } from "react";
 import { HistorySection } from "./history_section.tsx";
+import { DropsSection } from "./drops_section.tsx";
 import { ItemsSection } from "./items_section.tsx";
 import { NoticeSection } from "./notice_section.tsx";
 import { PacksSection } from "./packs_section.tsx";
 import { PromosSection } from "./promos_section.tsx";
+import { RestockSection } from "./restock_section.tsx";
 import { SwitchesSection } from "./switches_section.tsx";
 import { Tabs } from "./tabs.tsx";
 
@@ -11,6 +13,8 @@ const SECTIONS = [
   { id: "switches", label: "Switches" },
   { id: "packs", label: "Packs" },
   { id: "items", label: "Items" },
+  { id: "drops", label: "Drops" },
+  { id: "restock", label: "Restock" },
   { id: "promos", label: "Promo codes" },
   { id: "notice", label: "Notice" },
   { id: "history", label: "History" },
@@ -19,8 +23,8 @@ const SECTIONS = [
 type SectionId = typeof SECTIONS[number]["id"];
 
 /**
- * The Catalogue tab: the owner's switches, packs, items, promo codes and site notice, edited
- * live (the shop follows at once), and the history of every edit. Each section loads its data
+ * The Catalogue tab: the owner's switches, packs, items, drops, promo codes and site notice,
+ * edited live (the shop follows at once), the restock list, and the history of every edit. Each section loads its data
  * when opened, so the history is fresh after an edit elsewhere.
  */
 export function CatalogTab() {
@@ -40,6 +44,8 @@ export function CatalogTab() {
             {id === "switches" && <SwitchesSection />}
             {id === "packs" && <PacksSection />}
             {id === "items" && <ItemsSection />}
+            {id === "drops" && <DropsSection />}
+            {id === "restock" && <RestockSection />}
             {id === "promos" && <PromosSection />}
             {id === "notice" && <NoticeSection />}
             {id === "history" && <HistorySection />}

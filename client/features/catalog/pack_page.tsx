@@ -1,5 +1,6 @@
 import { useState } from "react";
 import { NotifyMe } from "../../app/components/notify_me.tsx";
+import { DropPanel } from "../../app/drops/drop_panel.tsx";
 import { Link } from "react-router-dom";
 import { toast } from "react-hot-toast";
 import type { PackView } from "../../../shared/api_types.ts";
@@ -151,6 +152,8 @@ function PackDetails({ pack }: { pack: PackView }) {
               name={withKeycaps ? `${pack.title} with keycaps` : pack.title}
             />
           )}
+          {/* A pack's drop is its pack id (both keycap choices count toward it). */}
+          {onSale && <DropPanel target={{ kind: "pack", id: pack.id }} name={pack.title} />}
         </div>
       </div>
 

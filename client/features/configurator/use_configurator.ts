@@ -2,6 +2,7 @@ import { useEffect, useMemo, useRef, useState } from "react";
 import { toast } from "react-hot-toast";
 import type { LiveStock } from "./use_build_stock.ts";
 import { addConfiguration } from "./add_configuration.ts";
+import { ticketForSwitch } from "../../app/drops/drop_places.ts";
 import { type Selection, useSelection } from "./use_selection.ts";
 import { type SwitchesState, useSwitches } from "./use_switches.ts";
 
@@ -91,10 +92,14 @@ export function useConfigurator({ limit, limitMessage, order, stock, shared }: {
   }, [withStock, stock, shared, limit, selection]);
 
   async function add() {
+    // A switch in a drop is added with the shopper's place in its line (the server takes only an
+    // admitted one); no place, no ticket, and the server says why if the switch needs one.
+    const ticket = ticketForSwitch(selection.ids) ?? undefined;
     const added = await addConfiguration({
       ...order,
       switches: selection.ids.map((id) => ({ id, quantity: 1 })),
       quantity: 1,
+      ...(ticket ? { ticket } : {}),
     });
     // Kept on failure, so the shopper can try again without picking everything anew.
     if (added) selection.clear();
