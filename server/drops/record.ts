@@ -122,16 +122,35 @@ export function personKeys(person: Person, mailbox: (email: string) => string): 
 }
 
 /**
- * One spelling per delivery address: letters and digits of the street, apartment and postal
- * code, lower case, with the country ("12 Main St." and "12 main st" are one door; two flats of
- * one building are two).
+ * One spelling per delivery address: letters and digits of the postal code and of the street with
+ * its apartment, with the country ("12 Main St." and "12 main st" are one door; two flats of one
+ * building are two). The street and the apartment are read as one text, since the flat number
+ * moved into the street line reaches the same door; compatibility forms (full-width digits),
+ * accents and the Cyrillic and Greek letters that look Latin are folded, since a courier reads
+ * them alike; a US ZIP+4 is its ZIP (any four digits reach the same door).
  */
 export function addressKey(
   address: Pick<Address, "street" | "apartment" | "zipCode" | "country">,
 ): string {
-  const fold = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "");
-  return [address.country.toUpperCase(), address.zipCode, address.street, address.apartment]
-    .map(fold).join("|");
+  const country = address.country.toUpperCase();
+  const zip = foldText(address.zipCode);
+  return [
+    country,
+    country === "US" ? zip.slice(0, 5) : zip,
+    foldText(`${address.street} ${address.apartment}`),
+  ].join("|");
+}
+
+/** Letters that look like a plain Latin letter (lower case; the dotless i), and the letter. */
+const LOOKALIKES_FROM = "авекмнорстухіјѕԁһӏԛԝαβεηικμνορτυχζı";
+const LOOKALIKES_TO = "abekmhopctyxijsdhlqwabenikmvoptuxzi";
+
+/** Text as a courier reads it: compatibility forms, accents, case, lookalikes and marks folded. */
+function foldText(text: string): string {
+  return text.normalize("NFKD").replace(/\p{M}+/gu, "").toLowerCase()
+    .replace(/ß/g, "ss")
+    .replace(/[^a-z0-9]/gu, (ch) => LOOKALIKES_TO[LOOKALIKES_FROM.indexOf(ch)] ?? ch)
+    .replace(/[^\p{L}\p{N}]+/gu, "");
 }
 
 /**

@@ -4,9 +4,13 @@
  */
 import assert from "node:assert/strict";
 import { ROOM_OPENS_BEFORE_MS } from "../../server/drops/record.ts";
-import { createTestApp } from "../helpers/test_app.ts";
+import { createTestApp, type TestApp } from "../helpers/test_app.ts";
 import { loopback, serveOnLoopback } from "../helpers/loopback.ts";
 import { OPENS_AT, scheduleTestDrop } from "../helpers/drop_room.ts";
+import { ledgerOf, placeFor, scheduleDrop } from "../helpers/drop_fixtures.ts";
+import { STARTER, US_ADDRESS } from "../helpers/shop_fixtures.ts";
+import { PACKS } from "../../shared/catalog/packs.ts";
+import { COMPONENTS, switchKey } from "../../shared/bom.ts";
 
 const ROOM_OPENS = OPENS_AT - ROOM_OPENS_BEFORE_MS;
 
@@ -46,4 +50,63 @@ Deno.test("ten places from one connection are one draw at the opening, not ten",
   // every connection's first place, so the script wins the opening as often as anyone else.
   const scripts = rank.slice(0, 10).sort((a, b) => a - b);
   assert.deepEqual(scripts.slice(1), Array.from({ length: 9 }, (_, i) => 41 + i), `${scripts}`);
+});
+
+/** Plenty of every part, so only the drop limits what sells. */
+async function stockUp(t: TestApp) {
+  const switches = new Set([...STARTER.switchIds, ...PACKS[1].switchIds]);
+  for (const key of [...COMPONENTS, ...[...switches].map(switchKey)]) {
+    await t.writeStock(key, { stock: 10_000, reserved: 0, used: 0 });
+  }
+}
+
+Deno.test("one door spelled five ways (apartment in the street, full-width, lookalike letters, ZIP+4) is one address to the limit", async () => {
+  await using t = await createTestApp();
+  await stockUp(t);
+  const drop = await scheduleDrop(t, { perPersonLimit: 1 });
+  await using server = serveOnLoopback(t.app);
+  // Each spelling from its own connection with its own mailbox: only the door is shared.
+  const spellings = [
+    US_ADDRESS,
+    { ...US_ADDRESS, street: "1 Main St 2B", apartment: "" },
+    {
+      ...US_ADDRESS,
+      street: "\uff11 \uff2d\uff41\uff49\uff4e \uff33\uff54",
+      apartment: "\uff12\uff22",
+    },
+    { ...US_ADDRESS, street: "1 \u041cain St", apartment: "2\u0412" },
+    { ...US_ADDRESS, zipCode: "62701-4321" },
+  ];
+  const answers = [];
+  for (const [i, address] of spellings.entries()) {
+    const from = loopback(8, i + 1);
+    const cart = await server.request(`/api/cart/add?itemId=${PACKS[1].id}`, {
+      from,
+      method: "POST",
+    });
+    assert.equal(cart.status, 200, cart.text);
+    const cartId = cart.json.id;
+    const ticket = await placeFor(t, drop, `cart:${cartId}`);
+    const added = await server.request(
+      `/api/cart/add?itemId=${STARTER.id}&cartId=${cartId}&ticket=${ticket}`,
+      { from, method: "POST" },
+    );
+    assert.equal(added.status, 200, added.text);
+    const res = await server.request("/api/orders/create", {
+      from,
+      method: "POST",
+      body: {
+        cartId,
+        email: `shopper${i}@example${i}.com`,
+        customerName: "Ann Example",
+        shippingAddress: address,
+      },
+    });
+    answers.push(`${res.status} ${res.json.error ?? ""}`);
+  }
+  assert.deepEqual(answers, [
+    "200 ",
+    ...Array(4).fill("409 The drop allows 1 per person; you have 1 held or bought"),
+  ]);
+  assert.deepEqual(await ledgerOf(t, drop), { holding: 1, sold: 0 });
 });
