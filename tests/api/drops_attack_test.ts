@@ -110,3 +110,55 @@ Deno.test("one door spelled five ways (apartment in the street, full-width, look
   ]);
   assert.deepEqual(await ledgerOf(t, drop), { holding: 1, sold: 0 });
 });
+
+Deno.test("two places taken from one connection cannot buy twice by checking one out through another connection", async () => {
+  await using t = await createTestApp();
+  await stockUp(t);
+  const drop = await scheduleDrop(t, { units: 10, perPersonLimit: 2 });
+  await using server = serveOnLoopback(t.app);
+  const home = loopback(9, 1);
+  const proxy = loopback(9, 2);
+  // Two guest places from one connection, both let in at once (10 units, 2 each: 5 turns).
+  const carts = [];
+  for (let i = 0; i < 2; i++) {
+    const joined = await server.request(`/api/drops/${drop.id}/join`, {
+      from: home,
+      method: "POST",
+    });
+    assert.equal(joined.status, 200, joined.text);
+    const { ticket, cartId } = joined.json;
+    // The room is read again at most once a second.
+    t.clock.advance(1_000);
+    const polled = await server.request(
+      `/api/drops/${drop.id}/tickets/${ticket}?cartId=${cartId}`,
+      {
+        from: home,
+      },
+    );
+    assert.equal(polled.json.state, "admitted", polled.text);
+    const added = await server.request(
+      `/api/cart/add?itemId=${STARTER.id}&quantity=2&cartId=${cartId}&ticket=${ticket}`,
+      { from: home, method: "POST" },
+    );
+    assert.equal(added.status, 200, added.text);
+    carts.push(cartId);
+  }
+  const checkout = (cartId: string, from: string, n: number) =>
+    server.request("/api/orders/create", {
+      from,
+      method: "POST",
+      body: {
+        cartId,
+        email: `someone${n}@example${n}.com`,
+        customerName: "Ann Example",
+        shippingAddress: { ...US_ADDRESS, street: `${n} Elm St`, zipCode: `6270${n}` },
+      },
+    });
+  assert.equal((await checkout(carts[0], home, 1)).status, 200);
+  // The second place checks out through another connection, with another mailbox and door: the
+  // place's own network is still the same person.
+  const second = await checkout(carts[1], proxy, 2);
+  assert.equal(second.status, 409, second.text);
+  assert.equal(second.json.error, "The drop allows 2 per person; you have 2 held or bought");
+  assert.deepEqual(await ledgerOf(t, drop), { holding: 2, sold: 0 });
+});
