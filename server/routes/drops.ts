@@ -134,7 +134,8 @@ export function dropRoutes(deps: AppDeps): Hono {
       const mine = holder === `cart:${cartId}` ||
         (holder.startsWith("user:") && holder === `user:${(await optionalUser(deps, c))?.userId}`);
       if (!mine) {
-        await countRefusal(kv, id, "transferred ticket");
+        // Counted a few times per place, not per poll: a refused poll must not cost a write.
+        if (rooms.tallyTransfer(id, ticket)) await countRefusal(kv, id, "transferred ticket");
         throw new Forbidden(TRANSFERRED);
       }
       return c.json(place.answer);

@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { ROOM_OPENS_BEFORE_MS } from "../../server/drops/record.ts";
-import { createTestApp, type TestApp } from "../helpers/test_app.ts";
+import { adminCookie, createTestApp, type TestApp } from "../helpers/test_app.ts";
 import { loopback, serveOnLoopback } from "../helpers/loopback.ts";
 import { OPENS_AT, scheduleTestDrop } from "../helpers/drop_room.ts";
 import { ledgerOf, placeFor, scheduleDrop } from "../helpers/drop_fixtures.ts";
@@ -161,4 +161,45 @@ Deno.test("two places taken from one connection cannot buy twice by checking one
   assert.equal(second.status, 409, second.text);
   assert.equal(second.json.error, "The drop allows 2 per person; you have 2 held or bought");
   assert.deepEqual(await ledgerOf(t, drop), { holding: 2, sold: 0 });
+});
+
+Deno.test("polling a place with made-up carts is refused without a KV write per poll", async () => {
+  const calls = { writes: 0 };
+  const memory = await Deno.openKv(":memory:");
+  // Writes on the store are counted, so what a refused poll costs is measured.
+  const counted = new Proxy(memory, {
+    get(target, name) {
+      const value = Reflect.get(target, name);
+      if (typeof value !== "function") return value;
+      return (...args: unknown[]) => {
+        if (name === "atomic" || name === "set" || name === "delete") calls.writes++;
+        return value.apply(target, args);
+      };
+    },
+  });
+  await using t = await createTestApp({ kv: counted });
+  try {
+    const id = await scheduleTestDrop(t, { units: 10, perPersonLimit: 2 });
+    t.clock.set(ROOM_OPENS);
+    const joined = await t.request(`/api/drops/${id}/join`, {
+      method: "POST",
+      client: "192.0.2.1",
+    });
+    assert.equal(joined.status, 200, joined.text);
+    const ticket = joined.json.ticket;
+    const before = calls.writes;
+    // A script polls a place it knows (its own, or one seen on a screen) with 200 made-up carts.
+    for (let i = 0; i < 200; i++) {
+      const res = await t.request(`/api/drops/${id}/tickets/${ticket}?cartId=made-up-cart-${i}`);
+      assert.equal(res.status, 403);
+      assert.equal(res.json.error, "This place in line belongs to another shopper");
+    }
+    assert.ok(calls.writes - before <= 3, `${calls.writes - before} writes for 200 refused polls`);
+    const view = await t.request(`/api/admin/drops/${id}`, {
+      headers: { Cookie: await adminCookie(t) },
+    });
+    assert.ok(view.json.refused["transferred ticket"] >= 1, "the owner still sees it");
+  } finally {
+    memory.close();
+  }
 });
