@@ -145,12 +145,47 @@ export function addressKey(
 const LOOKALIKES_FROM = "авекмнорстухіјѕԁһӏԛԝαβεηικμνορτυχζı";
 const LOOKALIKES_TO = "abekmhopctyxijsdhlqwabenikmvoptuxzi";
 
-/** Text as a courier reads it: compatibility forms, accents, case, lookalikes and marks folded. */
+/** Words of an address line spelled out or shortened: one spelling each ("" drops a filler). */
+const ADDRESS_WORDS = new Map<string, string>([
+  ["street", "st"],
+  ["avenue", "ave"],
+  ["av", "ave"],
+  ["road", "rd"],
+  ["boulevard", "blvd"],
+  ["drive", "dr"],
+  ["lane", "ln"],
+  ["court", "ct"],
+  ["place", "pl"],
+  ["terrace", "ter"],
+  ["highway", "hwy"],
+  ["parkway", "pkwy"],
+  ["square", "sq"],
+  ["north", "n"],
+  ["south", "s"],
+  ["east", "e"],
+  ["west", "w"],
+  ["apartment", ""],
+  ["apt", ""],
+  ["unit", ""],
+  ["suite", ""],
+  ["ste", ""],
+  ["flat", ""],
+  ["no", ""],
+  ["number", ""],
+  ["nr", ""],
+]);
+
+/**
+ * Text as a courier reads it: compatibility forms, accents, case, lookalikes, punctuation and the
+ * usual shortenings and fillers ("Apartment", "Apt", "#") folded, word by word.
+ */
 function foldText(text: string): string {
   return text.normalize("NFKD").replace(/\p{M}+/gu, "").toLowerCase()
     .replace(/ß/g, "ss")
     .replace(/[^a-z0-9]/gu, (ch) => LOOKALIKES_TO[LOOKALIKES_FROM.indexOf(ch)] ?? ch)
-    .replace(/[^\p{L}\p{N}]+/gu, "");
+    .split(/[^\p{L}\p{N}]+/u)
+    .map((word) => ADDRESS_WORDS.get(word) ?? word)
+    .join("");
 }
 
 /**

@@ -11,6 +11,9 @@ Deno.test("one door however it is spelled is one address key", () => {
     { ...DOOR, street: "1 \u041c\u0430in St", apartment: "2\u0412" },
     { ...DOOR, street: "1 Ma\u0131\u0301n St" },
     { ...DOOR, zipCode: "62701-4321" },
+    { ...DOOR, street: "1 Main Street, Apartment 2B", apartment: "" },
+    { ...DOOR, street: "1 main st.", apartment: "Apt. #2b" },
+    { ...DOOR, street: "1 Main St", apartment: "Unit 2-B" },
   ];
   const door = addressKey(DOOR);
   for (const s of spellings) {
@@ -23,6 +26,11 @@ Deno.test("two flats, two postal codes, two countries are different doors", () =
   assert.notEqual(addressKey({ ...DOOR, apartment: "3B" }), door);
   assert.notEqual(addressKey({ ...DOOR, zipCode: "62702" }), door);
   assert.notEqual(addressKey({ ...DOOR, country: "CA" }), door);
+  // Words are looked up in a table of their own, never in an object's inherited names.
+  assert.equal(
+    addressKey({ ...DOOR, street: "1 Constructor Street", apartment: "toString" }),
+    "US|62701|1constructorsttostring",
+  );
   // Outside the US the whole postal code names the door.
   assert.notEqual(
     addressKey({ ...DOOR, country: "GB", zipCode: "SW1A 1AA" }),
