@@ -203,3 +203,21 @@ Deno.test("polling a place with made-up carts is refused without a KV write per 
     memory.close();
   }
 });
+
+Deno.test("'Email me when it opens' tells a stranger nothing about whether an address signed up", async () => {
+  await using t = await createTestApp();
+  const id = await scheduleTestDrop(t);
+  const account = { email: "cy@example.com", password: "Sw1tchesRule" };
+  assert.equal((await t.request("/auth/register", { method: "POST", body: account })).status, 201);
+  const token = (await t.request("/auth/login", { method: "POST", body: account })).json.token;
+  const notify = (email: string, headers = {}) =>
+    t.request(`/api/drops/${id}/notify`, { method: "POST", body: { email }, headers });
+  // Cy signs up her own address (confirmed at once).
+  const own = await notify("cy@example.com", { Authorization: `Bearer ${token}` });
+  assert.deepEqual(own.json, { ok: true, checkInbox: false });
+  // A stranger probing Cy's address hears what an address nobody signed up hears.
+  const probed = await notify("cy@example.com");
+  const unknown = await notify("nobody@example.com");
+  assert.equal(probed.status, unknown.status);
+  assert.deepEqual(probed.json, unknown.json);
+});
