@@ -221,3 +221,26 @@ Deno.test("'Email me when it opens' tells a stranger nothing about whether an ad
   assert.equal(probed.status, unknown.status);
   assert.deepEqual(probed.json, unknown.json);
 });
+
+Deno.test("one IPv6 site's /64s take at most DROP_JOINS_PER_BLOCK places; another site still joins", async () => {
+  const proxy = "127.0.0.2";
+  await using t = await createTestApp({
+    env: { TRUSTED_PROXIES: proxy, DROP_JOINS_PER_BLOCK: "20" },
+  });
+  const id = await scheduleTestDrop(t);
+  await using server = serveOnLoopback(t.app);
+  t.clock.set(ROOM_OPENS);
+  const join = (address: string) =>
+    server.request(`/api/drops/${id}/join`, {
+      from: proxy,
+      method: "POST",
+      headers: { "X-Forwarded-For": address },
+    });
+  // A host with a /48 is 65,536 networks of /64: one place from each of 21 of them.
+  const answers = [];
+  for (let i = 1; i <= 21; i++) {
+    answers.push((await join(`2001:db8:7:${i.toString(16)}::1`)).status);
+  }
+  assert.deepEqual(answers, [...Array(20).fill(200), 429]);
+  assert.equal((await join("2001:db8:8:1::1")).status, 200, "another /48 is another site");
+});
