@@ -102,6 +102,9 @@ const envSchema = z.object({
   // Joining a drop's waiting room: a household's shoppers and a reload or two, not a script's
   // thousand tickets (each ticket is a place in line).
   DROP_JOINS_PER_CLIENT: count(10),
+  // Places one block of networks (an IPv4 /24, an IPv6 /48) may take per 10 minutes: about a
+  // full /24 at the per-client limit, so only a host handed 65,536 /64s meets it.
+  DROP_JOINS_PER_BLOCK: count(2_500),
   // Shorter than /32 would join unrelated customers of one provider into one client.
   CLIENT_IPV6_PREFIX: z.coerce.number({ error: PREFIX_MESSAGE }).int(PREFIX_MESSAGE)
     .min(32, PREFIX_MESSAGE).max(128, PREFIX_MESSAGE).default(64),
@@ -223,6 +226,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     checkoutsPerClient: e.CHECKOUTS_PER_CLIENT,
     newCartsPerClient: e.NEW_CARTS_PER_CLIENT,
     dropJoinsPerClient: e.DROP_JOINS_PER_CLIENT,
+    dropJoinsPerBlock: e.DROP_JOINS_PER_BLOCK,
     renders: {
       pagesPerClient: e.PAGE_RENDERS_PER_MINUTE,
       pagesPerShop: e.SHOP_PAGE_RENDERS_PER_MINUTE,

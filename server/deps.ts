@@ -37,6 +37,8 @@ export interface Config {
   newCartsPerClient: number;
   /** Places in drops' waiting rooms one client network may take per 10 minutes. */
   dropJoinsPerClient: number;
+  /** Places in drops' waiting rooms one block of networks (IPv4 /24, IPv6 /48) may take per 10 minutes. */
+  dropJoinsPerBlock: number;
   /**
    * What rendering may cost: new pages and link previews per client and for the whole shop, per
    * minute (kept ones are free), and the bytes of rendered pages kept.

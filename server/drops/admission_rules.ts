@@ -64,13 +64,46 @@ export function placesToAdmit(
 
 /**
  * The places still waiting, in the room's order (the first window's lottery, then arrival);
- * places whose person has nothing left to buy are not in line.
+ * places whose person has nothing left to buy are not in line. In the first window a client
+ * network gets one draw: its first place (by arrival) is drawn with everyone's first places, and
+ * its other places come after all of them. A network is one person to the limit, so ten carts
+ * behind one connection can buy no more than one; ten draws would let them win the opening ten
+ * times as often as a shopper who joined once.
  */
 export function waitingInOrder(
   tickets: Iterable<TicketRecord>,
   spent: Spent = nothingSpent,
 ): TicketRecord[] {
-  return [...tickets].filter((t) => t.admittedAt === null && !spent(t)).sort(compareTickets);
+  const all = [...tickets];
+  const turn = drawTurns(all);
+  return all.filter((t) => t.admittedAt === null && !spent(t)).sort((a, b) =>
+    a.early && b.early && turn.get(a.ticket) !== turn.get(b.ticket)
+      ? turn.get(a.ticket)! - turn.get(b.ticket)!
+      : compareTickets(a, b)
+  );
+}
+
+/**
+ * Each first-window place's turn within its network: 0 for the network's first arrival (ties by
+ * ticket, which nobody chooses), 1 for its second, and so on. Counted over every place, let in or
+ * not, so a network's later places never move up into the first draw.
+ */
+export function drawTurns(tickets: readonly TicketRecord[]): Map<string, number> {
+  const byNetwork = new Map<string, TicketRecord[]>();
+  for (const t of tickets) {
+    if (!t.early) continue;
+    const group = byNetwork.get(t.network) ?? [];
+    group.push(t);
+    byNetwork.set(t.network, group);
+  }
+  const turns = new Map<string, number>();
+  for (const group of byNetwork.values()) {
+    group.sort((a, b) =>
+      a.joinedAt - b.joinedAt || (a.ticket < b.ticket ? -1 : a.ticket > b.ticket ? 1 : 0)
+    );
+    group.forEach((t, i) => turns.set(t.ticket, i));
+  }
+  return turns;
 }
 
 /** The tickets to let in now, in order. */

@@ -5,7 +5,9 @@
  */
 import { Conflict } from "../errors.ts";
 import { mailboxOf } from "../email/mailbox.ts";
-import { type Person, personKeys } from "./record.ts";
+import { keys } from "../kv/keys.ts";
+import { getManyBatched } from "../kv/kv_util.ts";
+import { type Person, personKeys, type TicketRecord } from "./record.ts";
 import { type DropIndex, type DropLine, runningDropsOf } from "./line_drops.ts";
 import { DropRefused, type DropTicketRef, joinSentence } from "./purchase_rules.ts";
 
@@ -30,6 +32,12 @@ export async function claimOf(
   /** The drop index read ahead with the cart (line_drops.ts). */
   ahead?: Promise<DropIndex>,
 ): Promise<DropClaim | null> {
+  // The places the lines carry, read alongside the drops (no round trip of their own).
+  const placed = places.filter((p): p is DropTicketRef => !!p);
+  const placeReads = placed.length === 0
+    ? Promise.resolve([])
+    : getManyBatched<TicketRecord>(kv, placed.map((p) => keys.dropTicket(p.dropId, p.ticket)));
+  placeReads.catch(() => {});
   const drops = await runningDropsOf(kv, lines, ahead);
   if (drops.length === 0) return null;
   if (drops.length > 1) {
@@ -42,7 +50,13 @@ export async function claimOf(
   const { drop, units } = drops[0];
   const place = places.find((p) => p?.dropId === drop.id);
   if (!place) throw new DropRefused(drop.id, "no admitted ticket", joinSentence(drop));
-  return { dropId: drop.id, ticket: place.ticket, units, persons: personKeys(person, mailboxOf) };
+  const persons = personKeys(person, mailboxOf);
+  // The network the place joined from is the same person wherever it checks out from: else a
+  // second place taken at one door buys again through a proxy.
+  const joinedFrom = (await placeReads)[placed.indexOf(place)]?.value?.network;
+  const network = joinedFrom ? `network:${joinedFrom}` : null;
+  if (network && !persons.includes(network)) persons.push(network);
+  return { dropId: drop.id, ticket: place.ticket, units, persons };
 }
 
 /**

@@ -130,7 +130,9 @@ export async function signUpForOpening(
     const [existing, mailbox] = await kv.getMany<[DropSignUp, number[]]>([key, mailboxKey]);
     const op = kv.atomic().check(existing, mailbox);
     if (existing.value) {
-      if (existing.value.confirmed || !own) return { checkInbox: !existing.value.confirmed };
+      // A stranger hears "check your inbox" whatever the address's state: the answer must not
+      // tell whether someone signed this address up, or whether it confirmed.
+      if (existing.value.confirmed || !own) return { checkInbox: !own };
       op.set(key, { ...existing.value, confirmed: true });
       if ((await op.commit()).ok) return { checkInbox: false };
       continue;

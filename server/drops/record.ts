@@ -122,16 +122,70 @@ export function personKeys(person: Person, mailbox: (email: string) => string): 
 }
 
 /**
- * One spelling per delivery address: letters and digits of the street, apartment and postal
- * code, lower case, with the country ("12 Main St." and "12 main st" are one door; two flats of
- * one building are two).
+ * One spelling per delivery address: letters and digits of the postal code and of the street with
+ * its apartment, with the country ("12 Main St." and "12 main st" are one door; two flats of one
+ * building are two). The street and the apartment are read as one text, since the flat number
+ * moved into the street line reaches the same door; compatibility forms (full-width digits),
+ * accents and the Cyrillic and Greek letters that look Latin are folded, since a courier reads
+ * them alike; a US ZIP+4 is its ZIP (any four digits reach the same door).
  */
 export function addressKey(
   address: Pick<Address, "street" | "apartment" | "zipCode" | "country">,
 ): string {
-  const fold = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "");
-  return [address.country.toUpperCase(), address.zipCode, address.street, address.apartment]
-    .map(fold).join("|");
+  const country = address.country.toUpperCase();
+  const zip = foldText(address.zipCode);
+  return [
+    country,
+    country === "US" ? zip.slice(0, 5) : zip,
+    foldText(`${address.street} ${address.apartment}`),
+  ].join("|");
+}
+
+/** Letters that look like a plain Latin letter (lower case; the dotless i), and the letter. */
+const LOOKALIKES_FROM = "авекмнорстухіјѕԁһӏԛԝαβεηικμνορτυχζı";
+const LOOKALIKES_TO = "abekmhopctyxijsdhlqwabenikmvoptuxzi";
+
+/** Words of an address line spelled out or shortened: one spelling each ("" drops a filler). */
+const ADDRESS_WORDS = new Map<string, string>([
+  ["street", "st"],
+  ["avenue", "ave"],
+  ["av", "ave"],
+  ["road", "rd"],
+  ["boulevard", "blvd"],
+  ["drive", "dr"],
+  ["lane", "ln"],
+  ["court", "ct"],
+  ["place", "pl"],
+  ["terrace", "ter"],
+  ["highway", "hwy"],
+  ["parkway", "pkwy"],
+  ["square", "sq"],
+  ["north", "n"],
+  ["south", "s"],
+  ["east", "e"],
+  ["west", "w"],
+  ["apartment", ""],
+  ["apt", ""],
+  ["unit", ""],
+  ["suite", ""],
+  ["ste", ""],
+  ["flat", ""],
+  ["no", ""],
+  ["number", ""],
+  ["nr", ""],
+]);
+
+/**
+ * Text as a courier reads it: compatibility forms, accents, case, lookalikes, punctuation and the
+ * usual shortenings and fillers ("Apartment", "Apt", "#") folded, word by word.
+ */
+function foldText(text: string): string {
+  return text.normalize("NFKD").replace(/\p{M}+/gu, "").toLowerCase()
+    .replace(/ß/g, "ss")
+    .replace(/[^a-z0-9]/gu, (ch) => LOOKALIKES_TO[LOOKALIKES_FROM.indexOf(ch)] ?? ch)
+    .split(/[^\p{L}\p{N}]+/u)
+    .map((word) => ADDRESS_WORDS.get(word) ?? word)
+    .join("");
 }
 
 /**

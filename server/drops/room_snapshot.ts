@@ -27,6 +27,11 @@ export const SNAPSHOT_MS = 1_000;
  * least this old, so a burst of new places costs a few lists, not one each.
  */
 export const FRESH_PLACE_REFRESH_MS = 250;
+/**
+ * Times one isolate counts a place presented by someone else for the owner's tally: enough to show
+ * the owner the place was handed on, while a script polling with made-up carts costs no write.
+ */
+export const TRANSFER_TALLIES_PER_PLACE = 3;
 /** A room nobody asked about for this long is forgotten (a drop long over holds no memory). */
 export const FORGET_ROOM_MS = 10 * 60_000;
 
@@ -55,6 +60,11 @@ export interface Rooms {
   snapshot(dropId: string): Promise<RoomSnapshot | null>;
   /** A place and its answer: from the snapshot, or read on its own when it joined since. */
   place(dropId: string, ticket: string): Promise<PlaceLookup>;
+  /**
+   * Whether a refusal of a place presented by someone else should be counted (a KV write): the
+   * first TRANSFER_TALLIES_PER_PLACE of each place in this isolate, none after.
+   */
+  tallyTransfer(dropId: string, ticket: string): boolean;
 }
 
 /** Reads a room, letting in whoever there is room for; answers what it saw after admitting. */
@@ -121,13 +131,18 @@ function snapshotOf(
 export function createRooms(kv: Deno.Kv, clock: Clock): Rooms {
   const rooms = new Map<
     string,
-    { latest: RoomSnapshot | null; reading: Promise<RoomSnapshot | null> | null }
+    {
+      latest: RoomSnapshot | null;
+      reading: Promise<RoomSnapshot | null> | null;
+      /** Refusals of places presented by others, counted so far by place (real places only). */
+      transfers: Map<string, number>;
+    }
   >();
 
   function refresh(dropId: string): Promise<RoomSnapshot | null> {
     let room = rooms.get(dropId);
     if (!room) {
-      room = { latest: null, reading: null };
+      room = { latest: null, reading: null, transfers: new Map() };
       rooms.set(dropId, room);
     }
     if (room.reading) return room.reading;
@@ -189,5 +204,14 @@ export function createRooms(kv: Deno.Kv, clock: Clock): Rooms {
     return { found: true, ticket, answer };
   }
 
-  return { snapshot, place };
+  function tallyTransfer(dropId: string, ticket: string): boolean {
+    const room = rooms.get(dropId);
+    if (!room) return false;
+    const counted = room.transfers.get(ticket) ?? 0;
+    if (counted >= TRANSFER_TALLIES_PER_PLACE) return false;
+    room.transfers.set(ticket, counted + 1);
+    return true;
+  }
+
+  return { snapshot, place, tallyTransfer };
 }

@@ -16,7 +16,7 @@ import type { AppDeps } from "../deps.ts";
 import { DomainError, Forbidden, InvalidInput, LimitReached, NotFound } from "../errors.ts";
 import { parseWith, validateJson, validateParams, validateQuery } from "../http/validate.ts";
 import { hitRateLimit, type RateLimit } from "../kv/rate_limit.ts";
-import { clientKey } from "../middleware/client_key.ts";
+import { clientBlockOf, clientKey } from "../middleware/client_key.ts";
 import { originOf } from "../middleware/shop_origin.ts";
 import { optionalUser } from "../middleware/user_auth.ts";
 import { createEmptyCart, findCart, userCartId } from "../cart/store.ts";
@@ -34,6 +34,16 @@ import { page } from "./stock_alerts.ts";
 
 /** Places in waiting rooms per client network per 10 minutes: `max` is DROP_JOINS_PER_CLIENT. */
 export const DROP_JOIN_LIMIT: RateLimit = { bucket: "drop-join", max: 10, windowMs: 10 * 60_000 };
+
+/**
+ * Places per block of networks (IPv4 /24, IPv6 /48) per 10 minutes: `max` is DROP_JOINS_PER_BLOCK.
+ * A host is handed a /48 as easily as a /64, and each /64 is a client of its own.
+ */
+export const DROP_JOIN_BLOCK_LIMIT: RateLimit = {
+  bucket: "drop-join-block",
+  max: 2_500,
+  windowMs: 10 * 60_000,
+};
 
 /** "Email me when it opens" per client per 10 minutes (each may become an email). */
 export const DROP_NOTIFY_LIMIT: RateLimit = {
@@ -60,6 +70,7 @@ export function dropRoutes(deps: AppDeps): Hono {
   const { kv, clock, config } = deps;
   const rooms = createRooms(kv, clock);
   const joinLimit = { ...DROP_JOIN_LIMIT, max: config.dropJoinsPerClient };
+  const joinBlockLimit = { ...DROP_JOIN_BLOCK_LIMIT, max: config.dropJoinsPerBlock };
   const newCartLimit = { ...NEW_CART_LIMIT, max: config.newCartsPerClient };
   const app = new Hono();
 
@@ -71,13 +82,22 @@ export function dropRoutes(deps: AppDeps): Hono {
     // Counted before anything is read, so a script's burst costs it its places, not our reads.
     let counted;
     try {
-      counted = await hitRateLimit(
-        kv,
-        clock,
-        joinLimit,
-        clientKey(c),
-        "Too many places in line from your connection. Please wait a few minutes.",
-      );
+      counted = await Promise.all([
+        hitRateLimit(
+          kv,
+          clock,
+          joinLimit,
+          clientKey(c),
+          "Too many places in line from your connection. Please wait a few minutes.",
+        ),
+        hitRateLimit(
+          kv,
+          clock,
+          joinBlockLimit,
+          clientBlockOf(c),
+          "Too many places in line from your network. Please wait a few minutes.",
+        ),
+      ]);
     } catch (err) {
       if (err instanceof LimitReached) await countJoinRefusal(deps, c.req.param("id"));
       throw err;
@@ -109,7 +129,7 @@ export function dropRoutes(deps: AppDeps): Hono {
       },
     });
     // The same place again (a reload, another tab) takes nothing, so it costs no join.
-    if (!entered.created) await counted.giveBack();
+    if (!entered.created) await Promise.all(counted.map((count) => count.giveBack()));
     const answerCart = entered.cartId ?? cartId ??
       (user ? await userCartId(kv, user.userId) : null);
     return c.json(
@@ -136,7 +156,8 @@ export function dropRoutes(deps: AppDeps): Hono {
       const mine = holder === `cart:${cartId}` ||
         (holder.startsWith("user:") && holder === `user:${(await optionalUser(deps, c))?.userId}`);
       if (!mine) {
-        await countRefusal(kv, id, "transferred ticket");
+        // Counted a few times per place, not per poll: a refused poll must not cost a write.
+        if (rooms.tallyTransfer(id, ticket)) await countRefusal(kv, id, "transferred ticket");
         throw new Forbidden(TRANSFERRED);
       }
       return c.json(place.answer);

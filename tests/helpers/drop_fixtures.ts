@@ -52,7 +52,8 @@ export async function placeFor(
   drop: DropRecord,
   holder: string,
   admittedAgo: number | null = 0,
-  network = "192.0.2.200",
+  /** The network the place joined from: by default one of its own, as a shopper's join has. */
+  network = `joined-as-${holder}`,
 ): Promise<string> {
   const now = t.clock.now();
   const ticket: TicketRecord = {

@@ -158,7 +158,8 @@ async function placeOf(
     ticket: `simticket${world.step}x${holder.replace(/[^A-Za-z0-9]/g, "")}`.slice(0, 60),
     dropId: drop.id,
     holder,
-    network: "sim",
+    // Each holder joined from a network of its own, as shoppers at their own doors do.
+    network: `sim:${holder}`,
     joinedAt: now,
     early: false,
     lottery: "",
