@@ -873,8 +873,8 @@ async function dropRun(shop: ShopProcess): Promise<{ figures: Figure[]; summary:
             `(${summary.soldByOwnerView} sold in the owner's view), most by one shopper ` +
             `${w.mostByOne}, ${w.threeRefused} of ${w.triedThree} asks for 3 refused; sold out ` +
             `${w.sellOutSeconds ?? "-"} s after the opening; Spearman ${f.spearman} among the ` +
-            `${f.presentAtOpening} present at the opening; health p99 ${w.health.restP99Ms} ms at ` +
-            `rest, ${w.health.sellingP99Ms} ms while it sold (× ${summary.healthRatio}); latency ` +
+            `${f.presentAtOpening} present at the opening; health p99 ${summary.health.restP99Ms} ms ` +
+            `at rest, ${summary.health.sellingP99Ms} ms while it sold (× ${summary.healthRatio}); latency ` +
             "is each add, checkout and pay of the shoppers let in",
         ),
         checks: summary.checks,
