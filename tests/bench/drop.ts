@@ -105,6 +105,8 @@ export interface DropWorkerResult {
   seconds: number;
   /** When the last shopper was done, ms since the epoch. */
   endedAt: number;
+  /** Seconds from the first arrival to the last shopper done (the rate of the timed rows). */
+  activeSeconds: number;
 }
 
 /** How the order of admission relates to the order of arrival. */
@@ -136,10 +138,19 @@ export interface DropSummary {
   worker: DropWorkerResult;
   /**
    * GET /api/health's p99 (ms) from this process, not the shoppers': in the REST_MS before the
-   * first arrival, while the room filled (until the opening), and from the opening until the last
-   * shopper was done; `healthRatio` is the last over the first.
+   * first arrival; while the room filled (until the opening); while it sold (the opening to the
+   * last unit paid, or to the end when not all were); after (until the last shopper was done);
+   * and over the whole drop (the first arrival to the last unit paid). `healthRatio` is the whole
+   * drop's over rest's.
    */
-  health: { restP99Ms: number; roomP99Ms: number; sellingP99Ms: number; requests: number };
+  health: {
+    restP99Ms: number;
+    roomP99Ms: number;
+    sellingP99Ms: number;
+    afterP99Ms: number;
+    dropP99Ms: number;
+    requests: number;
+  };
   healthRatio: number;
   checks: DropChecks;
 }
@@ -473,6 +484,7 @@ export async function dropWorker(
     buy: buy.timings,
     seconds: round((end - started) / 1000),
     endedAt: end,
+    activeSeconds: round((end - (opensAt + ARRIVALS_FROM_MS)) / 1000),
   };
 }
 
@@ -558,10 +570,15 @@ export async function dropScenario(
   }
   const samples = await probe;
   const firstArrival = opensAt + ARRIVALS_FROM_MS;
+  const soldOutAt = worker.sellOutSeconds === null
+    ? worker.endedAt
+    : opensAt + worker.sellOutSeconds * 1000;
   const health = {
     restP99Ms: p99Between(samples, firstArrival - REST_MS, firstArrival),
     roomP99Ms: p99Between(samples, firstArrival, opensAt),
-    sellingP99Ms: p99Between(samples, opensAt, worker.endedAt),
+    sellingP99Ms: p99Between(samples, opensAt, soldOutAt),
+    afterP99Ms: p99Between(samples, soldOutAt, worker.endedAt),
+    dropP99Ms: p99Between(samples, firstArrival, soldOutAt),
     requests: samples.length,
   };
   const view = await owner(shop, "GET", `/api/admin/drops/${id}`);
@@ -592,7 +609,7 @@ export async function dropScenario(
     secondsToSellOutByOwnerView: num(view.secondsToSellOut),
     worker,
     health,
-    healthRatio: rest > 0 ? round(health.sellingP99Ms / rest) : 0,
+    healthRatio: rest > 0 ? round(health.dropP99Ms / rest) : 0,
     checks,
   };
 }
@@ -622,8 +639,9 @@ export function printDrop(s: DropSummary): void {
       `over the whole first window (${f.firstWindow}): ${f.spearmanFirstWindow}`,
   );
   console.log(
-    `drop: GET /api/health p99 ${s.health.restP99Ms} ms at rest, ${s.health.roomP99Ms} ms while ` +
-      `the room filled, ${s.health.sellingP99Ms} ms while it sold (× ${s.healthRatio}); ` +
+    `drop: GET /api/health p99 ${s.health.restP99Ms} ms at rest; ${s.health.dropP99Ms} ms over ` +
+      `the drop (× ${s.healthRatio}): ${s.health.roomP99Ms} ms while the room filled, ` +
+      `${s.health.sellingP99Ms} ms while it sold, ${s.health.afterP99Ms} ms after; ` +
       `waiting room poll p50 ${w.poll.p50Ms} ms, p99 ${w.poll.p99Ms} ms (${w.poll.requests}); ` +
       `join p99 ${w.join.p99Ms} ms (${w.join.requests}); add/checkout/pay p99 ${w.buy.p99Ms} ms`,
   );

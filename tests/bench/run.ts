@@ -867,26 +867,26 @@ async function dropRun(shop: ShopProcess): Promise<{ figures: Figure[]; summary:
       {
         ...figure(
           `drop: ${DROP_SHOPPERS} shoppers, ${DROP_UNITS} units, limit ${DROP_LIMIT} (buy)`,
-          timed(w.buy, w.seconds),
+          timed(w.buy, w.activeSeconds),
           null,
           `${summary.checks.passed ? "" : "CHECK FAILED: "}${w.paidUnits} paid for ` +
             `(${summary.soldByOwnerView} sold in the owner's view), most by one shopper ` +
             `${w.mostByOne}, ${w.threeRefused} of ${w.triedThree} asks for 3 refused; sold out ` +
             `${w.sellOutSeconds ?? "-"} s after the opening; Spearman ${f.spearman} among the ` +
             `${f.presentAtOpening} present at the opening; health p99 ${summary.health.restP99Ms} ms ` +
-            `at rest, ${summary.health.sellingP99Ms} ms while it sold (× ${summary.healthRatio}); latency ` +
+            `at rest, ${summary.health.dropP99Ms} ms over the drop (× ${summary.healthRatio}); latency ` +
             "is each add, checkout and pay of the shoppers let in",
         ),
         checks: summary.checks,
       },
       figure(
         "drop: GET /api/drops/{id}/tickets/{ticket} (waiting room poll)",
-        timed(w.poll, w.seconds),
+        timed(w.poll, w.activeSeconds),
         null,
         `each waiting shopper about once a second, ${w.joined} joined; at most 64 requests in ` +
           "flight for all shoppers together",
       ),
-      figure("drop: POST /api/drops/{id}/join", timed(w.join, w.seconds), null),
+      figure("drop: POST /api/drops/{id}/join", timed(w.join, w.activeSeconds), null),
     ],
   };
 }
