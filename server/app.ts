@@ -34,6 +34,8 @@ import { adminSessionRoutes, adminStaffRoutes, inviteRoutes } from "./routes/adm
 import { buildStockRoutes } from "./routes/build_stock.ts";
 import { confirmRoutes, stockAlertRoutes, unsubscribeRoutes } from "./routes/stock_alerts.ts";
 import { authRoutes } from "./routes/auth.ts";
+import { dropConfirmRoutes, dropRoutes } from "./routes/drops.ts";
+import { adminDropRoutes } from "./routes/admin_drops.ts";
 import { webhookRoutes } from "./routes/webhooks.ts";
 import { imageRoutes } from "./routes/images.ts";
 import { LOCAL_IMAGE_BASE } from "../shared/images.ts";
@@ -103,11 +105,15 @@ export function createApp(deps: AppDeps): Hono {
   app.use("/stock-alerts/*", noStoreByDefault());
   app.route("/stock-alerts", unsubscribeRoutes(deps));
   app.route("/stock-alerts", confirmRoutes(deps));
+  app.route("/api/drops", dropRoutes(deps));
+  app.use("/drop-alerts/*", noStoreByDefault());
+  app.route("/drop-alerts", dropConfirmRoutes(deps));
   // Every admin route, once: who is asking, then whether their role may (the shared table).
   for (const path of ["/api/admin/*", "/api/test/*"]) {
     app.use(path, adminGate(deps));
   }
   app.route("/api/admin/promos", adminPromoRoutes(deps));
+  app.route("/api/admin/drops", adminDropRoutes(deps));
   app.route("/api/admin/catalog", adminCatalogRoutes(routeDeps));
   app.route("/api/admin/notice", adminNoticeRoutes(deps));
   app.route("/api/admin/emails", adminEmailRoutes(deps));
@@ -125,6 +131,10 @@ export function createApp(deps: AppDeps): Hono {
   app.route("/auth", authRoutes(routeDeps));
   app.all(
     "/auth/*",
+    (c) => c.json({ error: `No route ${c.req.method} ${shortPath(c.req.path)}` }, 404),
+  );
+  app.all(
+    "/drop-alerts/*",
     (c) => c.json({ error: `No route ${c.req.method} ${shortPath(c.req.path)}` }, 404),
   );
   app.all(

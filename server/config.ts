@@ -99,6 +99,9 @@ const envSchema = z.object({
   MAX_HELD_UNITS_PER_CLIENT: count(60),
   CHECKOUTS_PER_CLIENT: count(20),
   NEW_CARTS_PER_CLIENT: count(60),
+  // Joining a drop's waiting room: a household's shoppers and a reload or two, not a script's
+  // thousand tickets (each ticket is a place in line).
+  DROP_JOINS_PER_CLIENT: count(10),
   // Shorter than /32 would join unrelated customers of one provider into one client.
   CLIENT_IPV6_PREFIX: z.coerce.number({ error: PREFIX_MESSAGE }).int(PREFIX_MESSAGE)
     .min(32, PREFIX_MESSAGE).max(128, PREFIX_MESSAGE).default(64),
@@ -219,6 +222,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     maxHeldUnitsPerClient: e.MAX_HELD_UNITS_PER_CLIENT,
     checkoutsPerClient: e.CHECKOUTS_PER_CLIENT,
     newCartsPerClient: e.NEW_CARTS_PER_CLIENT,
+    dropJoinsPerClient: e.DROP_JOINS_PER_CLIENT,
     renders: {
       pagesPerClient: e.PAGE_RENDERS_PER_MINUTE,
       pagesPerShop: e.SHOP_PAGE_RENDERS_PER_MINUTE,

@@ -35,6 +35,8 @@ export interface Config {
   checkoutsPerClient: number;
   /** Carts one client may create per 10 minutes. */
   newCartsPerClient: number;
+  /** Places in drops' waiting rooms one client network may take per 10 minutes. */
+  dropJoinsPerClient: number;
   /**
    * What rendering may cost: new pages and link previews per client and for the whole shop, per
    * minute (kept ones are free), and the bytes of rendered pages kept.

@@ -10,6 +10,7 @@ import { sendLowStockAlerts, sendLowStockJob } from "./stock/low_stock.ts";
 import { type RefundJob, settleRefund } from "./orders/refunds.ts";
 import type { StopJob } from "./orders/stop_job.ts";
 import { stopPayment } from "./orders/stops.ts";
+import { type DropOpeningJob, queueOpeningMails, sendOpeningMail } from "./drops/opening_mail.ts";
 
 /** Jobs put on the KV queue. Handlers are idempotent: delivery is at least once. */
 export type QueueJob =
@@ -19,7 +20,8 @@ export type QueueJob =
   | ExpiryJob
   | PaymentEventJob
   | LowStockJob
-  | StockAlertsJob;
+  | StockAlertsJob
+  | DropOpeningJob;
 
 /** How long a recorded payment event waits before another try after a failure. */
 const EVENT_RETRY_MS = 5_000;
@@ -56,6 +58,9 @@ export async function runJob(deps: AppDeps, raw: unknown): Promise<void> {
       return await sendLowStockJob(deps, job);
     case "stock-alerts":
       await sendStockAlerts(deps);
+      return;
+    case "drop-opening":
+      await sendOpeningMail(deps, job.dropId);
       return;
     default:
       logger({ msg: "unknown queue job", level: "warn", job });
@@ -114,7 +119,8 @@ export function startQueueWorker(deps: AppDeps): QueueWorker {
 
 /**
  * What every process does as it starts, beside listening to the queue: finishes what a crash, an
- * outage or a restore left (alerts, emails, payment events, holds, refunds). Idempotent.
+ * outage or a restore left (alerts, emails, payment events, holds, refunds, drops' opening
+ * emails). Idempotent.
  */
 export async function sweepAtStart(deps: AppDeps): Promise<void> {
   const { logger } = deps;
@@ -122,5 +128,6 @@ export async function sweepAtStart(deps: AppDeps): Promise<void> {
   await sendStockAlerts(deps);
   await deliverPending(deps);
   const recovered = await recoverOrders(deps);
-  logger({ msg: "recovered at start", ...recovered });
+  const dropOpenings = await queueOpeningMails(deps);
+  logger({ msg: "recovered at start", ...recovered, dropOpenings });
 }

@@ -175,6 +175,12 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
   { method: "PUT", path: "/api/admin/catalog/:kind/:id/image", needs: "catalog" },
   { method: "DELETE", path: "/api/admin/catalog/:kind/:id/image", needs: "catalog" },
   { method: "GET", path: "/api/admin/catalog/history", needs: "catalog" },
+  // Drops: a limited run's units, opening and limits are the catalogue's, so the owner's; its
+  // live view shows sales figures, so it is the owner's too.
+  { method: "GET", path: "/api/admin/drops", needs: "catalog" },
+  { method: "POST", path: "/api/admin/drops", needs: "catalog" },
+  { method: "GET", path: "/api/admin/drops/:id", needs: "catalog" },
+  { method: "DELETE", path: "/api/admin/drops/:id", needs: "catalog" },
   { method: "GET", path: "/api/admin/promos", needs: "promos" },
   { method: "POST", path: "/api/admin/promos", needs: "promos" },
   { method: "PATCH", path: "/api/admin/promos/:code", needs: "promos" },

@@ -68,6 +68,15 @@ export interface TicketAnswer {
   /** The server's time, so a page counts down from it, whatever the device's clock says. */
   serverTime: string;
   opensAt: string;
+  /**
+   * Before the opening: the order of the first window's arrivals is drawn at the opening, so no
+   * place is shown yet (arriving first buys nothing).
+   */
+  drawAtOpening?: boolean;
+  /** The owner called the drop off (the state then says soldOut: nothing is left to buy). */
+  cancelled?: boolean;
+  /** Minutes an admitted shopper has to start a checkout, and a drop checkout holds. */
+  holdMinutes: number;
 }
 
 /** POST /api/drops/{id}/join. */
@@ -107,5 +116,44 @@ export interface DropAdminView extends DropPublicView {
   /** Seconds from the opening to the last unit sold. */
   secondsToSellOut: number | null;
   /** People still waiting, and back-in-stock sign-ups for the target: demand left unfilled. */
-  unfilled: { waiting: number; signUps: number };
+  unfilled: {
+    waiting: number;
+    signUps: number;
+    /** Of signUps: back-in-stock sign-ups for the target, and confirmed opening-mail sign-ups. */
+    backInStock: number;
+    openingMail: number;
+  };
+  /** Places whose admission lapsed unused. */
+  expired: number;
+}
+
+/** One row of GET /api/admin/drops (newest first). */
+export interface DropListRow extends DropPublicView {
+  sold: number;
+  holding: number;
+  createdAt: string;
+  cancelledAt: string | null;
+  soldOutAt: string | null;
+}
+
+/** Body of POST /api/drops/{id}/join (the query's cartId is taken too). */
+export const dropJoinSchema = z.object({
+  cartId: z.string().min(1).max(64).optional(),
+}).strict();
+
+/** Query of GET /api/drops/{id}/tickets/{ticket}. */
+export const dropTicketQuerySchema = z.object({
+  cartId: z.string().min(1).max(64).optional(),
+});
+
+/** Body of POST /api/drops/{id}/notify: "Email me when it opens". */
+export const dropNotifySchema = z.object({
+  email: z.email({ error: "email must be an email address" }).max(254, "email is too long"),
+}).strict();
+
+/** Answer of POST /api/drops/{id}/notify. */
+export interface DropNotifyAnswer {
+  ok: true;
+  /** A confirmation link was (or will be) emailed: the address is mailed only once confirmed. */
+  checkInbox: boolean;
 }

@@ -10,6 +10,7 @@ if (typeof document !== "undefined") z.config({ jitless: true });
 import { CONTACT_MESSAGE_MAX, MAX_LINE_QUANTITY } from "./policy.ts";
 import { isCountryCode } from "./countries.ts";
 import { ROLES } from "./roles.ts";
+import { dropTicketSchema } from "./drops.ts";
 import { AUDIT_KINDS, AUDIT_PAGE_DEFAULT, AUDIT_PAGE_MAX } from "./audit.ts";
 import {
   normaliseTrackingNumber,
@@ -50,6 +51,8 @@ export const simpleAddSchema = z.object({
     .refine((n) => n >= 1, "Quantity must be at least 1")
     .refine((n) => n <= MAX_LINE_QUANTITY, `Quantity must be at most ${MAX_LINE_QUANTITY}`),
   cartId: z.string().max(64).optional(),
+  /** A place in a drop's waiting room, when the item is part of a running drop. */
+  ticket: dropTicketSchema.optional(),
 });
 
 const switchPick = z.object({
@@ -64,6 +67,7 @@ const bodyColor = z.enum(BODY_COLORS, { error: "Body colour must be white or bla
 export const testerAddSchema = z.discriminatedUnion("name", [
   z.object({
     cartId: z.string().max(64).nullish(),
+    ticket: dropTicketSchema.nullish(),
     name: z.literal("Custom Switch Tester"),
     size: z.union(TESTER_SIZES.map((s) => z.literal(s)), {
       error: "Size must be 10, 15 or 20 switches",
@@ -79,6 +83,7 @@ export const testerAddSchema = z.discriminatedUnion("name", [
   }),
   z.object({
     cartId: z.string().max(64).nullish(),
+    ticket: dropTicketSchema.nullish(),
     name: z.literal("Custom Fidget Cube"),
     size: z.literal(6, { error: "A Fidget Cube holds exactly 6 switches" }).optional(),
     keycaps: z.enum(CUBE_KEYCAPS, { error: "Cube keycaps must be white or pastel" }),

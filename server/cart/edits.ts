@@ -25,6 +25,9 @@ import { freeUnits } from "../stock/store.ts";
 import { readStockVersion } from "../kv/version.ts";
 import { describeShortages } from "../stock/names.ts";
 import { MAX_LINE_QUANTITY } from "../../shared/policy.ts";
+import { gateLine } from "../drops/gate.ts";
+import { guessTargets, readDropIndex } from "../drops/line_drops.ts";
+import type { DropTicketRef } from "../drops/purchase_rules.ts";
 
 import {
   type CartLine,
@@ -104,6 +107,8 @@ export interface AddInput {
   spec: LineSpec;
   quantity: number;
   userId?: string | null;
+  /** The place in a drop's waiting room the shopper presents (the drop's target needs one). */
+  ticket?: string | null;
   /** Settles once the add may be stored (a new cart's count against its limit); may reject. */
   admitted?: Promise<unknown>;
 }
@@ -119,6 +124,16 @@ export async function addToCart(kv: Deno.Kv, clock: Clock, input: AddInput): Pro
     ? findCart(kv, clock, input.cartId)
     : null;
   firstRead?.catch(() => {});
+  // Whether a drop takes the line's units, asked alongside (no round trip of its own).
+  const ahead = readDropIndex(
+    kv,
+    guessTargets([
+      input.spec.kind === "product"
+        ? { productId: input.spec.productId }
+        : { productId: null, switchIds: input.spec.switchIds },
+    ]),
+  );
+  ahead.catch(() => {});
   const [{ product, switches }] = await Promise.all([
     validateSpec(kv, input.spec),
     readStockVersion(kv),
@@ -157,11 +172,25 @@ export async function addToCart(kv: Deno.Kv, clock: Clock, input: AddInput): Pro
       if (!existing && cart.lines.length >= MAX_CART_LINES) {
         throw new InvalidInput(`A cart holds at most ${MAX_CART_LINES} different items`);
       }
+      // A drop's target goes in only with the shopper's own admitted place (the line keeps it).
+      const dropTicket = await gateLine(kv, clock, {
+        line: { productId: product?.id ?? null, bom, quantity },
+        added: input.quantity,
+        ticket: input.ticket ?? existing?.dropTicket ?? null,
+        holders: input.ticket || !existing?.dropTicket ? holdersOf(cart.id, input.userId) : null,
+        ahead,
+      });
       const free = await ensureStock(kv, bom, quantity, input.spec);
+      const place = dropTicket ? { dropTicket } : {};
       // Adding more of a line is agreeing to today's price: the line is priced from now on.
       const lines = existing
-        ? cart.lines.map((l) => (l.lineId === lineId ? { ...l, quantity, addedPriceCents } : l))
-        : [...cart.lines, { ...input.spec, lineId, quantity, addedPriceCents } as CartLine];
+        ? cart.lines.map((l) =>
+          l.lineId === lineId ? { ...l, quantity, addedPriceCents, ...place } : l
+        )
+        : [
+          ...cart.lines,
+          { ...input.spec, lineId, quantity, addedPriceCents, ...place } as CartLine,
+        ];
       const next = { ...cart, lines, updatedAt: now };
       await input.admitted;
       const ok = await commitCart(kv, next, entry?.versionstamp ?? null, !entry && next.userId);
@@ -176,6 +205,17 @@ export async function addToCart(kv: Deno.Kv, clock: Clock, input: AddInput): Pro
     "update the cart",
     input.cartId ? `cart:${input.cartId}` : undefined,
   );
+}
+
+/** Who a shopper is to a place in a drop's line: their cart, and their account when signed in. */
+function holdersOf(cartId: string, userId: string | null | undefined): string[] {
+  return userId ? [`cart:${cartId}`, `user:${userId}`] : [`cart:${cartId}`];
+}
+
+/** Whether a merged line keeps a place: the user's line's own, else the guest line's. */
+function placeOf(kept: CartLine, joined: CartLine): { dropTicket?: DropTicketRef } {
+  const dropTicket = kept.dropTicket ?? joined.dropTicket;
+  return dropTicket ? { dropTicket } : {};
 }
 
 /** Sets a line's quantity; 0 or less removes it. */
@@ -196,7 +236,15 @@ export async function setLineQuantity(
     if (quantity > line.quantity) {
       // More of something no longer sold is refused like a new add; fewer is always fine.
       const { product } = await validateSpec(kv, line);
-      await ensureStock(kv, lineBom(line, product), quantity);
+      const bom = lineBom(line, product);
+      // More of a drop's target is bought with the line's own place, within its limit.
+      await gateLine(kv, clock, {
+        line: { productId: product?.id ?? null, bom, quantity },
+        added: quantity - line.quantity,
+        ticket: line.dropTicket ?? null,
+        holders: null,
+      });
+      await ensureStock(kv, bom, quantity);
     }
     return cart.lines.map((l) => (l.lineId === lineId ? { ...l, quantity } : l));
   });
@@ -257,6 +305,7 @@ export async function linkCartToUser(
         lines[same] = {
           ...lines[same],
           quantity: Math.min(MAX_LINE_QUANTITY, lines[same].quantity + line.quantity),
+          ...placeOf(lines[same], line),
         };
       } else if (lines.length < MAX_CART_LINES) lines.push(line);
     }

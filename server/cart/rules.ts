@@ -13,6 +13,7 @@ import {
   type TesterSize,
 } from "../../shared/pricing.ts";
 import { type ProductRecord, type SwitchRecord } from "../catalog/store.ts";
+import type { DropTicketRef } from "../drops/purchase_rules.ts";
 
 /** Most lines in a cart (most units of one line: MAX_LINE_QUANTITY in shared/policy.ts). */
 export const MAX_CART_LINES = 30;
@@ -38,6 +39,11 @@ export type CartLine = {
   quantity: number;
   /** Cents one unit cost when last added (absent on lines stored before it was kept). */
   addedPriceCents?: number;
+  /**
+   * The place in a drop's line it was added with (absent on lines that take no drop's units, and
+   * on lines stored before drops): the checkout counts its units against that place.
+   */
+  dropTicket?: DropTicketRef;
 } & LineSpec;
 
 /** The id a line gets: the product id, or a digest of a configuration so equal ones merge. */

@@ -3,6 +3,7 @@ import { type StockKey } from "../../shared/bom.ts";
 import { NotFound } from "../errors.ts";
 import type { Clock } from "../clock.ts";
 import { type ProductRecord, type SwitchRecord } from "../catalog/store.ts";
+import { randomId } from "../crypto.ts";
 import { keys } from "../kv/keys.ts";
 import { CONFLICT, withRetries } from "../kv/kv_util.ts";
 
@@ -135,4 +136,24 @@ export async function commitCart(
     .set(keys.cart(cart.id), cart, { expireIn: CART_TTL_MS });
   if (linkUser) op.set(keys.userCart(linkUser), cart.id);
   return (await op.commit()).ok;
+}
+
+/**
+ * Makes a cart with no lines (a guest joining a drop's waiting room binds the place to it, then
+ * adds to it once let in); it lives and expires like any cart. A signed-in shopper's new cart is
+ * remembered for their other devices, as an add's new cart is. The caller counts it against the
+ * client's new-cart limit first.
+ */
+export async function createEmptyCart(
+  kv: Deno.Kv,
+  clock: Clock,
+  userId: string | null,
+): Promise<CartRecord> {
+  const now = clock.now();
+  const cart: CartRecord = { id: randomId(16), lines: [], createdAt: now, updatedAt: now, userId };
+  // A fresh random id: the check against an absent entry cannot fail but on a collision.
+  if (!await commitCart(kv, cart, null, userId ?? false)) {
+    throw new Error("A new cart's id was taken");
+  }
+  return cart;
 }

@@ -4,6 +4,7 @@
  */
 import type { DropTarget } from "../../shared/drops.ts";
 import { keys } from "../kv/keys.ts";
+import { getManyBatched } from "../kv/kv_util.ts";
 import { type DropLedger, type DropRecord, targetKey, type TicketRecord } from "./record.ts";
 
 /** A drop by id, or null. */
@@ -22,10 +23,11 @@ export async function dropsOfTargets(
   const unique = [...new Set(targets.map(targetKey))];
   const found = new Map<string, DropRecord>();
   if (unique.length === 0) return found;
-  const ids = await kv.getMany<string[]>(unique.map((t) => keys.dropByTarget(t)));
+  // A pack's line names ten switches and the pack: more keys than one getMany takes (10).
+  const ids = await getManyBatched<string>(kv, unique.map((t) => keys.dropByTarget(t)));
   const present = ids.filter((e) => e.value !== null) as Deno.KvEntry<string>[];
   if (present.length === 0) return found;
-  const drops = await kv.getMany<DropRecord[]>(present.map((e) => keys.drop(e.value)));
+  const drops = await getManyBatched<DropRecord>(kv, present.map((e) => keys.drop(e.value)));
   for (const entry of drops) {
     const drop = entry.value;
     if (drop && drop.cancelledAt === null) found.set(targetKey(drop.target), drop);

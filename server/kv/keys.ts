@@ -153,6 +153,18 @@ export const keys = {
   dropTicket: (id: string, ticket: string) => ["drop_tickets", id, ticket] as const,
   dropTickets: (id: string) => ["drop_tickets", id] as const,
   dropTicketOf: (id: string, holder: string) => ["drop_ticket_of", id, holder] as const,
+  /**
+   * A drop's admissions so far ({ admitted }): every admission write checks and bumps it, so two
+   * isolates admitting at once cannot both fill the same room.
+   */
+  dropAdmissions: (id: string) => ["drop_admissions", id] as const,
+  /** "Email me when it opens": one sign-up per drop and address (lower case). */
+  dropSignUp: (id: string, email: string) => ["drop_sign_ups", id, email] as const,
+  dropSignUps: (id: string) => ["drop_sign_ups", id] as const,
+  /** A sign-up's confirmation link, by its token (expiring with it). */
+  dropSignUpConfirm: (token: string) => ["drop_sign_up_confirms", token] as const,
+  /** When each mailbox was last sent opening-mail confirmations (a few a day at most). */
+  dropSignUpMailbox: (mailbox: string) => ["drop_sign_up_mailboxes", mailbox] as const,
   /** Staff members by id, their emails (lower case) and when each was last seen. */
   staffMember: (id: string) => ["staff", id] as const,
   staffMembers: () => ["staff"] as const,

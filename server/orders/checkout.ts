@@ -28,6 +28,9 @@ import { stopSoon } from "./stops.ts";
 import { runStockJob } from "../stock/batch.ts";
 import { step } from "./steps.ts";
 import { InvalidInput } from "../errors.ts";
+import { DropRefused } from "../drops/purchase_rules.ts";
+import { countRefusal } from "../drops/store.ts";
+import { guessTargets, readDropIndex } from "../drops/line_drops.ts";
 import {
   CartChanged,
   type CheckoutDeps,
@@ -104,6 +107,8 @@ async function reserveCart(deps: CheckoutDeps, input: CheckoutInput): Promise<Re
         (reserved) => reserved.order.orderNumber,
       );
     } catch (err) {
+      // A drop's refusal is counted for the owner's view (sold out, past the limit, no place).
+      if (err instanceof DropRefused) await countRefusal(deps.kv, err.dropId, err.reason);
       if (!(err instanceof CartChanged)) throw err;
       if (attempt >= CART_TRIES) {
         throw new Conflict(
@@ -142,6 +147,20 @@ async function loadCart(
     keys.holds(input.client),
   ]) as [Deno.KvEntryMaybe<CartRecord>, Deno.KvEntryMaybe<string>, HoldsEntry];
   const cart = liveCart(cartEntry, clock)?.value;
+  // Whether a drop takes the cart's units, asked while the cart is priced (no trip of its own).
+  const dropIndex = cart
+    ? readDropIndex(
+      kv,
+      guessTargets(
+        cart.lines.map((l) =>
+          l.kind === "product"
+            ? { productId: l.productId }
+            : { productId: null, switchIds: l.switchIds }
+        ),
+      ),
+    )
+    : null;
+  dropIndex?.catch(() => {});
   const typed = input.promoCode?.trim() || null;
   const promo = typed ? { typed, want: usageWant(normalizePromoCode(typed), input.email) } : null;
   const [lines, usage] = cart
@@ -181,7 +200,7 @@ async function loadCart(
     lines,
     userId: input.userId ?? cart.userId ?? null,
     promo,
-    firstReads: { cart: cartEntry, pending, holds, usage },
+    firstReads: { cart: cartEntry, pending, holds, usage, dropIndex },
   };
 }
 

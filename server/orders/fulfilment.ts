@@ -25,6 +25,16 @@ import { applyMove } from "../stock/record.ts";
 import { type OrderDeps, step } from "./steps.ts";
 import type { Actor } from "../audit/actor.ts";
 import { AUDIT_MUTATIONS, auditEntry, auditInto } from "../audit/log.ts";
+import {
+  dropClaims,
+  type DropRead,
+  dropWriteSize,
+  readDropCounts,
+  wantsOf,
+  writeDropCounts,
+} from "../drops/counts_store.ts";
+import { copyCounts, giveBackSold } from "../drops/purchase_rules.ts";
+import { isOver } from "../drops/record.ts";
 
 /** Why an order the shop cancels was cancelled, as the shopper's order page says. */
 export const SHOP_CANCEL_REASON = "Cancelled by the shop; refunded in full";
@@ -220,14 +230,18 @@ function cancelPaid(
   actor: Actor | undefined,
 ): Promise<Order> {
   let entry: Deno.KvEntry<Order>;
+  let drops: Map<string, DropRead>;
   return runStockJob(deps.kv, deps.clock, {
     async prepare() {
       const found = await findOrderEntry(deps.kv, orderNumber);
       if (!found) throw new NotFound("Order not found");
       entry = found;
+      const hold = found.value.dropHold;
+      const wants = hold?.state === "sold" ? wantsOf(hold) : new Map();
+      drops = await readDropCounts(deps.kv, wants);
       return {
         stock: found.value.reservation.items.map(([k]) => k),
-        exclusive: [`order:${orderNumber}`],
+        exclusive: [`order:${orderNumber}`, ...dropClaims(wants)],
       };
     },
     plan(stock, now): JobPlan<Order> {
@@ -236,19 +250,32 @@ function cancelPaid(
         throw new Conflict(`An order that is ${current.status} cannot be cancelled`);
       }
       const restocked = applyMove(stock, current.reservation.items, "restock");
+      // A drop still selling takes its units back for the next in line; one sold out or called
+      // off leaves its count as it ended, and the units sell from the shelf as usual.
+      const hold = current.dropHold?.state === "sold" ? current.dropHold : null;
+      const read = hold ? drops.get(hold.dropId) : undefined;
+      const drop = read?.drop.value;
+      const counts = read && drop && !isOver(drop, read.counts.ledger)
+        ? copyCounts(read.counts)
+        : null;
+      if (hold && counts) giveBackSold(counts, hold);
       const next: Order = owingRefund({
         ...withStatus(current, "CANCELLED", now),
         cancelReason: reason,
         reservation: { ...current.reservation, state: "released" },
+        ...(hold && counts ? { dropHold: { ...hold, state: "returned" as const } } : {}),
       }, reason);
+      const dropSize = dropWriteSize(drops);
       return {
         // Putting units back always fits the shelf.
         stock: restocked.ok ? restocked.next : new Map(),
-        checks: 3,
-        mutations: 3 + CANCEL_WITH_REFUND_MUTATIONS + (actor ? AUDIT_MUTATIONS : 0),
+        checks: 3 + dropSize.checks,
+        mutations: 3 + CANCEL_WITH_REFUND_MUTATIONS + dropSize.mutations +
+          (actor ? AUDIT_MUTATIONS : 0),
         result: next,
         write(op) {
           writeOrderTo(op, next, entry.versionstamp);
+          if (read && counts) writeDropCounts(op, read, counts, now);
           cancelWithRefundInto(deps, op, next, now);
           auditMoveInto(deps, op, actor, "order.cancelled", current, next);
         },

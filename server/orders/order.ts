@@ -9,6 +9,7 @@ import { Conflict } from "../errors.ts";
 import type { PaymentRef } from "../payments/provider.ts";
 import type { PricedLine } from "../cart/view.ts";
 import type { UsageWant } from "../promos/store.ts";
+import type { DropHold } from "../drops/purchase_rules.ts";
 
 export type { Address };
 
@@ -82,6 +83,11 @@ export interface Order extends Totals {
    * uses per email): given back if it ends unpaid. Absent on orders from before promo limits.
    */
   promoHold?: UsageWant | null;
+  /**
+   * The drop units this order takes (absent or null when it takes none): counted in the drop's
+   * ledger as `state` says, and under its person keys and place in line.
+   */
+  dropHold?: DropHold | null;
   taxId: { type: string; value: string } | null;
   reservation: Reservation;
   payment: PaymentRef | null;

@@ -38,6 +38,24 @@ import { originFor } from "./origin.ts";
 import { type JobPlan, runStockJob, type StockJob } from "../stock/batch.ts";
 import type { OrderDeps } from "./steps.ts";
 import { count } from "../telemetry.ts";
+import {
+  dropClaims,
+  type DropRead,
+  dropWriteSize,
+  readDropCounts,
+  wantsOf,
+  writeDropCounts,
+} from "../drops/counts_store.ts";
+import { paymentPersons } from "../drops/checkout_claim.ts";
+import {
+  copyCounts,
+  countMorePersons,
+  type DropCounts,
+  type DropHold,
+  giveBackHeld,
+  sellHeld,
+  sellLate,
+} from "../drops/purchase_rules.ts";
 
 /** Records a paid event through the stock batch (its stock moves from held to sold). */
 export async function recordPayment(
@@ -63,6 +81,9 @@ interface PaidReads {
   holds: HoldsEntry;
   promo: UsageWant | null;
   usage: UsageRead | null;
+  /** The drop hold's counts, and every person key the payment counts under. */
+  drops: Map<string, DropRead>;
+  dropPersons: string[];
 }
 
 /** One outcome of the paid write: the order as it ends, and what else the write does. */
@@ -97,6 +118,7 @@ function paidJob(
           ...orderClaims(order),
           `event:${event.id}`,
           ...(reads.usage ? usageClaims(reads.usage) : []),
+          ...(order.dropHold ? dropClaims(wantsOf(dropWantOf(order.dropHold, reads))) : []),
         ],
       };
     },
@@ -105,10 +127,13 @@ function paidJob(
       const order = reads.entry.value;
       const ledger: PromoLedger | null = reads.usage ? ledgerOf(reads.usage) : null;
       const promoSize = ledger ? ledgerSize(ledger) : { checks: 0, mutations: 0 };
+      const dropSize = dropWriteSize(reads.drops);
+      // The drop's counts this outcome changes (held to sold, given back, or sold late).
+      let dropChange: { read: DropRead; counts: DropCounts } | null = null;
       const done = ({ order: next, write = () => {}, moved = new Map() }: Outcome) => ({
         stock: moved,
-        checks: 9 + promoSize.checks,
-        mutations: 16 + CANCEL_WITH_REFUND_MUTATIONS + promoSize.mutations,
+        checks: 9 + promoSize.checks + dropSize.checks,
+        mutations: 16 + CANCEL_WITH_REFUND_MUTATIONS + promoSize.mutations + dropSize.mutations,
         result: next,
         write(op: Deno.AtomicOperation) {
           if (reads.handled.versionstamp) {
@@ -117,6 +142,7 @@ function paidJob(
           }
           finishEventInto(op, event.id, now);
           if (ledger) writeLedgerInto(op, ledger);
+          if (dropChange) writeDropCounts(op, dropChange.read, dropChange.counts, now);
           write(op);
         },
       });
@@ -134,14 +160,61 @@ function paidJob(
       // discounted payment cannot stand and goes back in full like one the shelf cannot fill.
       const usedUp = sold.ok && !!ledger && !!reads.promo &&
         !countUse(ledger, reads.promo, order.orderNumber);
-      if (!sold.ok || usedUp) {
+      // The drop's units: a hold moves to sold (once the payment's email and address are within
+      // the limit too); a lapsed hold sells only what the drop still has for this person.
+      const hold = order.dropHold ?? null;
+      const dropRead = hold ? reads.drops.get(hold.dropId) : undefined;
+      const dropSold = sold.ok && !usedUp && hold && dropRead
+        ? sellDrop(dropRead, hold, reads.dropPersons)
+        : null;
+      const dropShort = dropSold === false;
+      if (!sold.ok || usedUp || dropShort) {
         giveBack();
-        return done(cancelUnfillable(deps, event, reads, stock, now, usedUp));
+        if (hold?.state === "holding" && dropRead) {
+          const counts = copyCounts(dropRead.counts);
+          giveBackHeld(counts, hold);
+          dropChange = { read: dropRead, counts };
+        }
+        return done(
+          cancelUnfillable(
+            deps,
+            event,
+            reads,
+            stock,
+            now,
+            usedUp ? "promo" : dropShort ? "drop" : "stock",
+          ),
+        );
       }
+      if (dropSold && dropRead) dropChange = { read: dropRead, counts: dropSold };
       paid = true;
       return done(recordPaid(deps, event, reads, sold.next, now));
     },
   };
+}
+
+/**
+ * The drop counts once the payment's units are sold, or false when they cannot be: the
+ * payment's email or address already holds the limit (a hosted checkout learns them only now),
+ * or a lapsed hold's units went to others meanwhile.
+ */
+function sellDrop(read: DropRead, hold: DropHold, persons: readonly string[]): DropCounts | false {
+  const drop = read.drop.value;
+  const counts = copyCounts(read.counts);
+  if (hold.state === "sold") return counts;
+  if (!drop) return counts;
+  if (hold.state === "holding") {
+    const more = persons.filter((p) => !hold.persons.includes(p));
+    if (!countMorePersons(drop, counts, more, hold.units)) return false;
+    sellHeld(counts, hold);
+    return counts;
+  }
+  return sellLate(drop, counts, hold, persons) ? counts : false;
+}
+
+/** The keys a payment of a drop order reads: its hold's, and its payment's person keys. */
+function dropWantOf(hold: DropHold, reads: Pick<PaidReads, "dropPersons">): DropHold {
+  return { ...hold, persons: reads.dropPersons };
 }
 
 /**
@@ -182,7 +255,18 @@ async function readForPaid(
     promo = want;
     usage = promo ? await readUsage(kv, [promo]) : null;
   }
-  return { entry, handled, cart, pending, holds, promo, usage };
+  const dropPersons = entry.value.dropHold
+    ? paymentPersons(entry.value.dropHold.persons, {
+      userId: entry.value.userId,
+      email: entry.value.email ?? event.details?.email ?? null,
+      address: event.details?.address ?? entry.value.shippingAddress,
+      network: entry.value.holdClient ?? "",
+    })
+    : [];
+  const drops = entry.value.dropHold && entry.value.dropHold.state !== "sold"
+    ? await readDropCounts(kv, wantsOf(dropWantOf(entry.value.dropHold, { dropPersons })))
+    : new Map<string, DropRead>();
+  return { entry, handled, cart, pending, holds, promo, usage, drops, dropPersons };
 }
 
 /**
@@ -226,8 +310,9 @@ function cancelUnfillable(
   { entry, holds, promo }: PaidReads,
   stock: ReadonlyMap<StockKey, StockRecord>,
   now: number,
-  usedUp: boolean,
+  why: "stock" | "promo" | "drop",
 ): Outcome {
+  const usedUp = why === "promo";
   const order = entry.value;
   const held = order.reservation.state === "held";
   const released = held ? applyMove(stock, order.reservation.items, "release") : null;
@@ -235,14 +320,17 @@ function cancelUnfillable(
     ...appendStatus(withPayment(order, event, now, deps.payments.name), "CANCELLED", now),
     reservation: { ...order.reservation, state: "released" },
     promoHold: null,
+    ...(order.dropHold ? { dropHold: { ...order.dropHold, state: "returned" as const } } : {}),
     cancelReason: usedUp
       ? `The promo code ${
         promo!.code
       } had no use left for this order when its payment arrived; your payment is refunded in full. Return to your cart to check out again.`
+      : why === "drop"
+      ? "The drop allows only so many per person, and this payment's email or address already has them (or the drop's units went to others before it arrived); your payment is refunded in full."
       : held
       ? "We could not fill this order from our shelf after all; your payment is refunded in full."
       : "Your reservation expired before the payment arrived and the items sold out meanwhile; your payment is refunded in full.",
-  }, usedUp ? "promo code used up" : "could not be filled");
+  }, usedUp ? "promo code used up" : why === "drop" ? "drop limit" : "could not be filled");
   return {
     order: cancelled,
     write(op) {
@@ -262,7 +350,7 @@ function cancelUnfillable(
 function recordPaid(
   deps: OrderDeps,
   event: PaymentEvent,
-  { entry, cart, pending, holds }: PaidReads,
+  { entry, cart, pending, holds, dropPersons }: PaidReads,
   sold: ReadonlyMap<StockKey, StockRecord>,
   now: number,
 ): Outcome {
@@ -271,6 +359,9 @@ function recordPaid(
     ...appendStatus(withPayment(order, event, now, deps.payments.name), "PAYMENT_RECEIVED", now),
     reservation: { ...order.reservation, state: "committed" },
     promoHold: null,
+    ...(order.dropHold
+      ? { dropHold: { ...order.dropHold, persons: dropPersons, state: "sold" as const } }
+      : {}),
     paymentError: null,
   };
   return {

@@ -23,6 +23,15 @@ import type { PaymentRef } from "../payments/provider.ts";
 import { stopJob } from "./stop_job.ts";
 import type { Actor } from "../audit/actor.ts";
 import { AUDIT_MUTATIONS, auditEntry, auditInto } from "../audit/log.ts";
+import {
+  dropClaims,
+  type DropRead,
+  dropWriteSize,
+  readDropCounts,
+  wantsOf,
+  writeDropCounts,
+} from "../drops/counts_store.ts";
+import { copyCounts, giveBackHeld } from "../drops/purchase_rules.ts";
 
 /**
  * Gives an unpaid order's held stock back and moves it to EXPIRED or CANCELLED. Idempotent: an
@@ -43,6 +52,7 @@ export async function releaseOrder(
   let holds: HoldsEntry;
   let pending: Deno.KvEntryMaybe<string>;
   let usage: UsageRead | null;
+  let drops: Map<string, DropRead>;
   // Whether the last plan (the one committed) released the hold: a repeat answers the order as is.
   let freed = false;
   const order = await runStockJob(deps.kv, deps.clock, {
@@ -51,16 +61,23 @@ export async function releaseOrder(
       if (!found) throw new NotFound("Order not found");
       entry = found;
       const order = found.value;
-      [[holds, pending], usage] = await Promise.all([
+      // A drop's units it holds go back in this write (to the next admitted shopper).
+      const dropWants = order.dropHold?.state === "holding" ? wantsOf(order.dropHold) : new Map();
+      [[holds, pending], usage, drops] = await Promise.all([
         kv.getMany<[never, string]>([
           keys.holds(order.holdClient ?? ""),
           keys.pendingCheckout(order.cartId),
         ]) as Promise<[HoldsEntry, Deno.KvEntryMaybe<string>]>,
         order.promoHold ? readUsage(kv, [order.promoHold]) : null,
+        readDropCounts(kv, dropWants),
       ]);
       return {
         stock: order.reservation.items.map(([k]) => k),
-        exclusive: [...orderClaims(order), ...(usage ? usageClaims(usage) : [])],
+        exclusive: [
+          ...orderClaims(order),
+          ...(usage ? usageClaims(usage) : []),
+          ...dropClaims(dropWants),
+        ],
       };
     },
     plan(stock, now): JobPlan<Order> {
@@ -72,21 +89,28 @@ export async function releaseOrder(
       const released = applyMove(stock, order.reservation.items, "release");
       const ledger = usage ? ledgerOf(usage) : null;
       if (ledger && order.promoHold) giveBackUse(ledger, order.promoHold, order.orderNumber);
+      const hold = order.dropHold?.state === "holding" ? order.dropHold : null;
+      const dropRead = hold ? drops.get(hold.dropId) : undefined;
+      const counts = dropRead ? copyCounts(dropRead.counts) : null;
+      if (hold && counts) giveBackHeld(counts, hold);
       const next: Order = {
         ...withStatus(order, to, now),
         reservation: { ...order.reservation, state: "released" },
         promoHold: null,
+        ...(hold ? { dropHold: { ...hold, state: "returned" as const } } : {}),
         cancelReason: reason,
       };
       const promoSize = ledger ? ledgerSize(ledger) : { checks: 0, mutations: 0 };
+      const dropSize = dropWriteSize(drops);
       freed = true;
       return {
         stock: released.ok ? released.next : new Map(),
-        checks: 4 + promoSize.checks,
-        mutations: 8 + promoSize.mutations + (actor ? AUDIT_MUTATIONS : 0),
+        checks: 4 + promoSize.checks + dropSize.checks,
+        mutations: 8 + promoSize.mutations + dropSize.mutations + (actor ? AUDIT_MUTATIONS : 0),
         result: next,
         write(op) {
           writeOrderTo(op, next, entry.versionstamp);
+          if (dropRead && counts) writeDropCounts(op, dropRead, counts, now);
           if (ledger) writeLedgerInto(op, ledger);
           freeHoldInto(op, order.holdClient, holds, order.orderNumber, now);
           if (pending.value === order.orderNumber) op.check(pending).delete(pending.key);

@@ -36,6 +36,25 @@ import { stopJob } from "./stop_job.ts";
 import { type JobPlan, type Prepared, type StockJob } from "../stock/batch.ts";
 import { applyMove, availableOf, type StockRecord, type WorkingStock } from "../stock/record.ts";
 import { type OrderDeps } from "./steps.ts";
+import { claimOf, type DropClaim } from "../drops/checkout_claim.ts";
+import type { DropIndex } from "../drops/line_drops.ts";
+import {
+  dropClaims,
+  type DropRead,
+  type DropWant,
+  dropWriteSize,
+  readDropCounts,
+  want,
+  writeDropCounts,
+} from "../drops/counts_store.ts";
+import {
+  checkAdmitted,
+  copyCounts,
+  type DropCounts,
+  type DropHold,
+  giveBackHeld,
+  holdUnits,
+} from "../drops/purchase_rules.ts";
 
 /** What a checkout starts from. */
 export interface CheckoutInput {
@@ -75,6 +94,8 @@ export interface PricedCart {
     pending: Deno.KvEntryMaybe<string>;
     holds: HoldsEntry;
     usage: UsageRead | null;
+    /** The drop index for the cart's lines, read ahead with the cart (drops/line_drops.ts). */
+    dropIndex: Promise<DropIndex> | null;
   } | null;
 }
 
@@ -100,6 +121,9 @@ interface ReservationReads {
   holds: HoldsEntry;
   previous: Previous | null;
   usage: UsageRead;
+  /** The drop units the cart claims, and the counts of every drop the write changes. */
+  claim: DropClaim | null;
+  drops: Map<string, DropRead>;
 }
 
 /**
@@ -111,6 +135,8 @@ interface ReservationReads {
  *      (`replaceable`);
  *   3. the promo code's use is held (the replaced checkout's given back first);
  *   4. the client's holds are counted, and the units they hold (no hoarding);
+ *   4b. a drop's units are held against its place in line, its units left and every person key
+ *      (`holdDrop`, the replaced checkout's given back first);
  *   5. the stock is reserved, after the replaced checkout's is released (`reserveStock`);
  *   6. the order is made, with its payment when the provider keeps payments in KV, and written
  *      with everything above (`reservationWrite`).
@@ -141,6 +167,7 @@ export function reservationJob(
               ...(prior.payment ? [`payment:${prior.payment.id}`] : []),
             ]
             : []),
+          ...dropClaims(dropWants(reads.claim, prior)),
         ],
       };
     },
@@ -178,23 +205,31 @@ export function reservationJob(
         reservationMinutes: config.reservationMinutes,
       }, now);
 
+      const drop = holdDrop(reads, replacing, now);
       const { released, reserved } = reserveStock(stock, need, replacing, cart.lines);
-      const expiresAt = now + config.reservationMinutes * 60_000;
+      // A drop's hold is the drop's own (short, so a lapsed hold passes its units on soon).
+      const minutes = drop.hold ? drop.holdMinutes : config.reservationMinutes;
+      const expiresAt = now + minutes * 60_000;
       const order = newOrder(deps, input, cart, { orderNumber, promo, now }, expiresAt);
+      order.dropHold = drop.hold;
       const inlinePayment = payments.inline?.create(paymentTarget(input, order)) ?? null;
       if (inlinePayment) order.payment = inlinePayment.ref;
       const replaced = replacing ? replacedOrder(replacing.entry.value, now) : null;
 
       const promoSize = ledgerSize(ledger);
+      const dropSize = dropWriteSize(reads.drops);
       return {
         stock: new Map([...released, ...reserved]),
-        checks: 7 + promoSize.checks,
-        mutations: 14 + promoSize.mutations,
+        checks: 7 + promoSize.checks + dropSize.checks,
+        mutations: 14 + promoSize.mutations + dropSize.mutations,
         result: { order, replaced },
         write(op) {
           writeLedgerInto(op, ledger);
+          for (const [id, counts] of drop.counts) {
+            writeDropCounts(op, reads.drops.get(id)!, counts, now);
+          }
           inlinePayment?.write(op);
-          reservationWrite(deps, op, { input, reads, order, others, now });
+          reservationWrite(op, { input, reads, order, others, now });
           if (replaced && replacing) replacementWrite(deps, op, replacing, replaced, now);
         },
       };
@@ -210,6 +245,7 @@ async function readForReservation(
 ): Promise<ReservationReads> {
   const first = cart.firstReads;
   cart.firstReads = null;
+  const dropIndex = first?.dropIndex ?? undefined;
   const [cartNow, pending, holds, ownUsage] = first
     ? [first.cart, first.pending, first.holds, first.usage]
     : await Promise.all([
@@ -220,9 +256,64 @@ async function readForReservation(
       ]) as Promise<[Deno.KvEntryMaybe<CartRecord>, Deno.KvEntryMaybe<string>, HoldsEntry]>,
       cart.promo ? readUsage(deps.kv, [cart.promo.want]) : null,
     ]).then(([[c, p, h], u]) => [c, p, h, u] as const);
-  const previous = pending.value ? await readPrevious(deps, pending.value, input.client) : null;
+  const [previous, claim] = await Promise.all([
+    pending.value ? readPrevious(deps, pending.value, input.client) : null,
+    claimOf(
+      deps.kv,
+      cart.lines.map((l) => ({ productId: l.item.productId, bom: l.bom, quantity: l.quantity })),
+      (cartNow.value?.lines ?? []).map((l) => l.dropTicket),
+      {
+        userId: cart.userId,
+        email: input.email ?? null,
+        address: input.address ?? null,
+        network: input.client,
+      },
+      dropIndex,
+    ),
+  ]);
   const usage = mergeUsage(ownUsage, previous?.usage ?? null);
-  return { cartNow, pending, holds, previous, usage };
+  const drops = await readDropCounts(deps.kv, dropWants(claim, previous?.entry.value ?? null));
+  return { cartNow, pending, holds, previous, usage, claim, drops };
+}
+
+/** The drop keys a reservation reads and writes: its claim's, and the replaced hold's. */
+function dropWants(
+  claim: DropClaim | null,
+  prior: Order | null | undefined,
+): Map<string, DropWant> {
+  const wants = new Map<string, DropWant>();
+  if (claim) want(wants, claim.dropId, claim.ticket, claim.persons);
+  const held = prior?.dropHold;
+  if (held?.state === "holding") want(wants, held.dropId, held.ticket, held.persons);
+  return wants;
+}
+
+/**
+ * Step 4b: the replaced checkout's drop units given back, then the cart's claim held: refused
+ * when its place is not admitted or lapsed, the drop has too few units left, or any person key
+ * would pass the limit. Answers the hold and the counts to write, by drop.
+ */
+function holdDrop(
+  reads: ReservationReads,
+  replacing: Previous | null,
+  now: number,
+): { hold: DropHold | null; holdMinutes: number; counts: Map<string, DropCounts> } {
+  const counts = new Map([...reads.drops].map(([id, read]) => [id, copyCounts(read.counts)]));
+  const given = replacing?.entry.value.dropHold;
+  if (given?.state === "holding") giveBackHeld(counts.get(given.dropId)!, given);
+  const claim = reads.claim;
+  if (!claim) return { hold: null, holdMinutes: 0, counts };
+  const read = reads.drops.get(claim.dropId)!;
+  const drop = read.drop.value;
+  if (!drop) throw new CartChanged();
+  // The line's place was matched to its holder when it went into the cart.
+  checkAdmitted(drop, read.tickets.get(claim.ticket)?.value ?? null, null, now);
+  holdUnits(drop, counts.get(claim.dropId)!, claim.ticket, claim.persons, claim.units);
+  return {
+    hold: { ...claim, state: "holding" },
+    holdMinutes: drop.holdMinutes,
+    counts,
+  };
 }
 
 /**
@@ -285,6 +376,7 @@ function replacedOrder(order: Order, now: number): Order {
     ...withStatus(order, "CANCELLED", now),
     reservation: { ...order.reservation, state: "released" as const },
     promoHold: null,
+    dropHold: order.dropHold ? { ...order.dropHold, state: "returned" } : order.dropHold,
     cancelReason: "Replaced by a new checkout",
   };
 }
@@ -294,7 +386,6 @@ function replacedOrder(order: Order, now: number): Order {
  * expiry job, checked against the cart as read.
  */
 function reservationWrite(
-  deps: CheckoutDeps,
   op: Deno.AtomicOperation,
   { input, reads, order, others, now }: {
     input: CheckoutInput;
@@ -315,7 +406,7 @@ function reservationWrite(
     units: unitsOf(order.items),
   }], now);
   op.enqueue({ type: "reservation-expiry", orderNumber: order.orderNumber }, {
-    delay: deps.config.reservationMinutes * 60_000,
+    delay: order.reservation.expiresAt - now,
   });
 }
 

@@ -44,13 +44,14 @@ export function cartRoutes(
   }
 
   app.post("/add", validateQuery(simpleAddSchema), async (c) => {
-    const { itemId, quantity, cartId } = c.req.valid("query");
+    const { itemId, quantity, cartId, ticket } = c.req.valid("query");
     const admitted = countNewCart(c, cartId);
     const cart = await addToCart(kv, clock, {
       admitted,
       cartId: cartId || null,
       spec: { kind: "product", productId: itemId },
       quantity,
+      ticket,
       userId: (await optionalUser({ kv, clock }, c))?.userId,
     });
     return c.json({ ...(await viewCart(kv, cart, imageBase)), message: "Item added to cart" });
@@ -74,6 +75,7 @@ export function cartRoutes(
       cartId: body.cartId || null,
       spec,
       quantity: body.quantity,
+      ticket: body.ticket,
       userId: (await optionalUser({ kv, clock }, c))?.userId,
     });
     return c.json({

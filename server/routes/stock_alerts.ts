@@ -47,7 +47,8 @@ export function stockAlertRoutes(deps: AppDeps): Hono {
   });
 }
 
-function page(title: string, body: string): string {
+/** A plain page of the shop (the links emails carry land on these). */
+export function page(title: string, body: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${
     escapeHtml(title)
   } | ${escapeHtml(SHOP_NAME)}</title></head><body><main><h1>${

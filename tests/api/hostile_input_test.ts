@@ -83,6 +83,12 @@ import {
   totpCodeSchema,
 } from "../../shared/second_factor_schemas.ts";
 import { changeFactors } from "../../server/staff/second_factors.ts";
+import {
+  dropJoinSchema,
+  dropNotifySchema,
+  dropScheduleSchema,
+  dropTicketQuerySchema,
+} from "../../shared/drops.ts";
 import { newTotpSecret, totpCode } from "../../server/staff/totp.ts";
 
 type Json = Record<string, unknown>;
@@ -860,6 +866,54 @@ const PROMO_TERMS = {
   maxUsesPerEmail: 2,
   minSubtotal: 20,
   active: true,
+};
+
+/** Calls off every drop of the first pack still on, so the next case may schedule one. */
+async function noPackDrop(ctx: GroupContext): Promise<void> {
+  const list = await ctx.t.request("/api/admin/drops", { headers: withCookie(ctx) });
+  for (const drop of list.json as { id: string; target: { kind: string }; phase: string }[]) {
+    if (drop.target.kind !== "pack" || drop.phase === "cancelled") continue;
+    await ctx.t.request(`/api/admin/drops/${drop.id}`, {
+      method: "DELETE",
+      headers: withCookie(ctx),
+    });
+  }
+}
+
+/** A valid drop of the first pack, ten minutes ahead. */
+function packDropBody(ctx: GroupContext): Json {
+  return {
+    target: { kind: "pack", id: PACKS[0].id },
+    units: 1,
+    opensAt: new Date(ctx.t.clock.now() + 10 * 60_000).toISOString(),
+    perPersonLimit: 1,
+  };
+}
+
+/** A working opening-mail confirmation link's token, for a new mailbox each time. */
+async function dropConfirmToken(ctx: GroupContext): Promise<string> {
+  const email = `drop-confirm${++confirmations}@example.com`;
+  const res = await ctx.t.request(`/api/drops/${ctx.dropId}/notify`, {
+    method: "POST",
+    body: { email },
+  });
+  assert.equal(res.status, 200, res.text);
+  const mail = (await listOutbox(ctx.t.kv)).find((e) => e.email.to === email)!;
+  return /confirm\?token=([A-Za-z0-9_-]+)/.exec(mail.email.text)![1];
+}
+
+/** Query cases whose cart is well formed but not the place's: refused as transferred. */
+const TRANSFERRED_LABELS = [
+  "query cartId: missing",
+  ...["-1", "1.5", "1e308", "NaN", "Infinity", "1e3", "control and RTL", "markup"].map((v) =>
+    `query cartId: ${v}`
+  ),
+];
+
+/** A place presented by someone other than its holder is refused and counted for the owner. */
+const TRANSFERRED_WRITE = {
+  why: "a place shown by another holder is counted for the owner",
+  prefix: "drop_refused",
 };
 
 const GROUPS: Group[] = [
@@ -1819,6 +1873,139 @@ const GROUPS: Group[] = [
             headers: withCookie(ctx),
           });
           return { params: { id: String(made.json.id) }, headers: withCookie(ctx) };
+        },
+        body: IGNORED_BODY,
+      },
+    ],
+  },
+  {
+    name: "drops",
+    setup: async (t) => {
+      await plentyOfStock(t);
+      const scheduled = await t.request("/api/admin/drops", {
+        method: "POST",
+        headers: { Cookie: await adminCookie(t) },
+        body: {
+          target: { kind: "switch", id: SWITCHES[0].id },
+          units: 5,
+          opensAt: new Date(t.clock.now() + 150_000).toISOString(),
+          perPersonLimit: 2,
+        },
+      });
+      assert.equal(scheduled.status, 201, scheduled.text);
+      // Into the waiting room's first window (it opens two minutes before the drop), then a
+      // session of that moment, so no case renews it.
+      t.clock.advance(60_000);
+      const joined = await t.request(`/api/drops/${scheduled.json.id}/join`, { method: "POST" });
+      assert.equal(joined.status, 200, joined.text);
+      return {
+        cookie: await adminCookie(t),
+        dropId: scheduled.json.id,
+        ticket: joined.json.ticket,
+        cartId: joined.json.cartId,
+      };
+    },
+    routes: [
+      {
+        method: "GET",
+        path: "/api/drops/for/:kind/:id",
+        base: () => ({ params: { kind: "switch", id: String(SWITCHES[0].id) } }),
+        body: NO_BODY,
+      },
+      {
+        method: "POST",
+        path: "/api/drops/:id/join",
+        base: (ctx) => ({
+          params: { id: ctx.dropId as string },
+          body: { cartId: ctx.cartId as string },
+        }),
+        body: { kind: "json", fields: fieldsOf(dropJoinSchema), optional: true },
+        accepts: {
+          "body: {}": "no cart: the guest's place gets a new empty cart",
+          "body: empty": "no cart: the guest's place gets a new empty cart",
+          "body cartId: markup": "a cart that does not exist: the place gets a new empty cart",
+          "body cartId: control and RTL characters":
+            "a cart that does not exist: the place gets a new empty cart",
+        },
+        statuses: STRICT_BODY,
+      },
+      {
+        method: "GET",
+        path: "/api/drops/:id/tickets/:ticket",
+        base: (ctx) => ({
+          params: { id: ctx.dropId as string, ticket: ctx.ticket as string },
+          query: { cartId: ctx.cartId as string },
+        }),
+        query: fieldsOf(dropTicketQuerySchema),
+        body: NO_BODY,
+        statuses: Object.fromEntries(
+          TRANSFERRED_LABELS.map((label) => [label, 403]),
+        ),
+        writes: Object.fromEntries(TRANSFERRED_LABELS.map((label) => [label, TRANSFERRED_WRITE])),
+      },
+      {
+        method: "POST",
+        path: "/api/drops/:id/notify",
+        base: (ctx) => ({
+          params: { id: ctx.dropId as string },
+          body: { email: "hostile-notify@example.com" },
+        }),
+        body: { kind: "json", fields: fieldsOf(dropNotifySchema) },
+        statuses: STRICT_BODY,
+      },
+      {
+        method: "GET",
+        path: "/drop-alerts/confirm",
+        fresh: true,
+        base: async (ctx) => ({ query: { token: await dropConfirmToken(ctx) } }),
+        query: fieldsOf(stockAlertConfirmQuerySchema),
+        body: NO_BODY,
+      },
+      {
+        method: "POST",
+        path: "/drop-alerts/confirm",
+        fresh: true,
+        base: async (ctx) => ({ query: { token: await dropConfirmToken(ctx) } }),
+        query: fieldsOf(stockAlertConfirmQuerySchema),
+        body: IGNORED_BODY,
+      },
+      {
+        method: "GET",
+        path: "/api/admin/drops",
+        base: (ctx) => ({ headers: withCookie(ctx) }),
+        body: NO_BODY,
+      },
+      {
+        method: "POST",
+        path: "/api/admin/drops",
+        // Each accepted case schedules the pack's drop, so the one before is called off first.
+        fresh: true,
+        base: async (ctx) => {
+          await noPackDrop(ctx);
+          return { headers: withCookie(ctx), body: packDropBody(ctx) };
+        },
+        body: { kind: "json", fields: fieldsOf(dropScheduleSchema) },
+      },
+      {
+        method: "GET",
+        path: "/api/admin/drops/:id",
+        base: (ctx) => ({ params: { id: ctx.dropId as string }, headers: withCookie(ctx) }),
+        body: NO_BODY,
+      },
+      {
+        method: "DELETE",
+        path: "/api/admin/drops/:id",
+        // Each accepted case calls the drop off, so every case gets a new one.
+        fresh: true,
+        base: async (ctx) => {
+          await noPackDrop(ctx);
+          const made = await ctx.t.request("/api/admin/drops", {
+            method: "POST",
+            headers: withCookie(ctx),
+            body: packDropBody(ctx),
+          });
+          assert.equal(made.status, 201, made.text);
+          return { params: { id: made.json.id }, headers: withCookie(ctx) };
         },
         body: IGNORED_BODY,
       },

@@ -10,6 +10,7 @@ import { checkEmailsSettled, checkEmailsSoFar, stockNames } from "./invariants/e
 import { checkSettings } from "./invariants/settings.ts";
 import { checkHolds } from "./invariants/holds.ts";
 import { checkAudit } from "./invariants/audit.ts";
+import { checkDrops } from "./invariants/drops.ts";
 
 /** Checks what must hold after any step; answers the view it read. */
 export async function checkStep(model: Model, world: World): Promise<View> {
@@ -21,6 +22,7 @@ export async function checkStep(model: Model, world: World): Promise<View> {
   checkPromos(model, view);
   checkSettings(model, view);
   checkAudit(view);
+  checkDrops(view);
   checkHolds(model, view, world.config.holdExtensionMinutes * 60_000);
   checkEmailsSoFar(model, view, world, await stockNames(model, world));
   return view;

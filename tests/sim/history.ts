@@ -59,6 +59,7 @@ import {
   Restart,
   Wait,
 } from "./commands/world.ts";
+import { BuyFromDrop, ScheduleDrop } from "./commands/drops.ts";
 import type { ProviderMode } from "./sim_payments.ts";
 import type { TrappableStep } from "./commands/world.ts";
 
@@ -314,6 +315,28 @@ const stepArb: fc.Arbitrary<Step> = fc.oneof(
   { weight: 5, arbitrary: interleave },
   { weight: 12, arbitrary: sameCart },
   { weight: 2, arbitrary: fc.constant(new Heal()) },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      target: fc.nat({ max: 2 }),
+      units: fc.integer({ min: 1, max: 6 }),
+      limit: fc.integer({ min: 1, max: 3 }),
+      holdMinutes: fc.integer({ min: 2, max: 10 }),
+    }).map((p) => new ScheduleDrop(p)),
+  },
+  {
+    weight: 8,
+    arbitrary: fc.record({
+      shopper,
+      drop: fc.nat({ max: 2 }),
+      admitted: fc.oneof({ weight: 4, arbitrary: fc.constant(true) }, {
+        weight: 1,
+        arbitrary: fc.constant(false),
+      }),
+      quantity: fc.integer({ min: 1, max: 3 }),
+      at,
+    }).map((p) => new BuyFromDrop(p)),
+  },
 );
 
 /** How many steps histories have. */

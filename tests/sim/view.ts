@@ -13,6 +13,7 @@ import type { PromoRecord } from "../../server/promos/store.ts";
 import type { ProductRecord } from "../../server/catalog/store.ts";
 import type { AuditEntry } from "../../server/audit/log.ts";
 import type { StockKey } from "../../shared/bom.ts";
+import type { DropLedger, DropRecord } from "../../server/drops/record.ts";
 import type { Model } from "./model.ts";
 
 /** The store as the invariants read it. */
@@ -32,6 +33,10 @@ export interface View {
   products: Map<number, ProductRecord>;
   /** The audit log, oldest first. */
   audit: AuditEntry[];
+  /** Drops, their ledgers, and the units each person key holds or bought, by drop. */
+  drops: Map<string, DropRecord>;
+  dropLedgers: Map<string, DropLedger>;
+  dropPersons: Map<string, Map<string, number>>;
 }
 
 async function each<T>(kv: Deno.Kv, prefix: Deno.KvKey, fn: (e: Deno.KvEntry<T>) => void) {
@@ -58,6 +63,9 @@ export async function readView(kv: Deno.Kv, model: Model): Promise<View> {
     promoEmailHolds: new Map(),
     products: new Map(),
     audit: [],
+    drops: new Map(),
+    dropLedgers: new Map(),
+    dropPersons: new Map(),
   };
   const cartIds = [...model.carts.keys()];
   await Promise.all([
@@ -81,6 +89,13 @@ export async function readView(kv: Deno.Kv, model: Model): Promise<View> {
     ),
     each<ProductRecord>(kv, keys.products(), (e) => view.products.set(e.value.id, e.value)),
     each<AuditEntry>(kv, keys.audits(), (e) => view.audit.push(e.value)),
+    each<DropRecord>(kv, keys.drops(), (e) => view.drops.set(e.value.id, e.value)),
+    each<DropLedger>(kv, ["drop_ledger"], (e) => view.dropLedgers.set(String(e.key[1]), e.value)),
+    each<number>(kv, ["drop_persons"], (e) => {
+      const drop = String(e.key[1]);
+      if (!view.dropPersons.has(drop)) view.dropPersons.set(drop, new Map());
+      view.dropPersons.get(drop)!.set(String(e.key[2]), e.value);
+    }),
     (async () => {
       for (let i = 0; i < cartIds.length; i += 10) {
         const batch = cartIds.slice(i, i + 10);

@@ -1,0 +1,225 @@
+import { type Context, Hono } from "hono";
+import { z } from "zod";
+import {
+  DROP_TARGET_KINDS,
+  dropIdSchema,
+  dropJoinSchema,
+  type DropNotifyAnswer,
+  dropNotifySchema,
+  dropTicketQuerySchema,
+  dropTicketSchema,
+  type JoinAnswer,
+} from "../../shared/drops.ts";
+import { escapeHtml } from "../../shared/html.ts";
+import { stockAlertConfirmQuerySchema } from "../../shared/schemas.ts";
+import type { AppDeps } from "../deps.ts";
+import { DomainError, Forbidden, InvalidInput, LimitReached, NotFound } from "../errors.ts";
+import { parseWith, validateJson, validateParams, validateQuery } from "../http/validate.ts";
+import { hitRateLimit, type RateLimit } from "../kv/rate_limit.ts";
+import { clientKey } from "../middleware/client_key.ts";
+import { originOf } from "../middleware/shop_origin.ts";
+import { optionalUser } from "../middleware/user_auth.ts";
+import { createEmptyCart, findCart, userCartId } from "../cart/store.ts";
+import { enterRoom } from "../drops/join.ts";
+import {
+  confirmOpeningSignUp,
+  dropConfirmLinkWorks,
+  signUpForOpening,
+} from "../drops/opening_mail.ts";
+import { createRooms } from "../drops/room_snapshot.ts";
+import { countRefusal, getDrop } from "../drops/store.ts";
+import { dropForTarget } from "../drops/views.ts";
+import { NEW_CART_LIMIT } from "./cart.ts";
+import { page } from "./stock_alerts.ts";
+
+/** Places in waiting rooms per client network per 10 minutes: `max` is DROP_JOINS_PER_CLIENT. */
+export const DROP_JOIN_LIMIT: RateLimit = { bucket: "drop-join", max: 10, windowMs: 10 * 60_000 };
+
+/** "Email me when it opens" per client per 10 minutes (each may become an email). */
+export const DROP_NOTIFY_LIMIT: RateLimit = {
+  bucket: "drop-notify",
+  max: 20,
+  windowMs: 10 * 60_000,
+};
+
+/** The refusal of a place presented by someone other than its holder. */
+export const TRANSFERRED = "This place in line belongs to another shopper";
+
+const dropParam = z.object({ id: dropIdSchema });
+const ticketParam = z.object({ id: dropIdSchema, ticket: dropTicketSchema });
+const targetParam = z.object({
+  kind: z.enum(DROP_TARGET_KINDS, { error: "kind must be switch, pack or item" }),
+  id: z.coerce.number({ error: "id must be a number" }).int("id must be a whole number")
+    .positive("id must be positive").max(2 ** 31, "id is too large"),
+});
+
+/** Drops as shoppers meet them: the public view, the waiting room, "Email me when it opens". */
+export function dropRoutes(deps: AppDeps): Hono {
+  const { kv, clock, config } = deps;
+  const rooms = createRooms(kv, clock);
+  const joinLimit = { ...DROP_JOIN_LIMIT, max: config.dropJoinsPerClient };
+  const newCartLimit = { ...NEW_CART_LIMIT, max: config.newCartsPerClient };
+  const app = new Hono();
+
+  app.get("/for/:kind/:id", validateParams(targetParam), async (c) => {
+    return c.json(await dropForTarget(kv, clock, c.req.valid("param")));
+  });
+
+  app.post("/:id/join", async (c) => {
+    // Counted before anything is read, so a script's burst costs it its places, not our reads.
+    let counted;
+    try {
+      counted = await hitRateLimit(
+        kv,
+        clock,
+        joinLimit,
+        clientKey(c),
+        "Too many places in line from your connection. Please wait a few minutes.",
+      );
+    } catch (err) {
+      if (err instanceof LimitReached) await countJoinRefusal(deps, c.req.param("id"));
+      throw err;
+    }
+    const { id } = parseWith(dropParam, { id: c.req.param("id") });
+    const body = await joinBody(c);
+    const query = parseWith(dropTicketQuerySchema, { cartId: c.req.query("cartId") });
+    const given = body.cartId ?? query.cartId;
+    const [user, liveCart] = await Promise.all([
+      optionalUser(deps, c),
+      given ? findCart(kv, clock, given) : null,
+    ]);
+    const cartId = liveCart ? given! : null;
+    const entered = await enterRoom(deps, rooms, {
+      dropId: id,
+      userId: user?.userId ?? null,
+      network: clientKey(c),
+      guestCart: async () => {
+        if (cartId) return cartId;
+        // A guest without a live cart gets an empty one, counted like an add's new cart.
+        await hitRateLimit(
+          kv,
+          clock,
+          newCartLimit,
+          clientKey(c),
+          "Too many new carts from your connection. Please wait a few minutes, or keep using your current cart.",
+        );
+        return (await createEmptyCart(kv, clock, null)).id;
+      },
+    });
+    // The same place again (a reload, another tab) takes nothing, so it costs no join.
+    if (!entered.created) await counted.giveBack();
+    const answerCart = entered.cartId ?? cartId ??
+      (user ? await userCartId(kv, user.userId) : null);
+    return c.json(
+      {
+        ticket: entered.ticket.ticket,
+        state: entered.state,
+        cartId: answerCart,
+      } satisfies JoinAnswer,
+    );
+  });
+
+  app.get(
+    "/:id/tickets/:ticket",
+    validateParams(ticketParam),
+    validateQuery(dropTicketQuerySchema),
+    async (c) => {
+      const { id, ticket } = c.req.valid("param");
+      const place = await rooms.place(id, ticket);
+      if (!place.found) throw new NotFound("No such place in this drop's line");
+      const holder = place.ticket.holder;
+      const cartId = c.req.valid("query").cartId;
+      // A guest's place is matched by its cart without reading anything; an account's by the
+      // session, read only for those.
+      const mine = holder === `cart:${cartId}` ||
+        (holder.startsWith("user:") && holder === `user:${(await optionalUser(deps, c))?.userId}`);
+      if (!mine) {
+        await countRefusal(kv, id, "transferred ticket");
+        throw new Forbidden(TRANSFERRED);
+      }
+      return c.json(place.answer);
+    },
+  );
+
+  app.post("/:id/notify", validateParams(dropParam), validateJson(dropNotifySchema), async (c) => {
+    await hitRateLimit(
+      kv,
+      clock,
+      DROP_NOTIFY_LIMIT,
+      clientKey(c),
+      "Too many sign-ups. Please wait a few minutes and try again.",
+    );
+    const { email } = c.req.valid("json");
+    // A signed-in shopper's own address needs no confirmation.
+    const own = (await optionalUser(deps, c))?.email.toLowerCase() === email.toLowerCase();
+    const { checkInbox } = await signUpForOpening(
+      deps,
+      c.req.valid("param").id,
+      email,
+      originOf(c),
+      own,
+    );
+    return c.json({ ok: true, checkInbox } satisfies DropNotifyAnswer);
+  });
+  return app;
+}
+
+/** The join's body: optional (the query may carry the cart), JSON when present. */
+async function joinBody(c: Context): Promise<z.infer<typeof dropJoinSchema>> {
+  const text = await c.req.text();
+  if (text.trim() === "") return {};
+  if (!/^application\/json\b/i.test(c.req.header("Content-Type") ?? "")) {
+    throw new DomainError(
+      "unsupported_type",
+      "Send the request body as JSON (Content-Type: application/json)",
+    );
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new InvalidInput("The request body is not valid JSON");
+  }
+  return parseWith(dropJoinSchema, body);
+}
+
+/** Counts a join refused by the limit, in the drop's tally when the drop exists. */
+async function countJoinRefusal(deps: AppDeps, raw: string): Promise<void> {
+  const id = dropIdSchema.safeParse(raw);
+  if (id.success && await getDrop(deps.kv, id.data)) {
+    await countRefusal(deps.kv, id.data, "join limit");
+  }
+}
+
+const STALE_LINK =
+  "<p>This confirmation link has expired or was already used. If you confirmed it, you are all set: the email comes when the drop opens.</p>";
+
+/**
+ * The confirmation link of an opening-mail sign-up: opening it asks (a mail scanner's GET must
+ * not confirm anyone), the button's POST confirms. The pages carry a token: never kept by a cache.
+ */
+export function dropConfirmRoutes(deps: AppDeps): Hono {
+  const { kv, clock } = deps;
+  const app = new Hono();
+  app.get("/confirm", validateQuery(stockAlertConfirmQuerySchema), async (c) => {
+    const { token } = c.req.valid("query");
+    if (!await dropConfirmLinkWorks(kv, token, clock.now())) {
+      return c.html(page("Link expired", STALE_LINK), 404);
+    }
+    return c.html(page(
+      "Confirm the opening email?",
+      `<p>We will email this address once, when the drop opens.</p><form method="post" action="/drop-alerts/confirm?token=${
+        escapeHtml(token)
+      }"><button type="submit">Confirm</button></form>`,
+    ));
+  });
+  app.post("/confirm", validateQuery(stockAlertConfirmQuerySchema), async (c) => {
+    if (!await confirmOpeningSignUp(kv, c.req.valid("query").token, clock.now())) {
+      return c.html(page("Link expired", STALE_LINK), 404);
+    }
+    return c.html(
+      page("Confirmed", "<p>Thank you. We will email you once, when the drop opens.</p>"),
+    );
+  });
+  return app;
+}

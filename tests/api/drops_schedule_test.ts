@@ -1,0 +1,194 @@
+/**
+ * The owner schedules drops (POST /api/admin/drops), lists them, reads one live and calls one off;
+ * each refusal says why, nothing is half written, and only the owner may.
+ */
+import assert from "node:assert/strict";
+import { switchKey } from "../../shared/bom.ts";
+import { SWITCHES } from "../../shared/catalog/switches.ts";
+import { PACKS } from "../../shared/catalog/packs.ts";
+import { ITEMS } from "../../shared/catalog/items.ts";
+import {
+  adminCookie,
+  bearer,
+  changedKeys,
+  createTestApp,
+  setStock,
+  snapshot,
+  TEST_EPOCH,
+  type TestApp,
+} from "../helpers/test_app.ts";
+import { DROP_SWITCH, OPENS_AT, scheduleTestDrop, storedDrop } from "../helpers/drop_room.ts";
+
+const MINUTE = 60_000;
+
+function body(fields: Record<string, unknown> = {}) {
+  return {
+    target: { kind: "switch", id: DROP_SWITCH.id },
+    units: 10,
+    opensAt: new Date(OPENS_AT).toISOString(),
+    perPersonLimit: 2,
+    ...fields,
+  };
+}
+
+async function schedule(t: TestApp, cookie: string, fields: Record<string, unknown> = {}) {
+  return await t.request("/api/admin/drops", {
+    method: "POST",
+    headers: { Cookie: cookie },
+    body: body(fields),
+  });
+}
+
+Deno.test("scheduling: every refusal says why and writes nothing", async () => {
+  await using t = await createTestApp();
+  const cookie = await adminCookie(t);
+  await setStock(t, switchKey(DROP_SWITCH.id), 40);
+  // The first switch no themed pack holds (a pack's switch must be replaced before retiring).
+  const retired = SWITCHES[2];
+  const patched = await t.request(`/api/admin/catalog/switches/${retired.id}`, {
+    method: "PATCH",
+    headers: { Cookie: cookie },
+    body: { retired: true },
+  });
+  assert.equal(patched.status, 200, patched.text);
+  const cases: [string, Record<string, unknown>, number, RegExp][] = [
+    ["no units", { units: 0 }, 400, /units must be at least 1/],
+    ["a limit of none", { perPersonLimit: 0 }, 400, /perPersonLimit must be at least 1/],
+    ["a hold too short", { holdMinutes: 1 }, 400, /holdMinutes must be at least 2/],
+    ["not a date", { opensAt: "tomorrow" }, 400, /opensAt must be an ISO date/],
+    ["a kind unknown", { target: { kind: "keyboard", id: 1 } }, 400, /target.kind/],
+    ["in the past", { opensAt: new Date(TEST_EPOCH - MINUTE).toISOString() }, 400, /a minute/],
+    ["too soon", { opensAt: new Date(TEST_EPOCH + 30_000).toISOString() }, 400, /a minute/],
+    [
+      "years ahead",
+      { opensAt: new Date(TEST_EPOCH + 400 * 24 * 60 * MINUTE).toISOString() },
+      400,
+      /within a year/,
+    ],
+    ["no such switch", { target: { kind: "switch", id: 99_999 } }, 404, /No switch with id/],
+    ["no such pack", { target: { kind: "pack", id: 99_999 } }, 404, /No pack with id/],
+    ["a retired switch", { target: { kind: "switch", id: retired.id } }, 409, /retired/],
+    [
+      "a pack's product as an item",
+      { target: { kind: "item", id: PACKS[0].idWithKeycaps } },
+      409,
+      /is a pack: schedule the pack/,
+    ],
+    ["more than the stock makes", { units: 41 }, 409, /can make only 40 of/],
+  ];
+  const before = await snapshot(t.kv, ["rate_limits"]);
+  for (const [name, fields, status, message] of cases) {
+    const res = await schedule(t, cookie, fields);
+    assert.equal(res.status, status, `${name}: ${res.text}`);
+    assert.match(res.json.error, message, name);
+  }
+  assert.deepEqual(changedKeys(before, await snapshot(t.kv, ["rate_limits"])), []);
+  const short = await schedule(t, cookie, { units: 41 });
+  assert.equal(short.json.canMake, 40, "the refusal names how many can be made");
+});
+
+Deno.test("scheduling: one drop per target at a time, written with its audit entry; calling it off frees the target", async () => {
+  await using t = await createTestApp();
+  const cookie = await adminCookie(t);
+  const id = await scheduleTestDrop(t);
+  const again = await schedule(t, cookie);
+  assert.equal(again.status, 409, again.text);
+  assert.match(again.json.error, /already has a drop scheduled or running/);
+  const audit = await t.request("/api/admin/audit?kind=drops", { headers: { Cookie: cookie } });
+  assert.equal(audit.status, 200, audit.text);
+  const entries = audit.json;
+  assert.deepEqual(entries.map((e: { action: string }) => e.action), ["drop.scheduled"]);
+  const forPage = await t.request(`/api/drops/for/switch/${DROP_SWITCH.id}`);
+  assert.equal(forPage.status, 200, forPage.text);
+  assert.equal(forPage.json.phase, "scheduled");
+  assert.equal(forPage.json.units, 10);
+  assert.equal(forPage.json.opensAt, new Date(OPENS_AT).toISOString());
+  assert.equal(forPage.json.serverTime, new Date(TEST_EPOCH).toISOString());
+
+  // A second later, so the log's newest-first order does not fall to the entries' random ids.
+  t.clock.advance(1000);
+  const off = await t.request(`/api/admin/drops/${id}`, {
+    method: "DELETE",
+    headers: { Cookie: cookie },
+  });
+  assert.equal(off.status, 200, off.text);
+  assert.equal(off.json.phase, "cancelled");
+  assert.equal((await storedDrop(t, id)).cancelledAt, TEST_EPOCH + 1000);
+  const twice = await t.request(`/api/admin/drops/${id}`, {
+    method: "DELETE",
+    headers: { Cookie: cookie },
+  });
+  assert.equal(twice.status, 409);
+  assert.match(twice.json.error, /already called off/);
+  assert.equal((await t.request(`/api/drops/for/switch/${DROP_SWITCH.id}`)).status, 404);
+  const after = await t.request("/api/admin/audit?kind=drops", { headers: { Cookie: cookie } });
+  assert.deepEqual(
+    after.json.map((e: { action: string }) => e.action),
+    ["drop.cancelled", "drop.scheduled"],
+  );
+  const next = await schedule(t, cookie, { units: 5 });
+  assert.equal(next.status, 201, "a new drop for the target once the last was called off");
+  const missing = await t.request("/api/admin/drops/no-such-drop", {
+    method: "DELETE",
+    headers: { Cookie: cookie },
+  });
+  assert.equal(missing.status, 404);
+});
+
+Deno.test("scheduling: packs by pack id, items by product id; the list is newest first", async () => {
+  await using t = await createTestApp();
+  const cookie = await adminCookie(t);
+  const sw = await scheduleTestDrop(t);
+  t.clock.advance(1000);
+  const pack = await schedule(t, cookie, { target: { kind: "pack", id: PACKS[0].id }, units: 3 });
+  assert.equal(pack.status, 201, pack.text);
+  t.clock.advance(1000);
+  const item = await schedule(t, cookie, {
+    target: { kind: "item", id: ITEMS[0].id },
+    units: 2,
+    holdMinutes: 5,
+    signedInOnly: true,
+  });
+  assert.equal(item.status, 201, item.text);
+  const list = await t.request("/api/admin/drops", { headers: { Cookie: cookie } });
+  assert.equal(list.status, 200, list.text);
+  assert.deepEqual(list.json.map((d: { id: string }) => d.id), [item.json.id, pack.json.id, sw]);
+  assert.equal(list.json[0].name, ITEMS[0].name);
+  assert.equal(list.json[0].holdMinutes, 5);
+  assert.equal(list.json[0].signedInOnly, true);
+  assert.equal(list.json[1].name, PACKS[0].title);
+  assert.equal(list.json[2].holdMinutes, 10, "the default hold");
+  const stored = await storedDrop(t, pack.json.id);
+  assert.deepEqual(stored.productIds, [PACKS[0].id, PACKS[0].idWithKeycaps]);
+  const packPage = await t.request(`/api/drops/for/pack/${PACKS[0].id}`);
+  assert.equal(packPage.json.id, pack.json.id);
+  assert.equal((await t.request(`/api/drops/for/item/${ITEMS[1].id}`)).status, 404);
+  assert.equal((await t.request("/api/drops/for/keyboard/1")).status, 400);
+});
+
+Deno.test("drops' admin routes are the owner's: a staff key is refused each with a sentence", async () => {
+  await using t = await createTestApp();
+  const cookie = await adminCookie(t);
+  const id = await scheduleTestDrop(t);
+  const made = await t.request("/api/admin/api-keys", {
+    method: "POST",
+    body: { name: "staff script", role: "staff" },
+    headers: { Cookie: cookie },
+  });
+  assert.equal(made.status, 201, made.text);
+  const staff = bearer(made.json.key);
+  const calls: [string, string, unknown?][] = [
+    ["GET", "/api/admin/drops"],
+    ["POST", "/api/admin/drops", body({ target: { kind: "pack", id: PACKS[0].id } })],
+    ["GET", `/api/admin/drops/${id}`],
+    ["DELETE", `/api/admin/drops/${id}`],
+  ];
+  for (const [method, path, sent] of calls) {
+    const res = await t.request(path, { method, headers: staff, body: sent });
+    assert.equal(res.status, 403, `${method} ${path}: ${res.text}`);
+    assert.match(res.json.error, /^Only the owner can/);
+    const guest = await t.request(path, { method, body: sent });
+    assert.equal(guest.status, 401, `${method} ${path} without credentials`);
+  }
+  assert.equal((await storedDrop(t, id)).cancelledAt, null);
+});
