@@ -24,6 +24,7 @@ import { FIRST_WINDOW_AFTER_MS } from "../../server/drops/record.ts";
 import { DEMO_PAY_BODY, US_ADDRESS } from "../helpers/shop_fixtures.ts";
 import type { ShopProcess } from "../helpers/shop_process.ts";
 import { LoopbackClients } from "./loopback.ts";
+import type { AdminOrderItem } from "../../shared/api_types.ts";
 
 export const DROP_SHOPPERS = 2_000;
 export const DROP_UNITS = 100;
@@ -65,6 +66,8 @@ interface Visit {
   /** Units this shopper paid for. */
   paidUnits: number;
   paidAt: number | null;
+  /** The order the shopper paid for, and the units it asked for. */
+  order: { orderNumber: string; units: number } | null;
   /** The last thing that happened: "paid 2", "soldOut", "join 409", "checkout 409", ... */
   outcome: string;
 }
@@ -89,6 +92,8 @@ export interface DropWorkerResult {
   mostByOne: number;
   /** Shoppers who paid for more than the limit. */
   overLimit: number;
+  /** The orders the shoppers were told were paid, with the units each asked for. */
+  paid: { orderNumber: string; units: number }[];
   /** Shoppers who asked for 3 at once, and how many of those adds were refused (4xx). */
   triedThree: number;
   threeRefused: number;
@@ -134,6 +139,10 @@ export interface DropSummary {
   soldByOwnerView: number | null;
   holdingByOwnerView: number | null;
   refused: Record<string, number> | null;
+  /** The pack's orders by status (orders, units), as the owner's order list shows them. */
+  ordersByStatus: Record<string, { orders: number; units: number }>;
+  /** Shoppers told their payment was received whose order the shop does not count so. */
+  disagreements: string[];
   secondsToSellOutByOwnerView: number | null;
   worker: DropWorkerResult;
   /**
@@ -160,6 +169,8 @@ export interface DropChecks {
   units: number;
   paidUnits: number;
   soldByOwnerView: number;
+  /** Units of the pack in the shop's orders that count as sales. */
+  soldInOrders: number;
   oversold: number;
   overLimit: number;
   threeAccepted: number;
@@ -404,6 +415,7 @@ export async function dropWorker(
       visit.paidUnits = quantity;
       visit.paidAt = Date.now();
       visit.outcome = `paid ${quantity}`;
+      visit.order = { orderNumber: String(checkout.body?.orderNumber), units: quantity };
     } else {
       visit.outcome = `pay ${pay.status} ${String(pay.body?.status ?? "")}`.trim();
     }
@@ -417,6 +429,7 @@ export async function dropWorker(
       admittedAt: null,
       paidUnits: 0,
       paidAt: null,
+      order: null,
       outcome: "no answer",
     };
     try {
@@ -473,6 +486,7 @@ export async function dropWorker(
     paidOrders: visits.filter((v) => v.paidUnits > 0).length,
     mostByOne: Math.max(0, ...visits.map((v) => v.paidUnits)),
     overLimit: visits.filter((v) => v.paidUnits > DROP_LIMIT).length,
+    paid: visits.flatMap((v) => (v.order ? [v.order] : [])),
     triedThree,
     threeRefused,
     serverErrors,
@@ -582,19 +596,36 @@ export async function dropScenario(
     requests: samples.length,
   };
   const view = await owner(shop, "GET", `/api/admin/drops/${id}`);
+  const orders = await packOrders(shop);
+  const soldInOrders = [...orders.values()].filter((o) => SALE.has(o.status))
+    .reduce((sum, o) => sum + o.units, 0);
+  // The shoppers told they paid whose order the shop does not count as a sale, or for other units.
+  const disagreements = worker.paid.flatMap((p) => {
+    const o = orders.get(p.orderNumber);
+    return o && SALE.has(o.status) && o.units === p.units ? [] : [
+      `${p.orderNumber}: told paid for ${p.units}, ${o ? `${o.status} ${o.units}` : "no order"}`,
+    ];
+  });
   const num = (v: unknown) => (typeof v === "number" ? v : null);
   const sold = num(view.sold);
   const checks: DropChecks = {
     units: DROP_UNITS,
     paidUnits: worker.paidUnits,
     soldByOwnerView: sold ?? -1,
-    oversold: Math.max(0, worker.paidUnits - DROP_UNITS, (sold ?? 0) - DROP_UNITS),
+    soldInOrders,
+    oversold: Math.max(
+      0,
+      worker.paidUnits - DROP_UNITS,
+      (sold ?? 0) - DROP_UNITS,
+      soldInOrders - DROP_UNITS,
+    ),
     overLimit: worker.overLimit,
     threeAccepted: worker.triedThree - worker.threeRefused,
     serverErrors: worker.serverErrors,
     passed: false,
   };
   checks.passed = checks.paidUnits === DROP_UNITS && checks.soldByOwnerView === DROP_UNITS &&
+    checks.soldInOrders === DROP_UNITS && disagreements.length === 0 &&
     checks.oversold === 0 && checks.overLimit === 0 && checks.threeAccepted === 0 &&
     checks.serverErrors === 0;
   const rest = health.restP99Ms;
@@ -606,12 +637,53 @@ export async function dropScenario(
     soldByOwnerView: sold,
     holdingByOwnerView: num(view.holding),
     refused: view.refused && typeof view.refused === "object" ? view.refused : null,
+    ordersByStatus: byStatus(orders),
+    disagreements,
     secondsToSellOutByOwnerView: num(view.secondsToSellOut),
     worker,
     health,
     healthRatio: rest > 0 ? round(health.dropP99Ms / rest) : 0,
     checks,
   };
+}
+
+/** The statuses whose orders are sales (paid and not cancelled). */
+const SALE = new Set(["PAYMENT_RECEIVED", "PROCESSING", "SHIPPED", "DELIVERED"]);
+
+/** Every order holding the drop's pack, by number: its status and the pack's units in it. */
+async function packOrders(
+  shop: ShopProcess,
+): Promise<Map<string, { status: string; units: number }>> {
+  const found = new Map<string, { status: string; units: number }>();
+  let cursor: string | null = null;
+  do {
+    const res = await fetch(
+      `${shop.url}/api/admin/orders?limit=200${
+        cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""
+      }`,
+      { headers: { Authorization: `Bearer ${shop.adminPassword}` } },
+    );
+    if (!res.ok) throw new Error(`GET /api/admin/orders: ${res.status} ${await res.text()}`);
+    cursor = res.headers.get("x-next-cursor");
+    const page: { status: string; orderNumber: string; items: AdminOrderItem[] }[] = await res
+      .json();
+    for (const order of page) {
+      const units = order.items.filter((i) => i.productId === PACK.id)
+        .reduce((sum, i) => sum + i.quantity, 0);
+      if (units > 0) found.set(order.orderNumber, { status: order.status, units });
+    }
+  } while (cursor);
+  return found;
+}
+
+function byStatus(orders: Map<string, { status: string; units: number }>) {
+  const counts: Record<string, { orders: number; units: number }> = {};
+  for (const { status, units } of orders.values()) {
+    const c = counts[status] ??= { orders: 0, units: 0 };
+    c.orders++;
+    c.units += units;
+  }
+  return counts;
 }
 
 /** The drop's figures, a few lines. */
@@ -630,8 +702,9 @@ export function printDrop(s: DropSummary): void {
       `${w.retriedWithOne} retried with 1 after a refusal for 2); ` +
       `sold out in ${w.sellOutSeconds ?? "-"} s after the opening (owner's view: ` +
       `${s.secondsToSellOutByOwnerView ?? "-"} s); outcomes ${JSON.stringify(w.outcomes)}; ` +
-      `refused ${JSON.stringify(s.refused)}`,
+      `refused ${JSON.stringify(s.refused)}; orders ${JSON.stringify(s.ordersByStatus)}`,
   );
+  for (const d of s.disagreements) console.log(`drop: CHECK FAILED: ${d}`);
   console.log(
     `drop: fairness among the ${f.presentAtOpening} present at the opening: Spearman ` +
       `${f.spearman} (the never admitted tied last), ${f.spearmanAdmitted} among the ` +
