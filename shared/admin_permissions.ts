@@ -154,6 +154,8 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
   { method: "POST", path: "/api/admin/orders/:orderNumber/cancel", needs: "order_cancels" },
   { method: "GET", path: "/api/admin/pick-list", needs: "print_day" },
   { method: "GET", path: "/api/admin/sales", needs: "sales" },
+  // What to print or buy next: read from the sales and the demand, so the owner's, as sales are.
+  { method: "GET", path: "/api/admin/restock", needs: "sales" },
   // The shelf counts.
   { method: "GET", path: "/api/admin/inventory", needs: "inventory_counts" },
   { method: "PUT", path: "/api/admin/inventory/switches/:id", needs: "inventory_counts" },

@@ -4,8 +4,9 @@ import type { AppDeps } from "../deps.ts";
 import { validateQuery } from "../http/validate.ts";
 import { salesReport } from "../reports/sales.ts";
 import { currentPickList } from "../reports/pick_list.ts";
+import { restockList } from "../reports/restock.ts";
 
-/** The owner's morning: sales figures and the print day's pick list. */
+/** The owner's morning: sales figures, the print day's pick list and what to restock. */
 export function adminReportRoutes(deps: AppDeps): Hono {
   const { kv } = deps;
   const app = new Hono();
@@ -16,5 +17,6 @@ export function adminReportRoutes(deps: AppDeps): Hono {
   });
 
   app.get("/pick-list", async (c) => c.json(await currentPickList(kv)));
+  app.get("/restock", async (c) => c.json(await restockList(kv, deps.clock.now())));
   return app;
 }

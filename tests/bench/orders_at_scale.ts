@@ -103,6 +103,10 @@ export async function ordersAtScale(): Promise<void> {
       ],
       ["pick list (every paid, unshipped order)", await median(() => get("/api/admin/pick-list"))],
       ["inventory with 30-day runway", await median(() => get("/api/admin/inventory"))],
+      [
+        "restock list (demand, stock, 30-day sales)",
+        await median(() => get("/api/admin/restock")),
+      ],
     ];
     console.log(
       `\n${ORDERS.toLocaleString("en")} orders over ${DAYS} days, seeded in ${

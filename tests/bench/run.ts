@@ -19,8 +19,13 @@
  * - Latency pass (tests/bench/latency.ts): the scenarios again in this process over a KV with
  *   injected network delays, counting each request's KV calls and sequential round trips (what
  *   Deno Deploy's shared KV makes a shopper wait for). `run.ts latency [--calls]` runs it alone.
- * - Orders at scale (tests/bench/orders_at_scale.ts): the admin's list, search, sales and pick list
- *   over 10,000 orders. `run.ts orders-10k` runs it alone.
+ * - Orders at scale (tests/bench/orders_at_scale.ts): the admin's list, search, sales, pick list and
+ *   restock list over 10,000 orders. `run.ts orders-10k` runs it alone.
+ * - Drop (tests/bench/drop.ts): 2,000 shoppers from 2,000 addresses come for a drop of 100 packs
+ *   (limit 2), scheduled a minute ahead: they join the waiting room, poll their place, and once let
+ *   in buy and pay. Checks exactly 100 sold, nobody over the limit, no 5xx; reports the draw's
+ *   fairness (rank correlation of arrival and admission), health p99 during it against rest, the
+ *   poll's p99 and the time to sell out. `run.ts drop` runs it alone, on a shop of its own.
  *
  * HTTP load comes from autocannon (npm) in its own process; the shopper loads (checkout, paid
  * orders, flash sale), whose every request needs its own cart, come from this file run as a worker
@@ -30,7 +35,8 @@
  * goes to the server on 127.0.0.1 and is bounded in time and in requests. Figures are printed as a
  * table and written to bench-results/latest.json. Benchmarks are never timed assertions: this
  * reports, it does not fail on a slow machine. Only the flash sale checks correctness (exactly 50
- * sold, every other shopper told why): a violation is marked CHECK FAILED and the run exits 1.
+ * sold, every other shopper told why) and the drop: a violation is marked CHECK FAILED and the run
+ * exits 1.
  */
 import { type ShopProcess, startShop } from "../helpers/shop_process.ts";
 import { DEMO_PAY_BODY, STARTER } from "../helpers/shop_fixtures.ts";
@@ -38,6 +44,18 @@ import { passwordGate } from "../../server/password_gate.ts";
 import { latencyOnly, latencyPass, printLatency } from "./latency.ts";
 import { ordersAtScale } from "./orders_at_scale.ts";
 import { hostilePages, type HostilePagesSummary, printHostilePages } from "./hostile_pages.ts";
+import { LoopbackClients } from "./loopback.ts";
+import {
+  DROP_LIMIT,
+  DROP_SHOPPERS,
+  DROP_UNITS,
+  type DropChecks,
+  dropScenario,
+  type DropSummary,
+  dropWorker,
+  type DropWorkerResult,
+  printDrop,
+} from "./drop.ts";
 
 /** Concurrent connections (or requests in flight) of every scenario. */
 const CONNECTIONS = 50;
@@ -82,6 +100,7 @@ const ADDRESS_BASE = {
   paid: CHECKOUT_ADDRESSES,
   flash: CHECKOUT_ADDRESSES + CONNECTIONS,
   login: CHECKOUT_ADDRESSES + CONNECTIONS + FLASH_SHOPPERS,
+  drop: CHECKOUT_ADDRESSES + CONNECTIONS + FLASH_SHOPPERS + BURST_LOGINS,
 };
 /** What browsers send; autocannon alone sends no Accept-Encoding. */
 const BROWSER_ENCODINGS = { "Accept-Encoding": "gzip, deflate, br" };
@@ -103,7 +122,7 @@ interface Figure {
   ratio: number | null;
   note?: string;
   /** What a scenario that checks correctness counted, with `passed`. */
-  checks?: FlashChecks;
+  checks?: FlashChecks | DropChecks;
 }
 
 /** What a worker process prints as its one JSON line. */
@@ -241,54 +260,6 @@ async function kvWorker(seconds: number, concurrency: number): Promise<WorkerRes
   kv.close();
   await Deno.remove(dir, { recursive: true });
   return result;
-}
-
-/** The `i`th loopback source address: 127.0.1.1, 127.0.1.2, ... 127.0.1.254, 127.0.2.1, ... */
-export function loopbackAddress(i: number): string {
-  // Never .0 or .255 in either place, so never 127.0.0.1 (the server, autocannon, the setup).
-  if (!Number.isInteger(i) || i < 0 || i >= 254 * 254) {
-    throw new RangeError(`No loopback address number ${i}`);
-  }
-  return `127.0.${1 + Math.floor(i / 254)}.${1 + (i % 254)}`;
-}
-
-/**
- * One Deno HttpClient per simulated shopper, bound to its own loopback source address, so the
- * server (which keys limits by the connection's remote address) sees distinct shoppers. Linux
- * routes all of 127.0.0.0/8 to loopback. Address numbers start at `base`; clients are made on
- * first use and closed by `close`, or all at once when the `using` holding this ends.
- */
-class LoopbackClients {
-  readonly #clients = new Map<number, Deno.HttpClient>();
-  readonly #made = new Set<number>();
-
-  constructor(readonly base: number) {}
-
-  /** The client of shopper `i` (address number base + i). */
-  get(i: number): Deno.HttpClient {
-    let client = this.#clients.get(i);
-    if (!client) {
-      client = Deno.createHttpClient({ localAddress: loopbackAddress(this.base + i) });
-      this.#clients.set(i, client);
-      this.#made.add(i);
-    }
-    return client;
-  }
-
-  /** Closes shopper `i`'s client (and its connections); a later `get` makes a new one. */
-  close(i: number): void {
-    this.#clients.get(i)?.close();
-    this.#clients.delete(i);
-  }
-
-  /** How many distinct addresses were used. */
-  get used(): number {
-    return this.#made.size;
-  }
-
-  [Symbol.dispose](): void {
-    for (const i of [...this.#clients.keys()]) this.close(i);
-  }
 }
 
 /** A JSON object answer (null when the body is not one). */
@@ -857,23 +828,86 @@ function printTable(figures: Figure[]): void {
   }
 }
 
-async function main(): Promise<void> {
-  const shop = await startShop({
-    env: {
-      DENO_ENV: "",
-      LOG_REQUESTS: "0",
-      MAX_HOLDS_PER_CLIENT: String(HOLDS_PER_ADDRESS),
-      // The server's default, explicit for the same reason; the scenarios' one-unit carts stay
-      // far below it.
-      MAX_HELD_UNITS_PER_CLIENT: "60",
-      // The scenarios measure the work of thousands of shoppers from a few dozen loopback
-      // addresses; the per-address rates on new carts and checkouts (tests/api/abuse_test.ts)
-      // would measure refusals instead. The holds limit stays on: the scenarios respect it.
-      NEW_CARTS_PER_CLIENT: "100000",
-      CHECKOUTS_PER_CLIENT: "100000",
-    },
+/** The environment of the bench's shop. */
+const BENCH_ENV = {
+  DENO_ENV: "",
+  LOG_REQUESTS: "0",
+  MAX_HOLDS_PER_CLIENT: String(HOLDS_PER_ADDRESS),
+  // The server's default, explicit for the same reason; the scenarios' one-unit carts stay
+  // far below it.
+  MAX_HELD_UNITS_PER_CLIENT: "60",
+  // The scenarios measure the work of thousands of shoppers from a few dozen loopback
+  // addresses; the per-address rates on new carts and checkouts (tests/api/abuse_test.ts)
+  // would measure refusals instead. The holds limit stays on: the scenarios respect it.
+  NEW_CARTS_PER_CLIENT: "100000",
+  CHECKOUTS_PER_CLIENT: "100000",
+};
+
+/** Runs the drop on `shop`: its table rows (the checks on the first) and its summary. */
+async function dropRun(shop: ShopProcess): Promise<{ figures: Figure[]; summary: DropSummary }> {
+  const summary = await dropScenario(
+    shop,
+    ADDRESS_BASE.drop,
+    (args) => runWorker<DropWorkerResult>(args),
+  );
+  const w = summary.worker;
+  const timed = (t: DropWorkerResult["poll"], seconds: number): WorkerResult => ({
+    requests: t.requests,
+    seconds,
+    latenciesMs: { p50: t.p50Ms, p99: t.p99Ms },
+    non2xx: Object.entries(t.statuses).filter(([s]) => !s.startsWith("2"))
+      .reduce((sum, [, n]) => sum + n, 0),
+    errors: 0,
+    statuses: t.statuses,
   });
+  const f = w.fairness;
+  return {
+    summary,
+    figures: [
+      {
+        ...figure(
+          `drop: ${DROP_SHOPPERS} shoppers, ${DROP_UNITS} units, limit ${DROP_LIMIT} (buy)`,
+          timed(w.buy, w.activeSeconds),
+          null,
+          `${summary.checks.passed ? "" : "CHECK FAILED: "}${w.paidUnits} paid for ` +
+            `(${summary.soldByOwnerView} sold in the owner's view), most by one shopper ` +
+            `${w.mostByOne}, ${w.threeRefused} of ${w.triedThree} asks for 3 refused; sold out ` +
+            `${w.sellOutSeconds ?? "-"} s after the opening; Spearman ${f.spearman} among the ` +
+            `${f.presentAtOpening} present at the opening; health p99 ${summary.health.restP99Ms} ms ` +
+            `at rest, ${summary.health.dropP99Ms} ms over the drop (× ${summary.healthRatio}); latency ` +
+            "is each add, checkout and pay of the shoppers let in",
+        ),
+        checks: summary.checks,
+      },
+      figure(
+        "drop: GET /api/drops/{id}/tickets/{ticket} (waiting room poll)",
+        timed(w.poll, w.activeSeconds),
+        null,
+        `each waiting shopper about once a second, ${w.joined} joined; at most 64 requests in ` +
+          "flight for all shoppers together",
+      ),
+      figure("drop: POST /api/drops/{id}/join", timed(w.join, w.activeSeconds), null),
+    ],
+  };
+}
+
+/** `run.ts drop`: the drop alone, on a shop of its own; nothing is written. */
+async function dropOnly(): Promise<void> {
+  const shop = await startShop({ env: BENCH_ENV });
+  try {
+    const { figures, summary } = await dropRun(shop);
+    printTable(figures);
+    printDrop(summary);
+    if (!summary.checks.passed) Deno.exitCode = 1;
+  } finally {
+    await shop.stop();
+  }
+}
+
+async function main(): Promise<void> {
+  const shop = await startShop({ env: BENCH_ENV });
   const figures: Figure[] = [];
+  let drop: DropSummary | null = null;
   let burstSummary: LoginBurstSummary | null = null;
   let hostileSummary: HostilePagesSummary | null = null;
   try {
@@ -1023,6 +1057,11 @@ async function main(): Promise<void> {
       checks,
     });
 
+    step(`drop: ${DROP_SHOPPERS} shoppers, ${DROP_UNITS} units (about two minutes)`);
+    const dropped = await dropRun(shop);
+    figures.push(...dropped.figures);
+    drop = dropped.summary;
+
     step(`login burst: ${BURST_LOGINS} wrong sign-ins from ${BURST_LOGINS} addresses`);
     const burst = await loginBurst(shop);
     figures.push(...burst.figures);
@@ -1046,6 +1085,7 @@ async function main(): Promise<void> {
   printTable(figures);
   if (burstSummary) printLoginBurst(burstSummary);
   if (hostileSummary) printHostilePages(hostileSummary);
+  if (drop) printDrop(drop);
   printLatency(latency);
   const report = {
     date: new Date().toISOString(),
@@ -1063,6 +1103,7 @@ async function main(): Promise<void> {
       kvSeconds: KV_SECONDS,
       holdsPerAddress: HOLDS_PER_ADDRESS,
       flashSale: { shoppers: FLASH_SHOPPERS, units: FLASH_UNITS },
+      drop: { shoppers: DROP_SHOPPERS, units: DROP_UNITS, limit: DROP_LIMIT },
       loginBurst: {
         logins: BURST_LOGINS,
         probeLoops: PROBE_LOOPS,
@@ -1076,6 +1117,7 @@ async function main(): Promise<void> {
     figures,
     loginBurst: burstSummary,
     hostilePages: hostileSummary,
+    drop,
     latency,
   };
   const dir = new URL("../../bench-results/", import.meta.url);
@@ -1112,6 +1154,13 @@ if (import.meta.main) {
     await loginBurstOnly();
   } else if (mode === "hostile-pages") {
     await hostilePagesOnly(rest.includes("--builds"));
+  } else if (mode === "drop") {
+    await dropOnly();
+  } else if (mode === "drop-worker") {
+    const [url, dropId, opensAt, productId, base] = rest;
+    console.log(JSON.stringify(
+      await dropWorker(url, dropId, Number(opensAt), Number(productId), Number(base)),
+    ));
   } else if (mode === "orders-10k") {
     await ordersAtScale();
   } else if (mode === "flash-worker") {
