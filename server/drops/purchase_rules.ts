@@ -39,7 +39,8 @@ export type RefusalReason =
   | "admission lapsed"
   | "transferred ticket"
   | "per-person limit"
-  | "sold out";
+  | "sold out"
+  | "fewer left than asked";
 
 /** A refusal of a drop: the shopper's sentence, and the reason it is counted under. */
 export class DropRefused extends Conflict {
@@ -140,7 +141,8 @@ export interface DropCounts {
 }
 
 /**
- * Holds `units` for a checkout, or refuses: more than the units left ("The drop has sold out"),
+ * Holds `units` for a checkout, or refuses: nothing left ("The drop has sold out"), more than the
+ * units left (how many are),
  * or past the limit on any of the person keys (the sentence names how many they have).
  */
 export function holdUnits(
@@ -150,8 +152,18 @@ export function holdUnits(
   persons: readonly string[],
   units: number,
 ): void {
-  if (isOver(drop, counts.ledger) || unitsLeft(drop, counts.ledger) < units) {
-    throw new DropRefused(drop.id, "sold out", "The drop has sold out");
+  const left = isOver(drop, counts.ledger) ? 0 : unitsLeft(drop, counts.ledger);
+  if (left <= 0) throw new DropRefused(drop.id, "sold out", "The drop has sold out");
+  if (left < units) {
+    // Not sold out: the shopper can still have what is left, and should hear so rather than
+    // leave the last units unsold until their turn lapses.
+    throw new DropRefused(
+      drop.id,
+      "fewer left than asked",
+      `Only ${left} of the drop ${
+        left === 1 ? "is" : "are"
+      } left: change the quantity to ${left} to buy ${left === 1 ? "it" : "them"}`,
+    );
   }
   const most = mostHeld(counts, ticket, persons);
   if (most + units > drop.perPersonLimit) {

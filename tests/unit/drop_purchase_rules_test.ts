@@ -95,8 +95,16 @@ Deno.test("a place buys only when it is the shopper's, admitted, after the openi
 Deno.test("a hold takes no more than the units left, nor past the limit on any key", () => {
   const full = counts({ ledger: { holding: 4, sold: 5 } });
   assert.equal(unitsLeft(DROP, full.ledger), 1);
+  // One left, two asked: the shopper hears they can still have the one, not "sold out".
+  const fewer = refusal(() => holdUnits(DROP, full, "t1", ["network:n"], 2));
+  assert.equal(fewer.reason, "fewer left than asked");
   assert.equal(
-    refusal(() => holdUnits(DROP, full, "t1", ["network:n"], 2)).message,
+    fewer.message,
+    "Only 1 of the drop is left: change the quantity to 1 to buy it",
+  );
+  const none = counts({ ledger: { holding: 5, sold: 5 } });
+  assert.equal(
+    refusal(() => holdUnits(DROP, none, "t1", ["network:n"], 1)).message,
     "The drop has sold out",
   );
 
