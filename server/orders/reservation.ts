@@ -31,7 +31,14 @@ import {
 } from "../promos/rules.ts";
 import type { PaymentTarget } from "../payments/provider.ts";
 import { freeHoldInto } from "../stock/holds.ts";
-import { needOf, newOrderNumber, type Order, orderItemsOf, withStatus } from "./order.ts";
+import {
+  MAX_ORDER_COMPONENTS,
+  needOf,
+  newOrderNumber,
+  type Order,
+  orderItemsOf,
+  withStatus,
+} from "./order.ts";
 import { stopJob } from "./stop_job.ts";
 import { type JobPlan, type Prepared, type StockJob } from "../stock/batch.ts";
 import { applyMove, availableOf, type StockRecord, type WorkingStock } from "../stock/record.ts";
@@ -49,6 +56,7 @@ import {
 } from "../drops/counts_store.ts";
 import {
   checkAdmitted,
+  checkDropOrderSize,
   copyCounts,
   type DropCounts,
   type DropHold,
@@ -206,6 +214,9 @@ export function reservationJob(
       }, now);
 
       const drop = holdDrop(reads, replacing, now);
+      // Its payment's write checks the drop's entries too: an order that would not fit then must
+      // not start, or a charge taken for it could never be recorded.
+      if (drop.hold) checkDropOrderSize(need.size, MAX_ORDER_COMPONENTS);
       const { released, reserved } = reserveStock(stock, need, replacing, cart.lines);
       // A drop's hold is the drop's own (short, so a lapsed hold passes its units on soon).
       const minutes = drop.hold ? drop.holdMinutes : config.reservationMinutes;

@@ -5,7 +5,13 @@
 import assert from "node:assert/strict";
 import { sweepAtStart } from "../../server/queue.ts";
 import { sendOpeningMail } from "../../server/drops/opening_mail.ts";
-import { createTestApp, TEST_EPOCH } from "../helpers/test_app.ts";
+import { createTestApp, TEST_EPOCH, type TestApp } from "../helpers/test_app.ts";
+import { payDemo, sessionIdOf, US_ADDRESS } from "../helpers/shop_fixtures.ts";
+import { ledgerOf, placeFor, scheduleDrop } from "../helpers/drop_fixtures.ts";
+import { SWITCHES } from "../../shared/catalog/switches.ts";
+import { COMPONENTS, switchKey } from "../../shared/bom.ts";
+import { getOrder } from "../../server/orders/store.ts";
+import type { DropRecord } from "../../server/drops/record.ts";
 import { keptQueue } from "../helpers/kept_queue.ts";
 import { scheduleTestDrop, storedDrop } from "../helpers/drop_room.ts";
 
@@ -41,4 +47,98 @@ Deno.test("a far drop's opening job comes at most 30 days ahead (as KV allows) a
   await queue.runDue(t);
   assert.deepEqual(queue.ofType("drop-opening").map((j) => j.at), [opensAt]);
   assert.equal((await storedDrop(t, id)).opensAt, opensAt);
+});
+
+/** Every live switch and part in plenty, so only the order's size limits what sells. */
+async function stockEverything(t: TestApp) {
+  for (const key of [...COMPONENTS, ...LIVE.map((s) => switchKey(s.id))]) {
+    await t.writeStock(key, { stock: 10_000, reserved: 0, used: 0 });
+  }
+}
+
+/** The seeded switches (none retired in a fresh shop). */
+const LIVE = SWITCHES;
+
+/** Adds custom testers holding `ids` (20 a tester, the first with `ticket`) to a new cart. */
+async function testersCart(
+  t: TestApp,
+  drop: DropRecord,
+  ids: number[],
+  client: string,
+): Promise<string> {
+  const tester = (switches: number[], extra: Record<string, unknown> = {}) => {
+    const picked = [...switches];
+    // Filled up with switches other than the drop's (LIVE[0]): only the first tester takes it.
+    const filler = LIVE.slice(1).map((s) => s.id).filter((id) => !picked.includes(id));
+    const size = picked.length <= 10 ? 10 : picked.length <= 15 ? 15 : 20;
+    while (picked.length < size) picked.push(filler.shift()!);
+    return t.request("/api/cart/add/tester", {
+      method: "POST",
+      client,
+      body: {
+        name: "Custom Switch Tester",
+        size,
+        keycaps: "random",
+        switches: picked.map((id) => ({ id })),
+        ...extra,
+      },
+    });
+  };
+  // A cart first (its id binds the place), then the drop's switch with the place, then the rest.
+  const made = await tester(ids.slice(1, 21));
+  assert.equal(made.status, 200, made.text);
+  const cartId = made.json.id;
+  const ticket = await placeFor(t, drop, `cart:${cartId}`, 0, client);
+  const first = await tester(ids.slice(0, 20), { cartId, ticket });
+  assert.equal(first.status, 200, first.text);
+  for (let i = 20; i < ids.length; i += 20) {
+    const more = await tester(ids.slice(i, i + 20), { cartId });
+    assert.equal(more.status, 200, more.text);
+  }
+  return cartId;
+}
+
+Deno.test("a drop checkout too big for its payment's write is refused at the checkout, never after the charge", async () => {
+  await using t = await createTestApp({ env: { MAX_HELD_UNITS_PER_CLIENT: "1000" } });
+  await stockEverything(t);
+  const dropSwitch = LIVE[0];
+  const drop = await scheduleDrop(t, {
+    target: { kind: "switch", id: dropSwitch.id },
+    productIds: [],
+    units: 100,
+    perPersonLimit: 100,
+  });
+  let paid = 0;
+  let refused = 0;
+  // From a cart every write takes with room to spare to one at the edge of the checkout's limit.
+  for (let n = 80; n <= 88; n++) {
+    const client = `198.51.100.${n}`;
+    const ids = [dropSwitch.id, ...LIVE.slice(1, n).map((s) => s.id)];
+    const cartId = await testersCart(t, drop, ids, client);
+    const before = await ledgerOf(t, drop);
+    const started = await t.request(`/api/cart/${cartId}/checkout/us`, { method: "POST", client });
+    if (started.status !== 200) {
+      // Refused with a sentence, and nothing of the drop held for it.
+      assert.equal(started.status, 400, started.text);
+      assert.match(started.json.error, /split it into two orders/);
+      assert.deepEqual(await ledgerOf(t, drop), before);
+      refused++;
+      continue;
+    }
+    // A hosted checkout learns the email and address at payment: they are counted then.
+    const pay = await payDemo(t, sessionIdOf(started.json.url), {
+      cardNumber: "4242424242424242",
+      email: `buyer${n}@example.com`,
+      address: { ...US_ADDRESS, street: `${n} Main St` },
+    });
+    assert.equal(
+      pay.status,
+      200,
+      `${n} switches: the payment was taken but not recorded: ${pay.text}`,
+    );
+    assert.equal((await getOrder(t.kv, started.json.orderNumber)).status, "PAYMENT_RECEIVED");
+    paid++;
+  }
+  assert.ok(paid > 0 && refused > 0, `paid ${paid}, refused ${refused}: the edge was crossed`);
+  assert.deepEqual(await ledgerOf(t, drop), { holding: 0, sold: paid });
 });
