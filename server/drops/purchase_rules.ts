@@ -3,7 +3,7 @@
  * buy now, and how a hold moves the drop's counts (held, sold, given back). The writes that apply
  * them (the cart's gate, the reservation, the release, the paid write) only read and store.
  */
-import { Conflict, Forbidden, InvalidInput } from "../errors.ts";
+import { Conflict, Forbidden } from "../errors.ts";
 import {
   type DropLedger,
   type DropRecord,
@@ -80,20 +80,6 @@ export function dropUnitsOf(
  * its payment's write).
  */
 export const DROP_WRITE_CHECKS = 7;
-
-/**
- * Refuses, at the checkout, a drop order of more distinct parts than its later writes can check
- * with the drop's entries (`maxParts` is what an order without a drop may hold): a payment taken
- * for an order whose paid write cannot fit KV's checks could never be recorded.
- */
-export function checkDropOrderSize(parts: number, maxParts: number): void {
-  const most = maxParts - DROP_WRITE_CHECKS;
-  if (parts > most) {
-    throw new InvalidInput(
-      `This order has ${parts} different switches and parts; with an item of a drop, one order can hold at most ${most}. Please split it into two orders.`,
-    );
-  }
-}
 
 /** The sentence of the per-person limit. */
 export function limitSentence(limit: number, have: number): string {

@@ -16,6 +16,7 @@ import {
   mergeUsage,
   type PromoRecord,
   readUsage,
+  USAGE_WRITE_CHECKS,
   type UsageRead,
   type UsageWant,
 } from "../promos/store.ts";
@@ -32,7 +33,7 @@ import {
 import type { PaymentTarget } from "../payments/provider.ts";
 import { freeHoldInto } from "../stock/holds.ts";
 import {
-  MAX_ORDER_COMPONENTS,
+  checkPayableSize,
   needOf,
   newOrderNumber,
   type Order,
@@ -56,13 +57,19 @@ import {
 } from "../drops/counts_store.ts";
 import {
   checkAdmitted,
-  checkDropOrderSize,
   copyCounts,
+  DROP_WRITE_CHECKS,
   type DropCounts,
   type DropHold,
   giveBackHeld,
   holdUnits,
 } from "../drops/purchase_rules.ts";
+
+/**
+ * Checks a promo use adds to the payment's write at most: the code's record and usage, and the
+ * email's usage (promos/rules.ts `ledgerSize`, once the payment names the email).
+ */
+const PROMO_USE_CHECKS = 1 + 2 * USAGE_WRITE_CHECKS;
 
 /** What a checkout starts from. */
 export interface CheckoutInput {
@@ -214,9 +221,13 @@ export function reservationJob(
       }, now);
 
       const drop = holdDrop(reads, replacing, now);
-      // Its payment's write checks the drop's entries too: an order that would not fit then must
-      // not start, or a charge taken for it could never be recorded.
-      if (drop.hold) checkDropOrderSize(need.size, MAX_ORDER_COMPONENTS);
+      // Its payment's write checks the promo's use and the drop's entries too, with the email and
+      // address a hosted checkout learns only then: an order that would not fit then must not
+      // start, or a charge taken for it could never be recorded.
+      checkPayableSize(
+        need.size,
+        (cart.promo ? PROMO_USE_CHECKS : 0) + (drop.hold ? DROP_WRITE_CHECKS : 0),
+      );
       const { released, reserved } = reserveStock(stock, need, replacing, cart.lines);
       // A drop's hold is the drop's own (short, so a lapsed hold passes its units on soon).
       const minutes = drop.hold ? drop.holdMinutes : config.reservationMinutes;

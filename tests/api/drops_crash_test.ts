@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { sweepAtStart } from "../../server/queue.ts";
 import { sendOpeningMail } from "../../server/drops/opening_mail.ts";
-import { createTestApp, TEST_EPOCH, type TestApp } from "../helpers/test_app.ts";
+import { adminCookie, createTestApp, TEST_EPOCH, type TestApp } from "../helpers/test_app.ts";
 import { payDemo, sessionIdOf, US_ADDRESS } from "../helpers/shop_fixtures.ts";
 import { ledgerOf, placeFor, scheduleDrop } from "../helpers/drop_fixtures.ts";
 import { SWITCHES } from "../../shared/catalog/switches.ts";
@@ -141,4 +141,66 @@ Deno.test("a drop checkout too big for its payment's write is refused at the che
   }
   assert.ok(paid > 0 && refused > 0, `paid ${paid}, refused ${refused}: the edge was crossed`);
   assert.deepEqual(await ledgerOf(t, drop), { holding: 0, sold: paid });
+});
+
+Deno.test("an order with a promo code, with or without a drop's item, is refused at the checkout when its payment could not be recorded", async () => {
+  await using t = await createTestApp({ env: { MAX_HELD_UNITS_PER_CLIENT: "1000" } });
+  await stockEverything(t);
+  const made = await t.request("/api/admin/promos", {
+    method: "POST",
+    headers: { Cookie: await adminCookie(t) },
+    body: { code: "TENOFF", percentOff: 10, maxUses: 1000, maxUsesPerEmail: 100 },
+  });
+  assert.equal(made.status, 201, made.text);
+  const dropSwitch = LIVE[0];
+  const drop = await scheduleDrop(t, {
+    target: { kind: "switch", id: dropSwitch.id },
+    productIds: [],
+    units: 100,
+    perPersonLimit: 100,
+  });
+  for (const withDrop of [false, true]) {
+    let paid = 0;
+    let refused = 0;
+    for (let n = 76; n <= 88; n++) {
+      const client = `198.51.${withDrop ? 101 : 102}.${n}`;
+      const others = LIVE.slice(1, withDrop ? n : n + 1).map((s) => s.id);
+      const cartId = await testersCart(
+        t,
+        drop,
+        withDrop ? [dropSwitch.id, ...others] : others,
+        client,
+      );
+      const started = await t.request("/api/orders/create", {
+        method: "POST",
+        client,
+        body: {
+          cartId,
+          email: `promo${n}@example.com`,
+          customerName: "Ann Example",
+          shippingAddress: US_ADDRESS,
+          promoCode: "TENOFF",
+        },
+      });
+      if (started.status !== 200) {
+        assert.equal(started.status, 400, started.text);
+        assert.match(started.json.error, /split it into two orders/);
+        refused++;
+        continue;
+      }
+      const pay = await t.request(
+        `/api/demo/payment-intents/${started.json.paymentIntentId}/confirm`,
+        { method: "POST", body: { cardNumber: "4242424242424242" } },
+      );
+      assert.equal(
+        pay.status,
+        200,
+        `${n} switches${
+          withDrop ? " with the drop's" : ""
+        }: the payment was taken but not recorded: ${pay.text}`,
+      );
+      paid++;
+    }
+    assert.ok(paid > 0 && refused > 0, `paid ${paid}, refused ${refused}: the edge was crossed`);
+  }
 });
