@@ -118,7 +118,9 @@ export function checkAdmitted(
       `It is not your turn to buy ${drop.name} yet; keep the waiting room open and it lets you in`,
     );
   }
-  if (now > ticket.admittedAt + drop.holdMinutes * 60_000) {
+  // Lapsed at `admittedUntil` itself, as the room counts it (isActiveAdmission): the room lets the
+  // next place in at that moment, so this one buys nothing from then on.
+  if (now >= ticket.admittedAt + drop.holdMinutes * 60_000) {
     throw new DropRefused(
       drop.id,
       "admission lapsed",

@@ -13,7 +13,7 @@ import { COMPONENTS, switchKey } from "../../shared/bom.ts";
 import { getOrder } from "../../server/orders/store.ts";
 import type { DropRecord } from "../../server/drops/record.ts";
 import { keptQueue } from "../helpers/kept_queue.ts";
-import { scheduleTestDrop, storedDrop } from "../helpers/drop_room.ts";
+import { DROP_SWITCH, OPENS_AT, scheduleTestDrop, storedDrop } from "../helpers/drop_room.ts";
 
 const DAY = 24 * 60 * 60_000;
 
@@ -203,4 +203,47 @@ Deno.test("an order with a promo code, with or without a drop's item, is refused
     }
     assert.ok(paid > 0 && refused > 0, `paid ${paid}, refused ${refused}: the edge was crossed`);
   }
+});
+
+Deno.test("at the very millisecond a turn lapses, the room, the cart and the next shopper agree", async () => {
+  await using t = await createTestApp();
+  const id = await scheduleTestDrop(t, { units: 1, perPersonLimit: 1, holdMinutes: 2 });
+  t.clock.set(OPENS_AT - 60_000);
+  const join = async (client: string) => {
+    const res = await t.request(`/api/drops/${id}/join`, { method: "POST", client });
+    assert.equal(res.status, 200, res.text);
+    return { client, ticket: res.json.ticket as string, cartId: res.json.cartId as string };
+  };
+  const poll = async (place: { client: string; ticket: string; cartId: string }) => {
+    const res = await t.request(`/api/drops/${id}/tickets/${place.ticket}?cartId=${place.cartId}`, {
+      client: place.client,
+    });
+    assert.equal(res.status, 200, res.text);
+    return res.json;
+  };
+  const places = [await join("192.0.2.31"), await join("192.0.2.32")];
+  t.clock.set(OPENS_AT);
+  const answers = await Promise.all(places.map(poll));
+  const first = places[answers.findIndex((a) => a.state === "admitted")];
+  const second = places.find((p) => p !== first)!;
+  // The first turn's last moment: two minutes after it was let in.
+  t.clock.set(OPENS_AT + 2 * 60_000);
+  assert.equal((await poll(first)).state, "expired", "the room says the turn lapsed");
+  assert.equal((await poll(second)).state, "admitted", "and lets the next shopper in");
+  await stockEverything(t);
+  const switches = [DROP_SWITCH.id, ...LIVE.slice(1, 10).map((s) => s.id)].map((id) => ({ id }));
+  const late = await t.request("/api/cart/add/tester", {
+    method: "POST",
+    client: first.client,
+    body: {
+      name: "Custom Switch Tester",
+      size: 10,
+      keycaps: "none",
+      switches,
+      cartId: first.cartId,
+      ticket: first.ticket,
+    },
+  });
+  assert.equal(late.status, 409, `the lapsed turn buys nothing: ${late.text}`);
+  assert.match(late.json.error, /lapsed/);
 });
