@@ -12,6 +12,7 @@ import type { Clock } from "../clock.ts";
 import { randomId } from "../crypto.ts";
 import { Conflict, NotFound } from "../errors.ts";
 import { keys } from "../kv/keys.ts";
+import { queueDelay } from "../kv/kv_util.ts";
 import { mailboxOf } from "../email/mailbox.ts";
 import type { Email } from "../email/mailer.ts";
 import { queueEmailInto } from "../email/outbox.ts";
@@ -218,7 +219,7 @@ export async function sendOpeningMail(
   const now = clock.now();
   if (now < drop.opensAt) {
     await kv.enqueue({ type: "drop-opening", dropId } satisfies DropOpeningJob, {
-      delay: drop.opensAt - now,
+      delay: queueDelay(drop.opensAt - now),
     });
     return 0;
   }
@@ -256,7 +257,7 @@ export async function queueOpeningMails(
     if (drop.cancelledAt !== null || drop.soldOutAt !== null) continue;
     if (drop.opensAt < now - LATE_OPENING_MAIL_MS) continue;
     await kv.enqueue({ type: "drop-opening", dropId: drop.id } satisfies DropOpeningJob, {
-      delay: Math.max(0, drop.opensAt - now),
+      delay: queueDelay(drop.opensAt - now),
     });
     queued++;
   }

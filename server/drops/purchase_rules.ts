@@ -75,6 +75,13 @@ export function dropUnitsOf(
   return lines.reduce((sum, line) => sum + unitsToward(drop, line), 0);
 }
 
+/**
+ * Checks a drop adds at most to each write of its order: the drop, its ledger, the place and four
+ * person keys (account, mailbox, address, network; a hosted checkout learns the last two only in
+ * its payment's write).
+ */
+export const DROP_WRITE_CHECKS = 7;
+
 /** The sentence of the per-person limit. */
 export function limitSentence(limit: number, have: number): string {
   const left = Math.max(0, limit - have);
@@ -112,7 +119,9 @@ export function checkAdmitted(
       `It is not your turn to buy ${drop.name} yet; keep the waiting room open and it lets you in`,
     );
   }
-  if (now > ticket.admittedAt + drop.holdMinutes * 60_000) {
+  // Lapsed at `admittedUntil` itself, as the room counts it (isActiveAdmission): the room lets the
+  // next place in at that moment, so this one buys nothing from then on.
+  if (now >= ticket.admittedAt + drop.holdMinutes * 60_000) {
     throw new DropRefused(
       drop.id,
       "admission lapsed",

@@ -116,9 +116,22 @@ export interface Person {
 export function personKeys(person: Person, mailbox: (email: string) => string): string[] {
   const found = [`network:${person.network}`];
   if (person.userId) found.push(`account:${person.userId}`);
-  if (person.email) found.push(`email:${mailbox(person.email)}`);
-  if (person.address) found.push(`address:${addressKey(person.address)}`);
+  if (person.email) found.push(`email:${capped(mailbox(person.email))}`);
+  if (person.address) found.push(`address:${capped(addressKey(person.address))}`);
   return found;
+}
+
+/**
+ * The most characters of an email or address a person key keeps: a KV key holds at most 2 KB
+ * (400 characters of up to 4 bytes fit with the drop's id), and a payment provider's page may
+ * collect lines far longer than the shop's own forms allow (200). Two equal this far are one
+ * person.
+ */
+export const PERSON_KEY_CHARS = 400;
+
+function capped(text: string): string {
+  const chars = [...text];
+  return chars.length <= PERSON_KEY_CHARS ? text : chars.slice(0, PERSON_KEY_CHARS).join("");
 }
 
 /**

@@ -11,6 +11,7 @@ import type { Clock } from "../clock.ts";
 import { randomId } from "../crypto.ts";
 import { Conflict, InvalidInput, NotFound } from "../errors.ts";
 import { keys } from "../kv/keys.ts";
+import { queueDelay } from "../kv/kv_util.ts";
 import { ledgerOf, readLedger } from "./store.ts";
 import { resolveTarget } from "./target.ts";
 import type { DropOpeningJob } from "./opening_mail.ts";
@@ -80,8 +81,9 @@ export async function scheduleDrop(
     .check(indexed)
     .set(keys.drop(drop.id), drop)
     .set(indexKey, drop.id)
+    // A drop months ahead: the job comes at most 30 days ahead (KV's limit) and waits again.
     .enqueue({ type: "drop-opening", dropId: drop.id } satisfies DropOpeningJob, {
-      delay: opensAt - now,
+      delay: queueDelay(opensAt - now),
     });
   auditInto(
     op,

@@ -5,7 +5,7 @@ import type { Address, LineKind } from "../../shared/api_types.ts";
 import type { OrderStatus } from "../../shared/status.ts";
 import { canTransition } from "../../shared/status.ts";
 import type { Region, Totals } from "../../shared/policy.ts";
-import { Conflict } from "../errors.ts";
+import { Conflict, InvalidInput } from "../errors.ts";
 import type { PaymentRef } from "../payments/provider.ts";
 import type { PricedLine } from "../cart/view.ts";
 import type { UsageWant } from "../promos/store.ts";
@@ -102,6 +102,27 @@ export interface Order extends Totals {
 
 /** Most distinct stock components one order may reserve: one KV atomic allows 100 checks. */
 export const MAX_ORDER_COMPONENTS = 90;
+
+/** Checks one KV atomic operation may make. */
+export const KV_MAX_CHECKS = 100;
+
+/** Checks the payment's write (paid_write.ts) makes besides the order's parts, promo and drop. */
+export const PAID_WRITE_CHECKS = 9;
+
+/**
+ * Refuses, at the checkout, an order whose payment's write could not fit one KV atomic: its
+ * parts, that write's own checks and `extraChecks` (its promo use and drop hold, as many as they
+ * can be once the payment names the email and address). A charge taken for such an order could
+ * never be recorded.
+ */
+export function checkPayableSize(parts: number, extraChecks: number): void {
+  const most = Math.min(MAX_ORDER_COMPONENTS, KV_MAX_CHECKS - PAID_WRITE_CHECKS - extraChecks);
+  if (parts > most) {
+    throw new InvalidInput(
+      `This order has ${parts} different switches and parts; with its promo code or drop, one order can hold at most ${most}. Please split it into two orders.`,
+    );
+  }
+}
 
 /**
  * A new order number: "ST" and 18 characters of Crockford base32, 90 random bits, so tracking URLs

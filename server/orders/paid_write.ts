@@ -32,7 +32,7 @@ import {
 } from "../promos/rules.ts";
 import { finishEventInto } from "../payments/inbox.ts";
 import type { PaidDetails, PaymentEvent } from "../payments/provider.ts";
-import { appendStatus, type Order, orderClaims, wasPaid } from "./order.ts";
+import { appendStatus, type Order, orderClaims, PAID_WRITE_CHECKS, wasPaid } from "./order.ts";
 import { CANCEL_WITH_REFUND_MUTATIONS, cancelWithRefundInto, owingRefund } from "./refunds.ts";
 import { originFor } from "./origin.ts";
 import { type JobPlan, runStockJob, type StockJob } from "../stock/batch.ts";
@@ -132,7 +132,7 @@ function paidJob(
       let dropChange: { read: DropRead; counts: DropCounts } | null = null;
       const done = ({ order: next, write = () => {}, moved = new Map() }: Outcome) => ({
         stock: moved,
-        checks: 9 + promoSize.checks + dropSize.checks,
+        checks: PAID_WRITE_CHECKS + promoSize.checks + dropSize.checks,
         mutations: 16 + CANCEL_WITH_REFUND_MUTATIONS + promoSize.mutations + dropSize.mutations,
         result: next,
         write(op: Deno.AtomicOperation) {

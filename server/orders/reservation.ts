@@ -16,6 +16,7 @@ import {
   mergeUsage,
   type PromoRecord,
   readUsage,
+  USAGE_WRITE_CHECKS,
   type UsageRead,
   type UsageWant,
 } from "../promos/store.ts";
@@ -31,7 +32,14 @@ import {
 } from "../promos/rules.ts";
 import type { PaymentTarget } from "../payments/provider.ts";
 import { freeHoldInto } from "../stock/holds.ts";
-import { needOf, newOrderNumber, type Order, orderItemsOf, withStatus } from "./order.ts";
+import {
+  checkPayableSize,
+  needOf,
+  newOrderNumber,
+  type Order,
+  orderItemsOf,
+  withStatus,
+} from "./order.ts";
 import { stopJob } from "./stop_job.ts";
 import { type JobPlan, type Prepared, type StockJob } from "../stock/batch.ts";
 import { applyMove, availableOf, type StockRecord, type WorkingStock } from "../stock/record.ts";
@@ -50,11 +58,18 @@ import {
 import {
   checkAdmitted,
   copyCounts,
+  DROP_WRITE_CHECKS,
   type DropCounts,
   type DropHold,
   giveBackHeld,
   holdUnits,
 } from "../drops/purchase_rules.ts";
+
+/**
+ * Checks a promo use adds to the payment's write at most: the code's record and usage, and the
+ * email's usage (promos/rules.ts `ledgerSize`, once the payment names the email).
+ */
+const PROMO_USE_CHECKS = 1 + 2 * USAGE_WRITE_CHECKS;
 
 /** What a checkout starts from. */
 export interface CheckoutInput {
@@ -206,6 +221,13 @@ export function reservationJob(
       }, now);
 
       const drop = holdDrop(reads, replacing, now);
+      // Its payment's write checks the promo's use and the drop's entries too, with the email and
+      // address a hosted checkout learns only then: an order that would not fit then must not
+      // start, or a charge taken for it could never be recorded.
+      checkPayableSize(
+        need.size,
+        (cart.promo ? PROMO_USE_CHECKS : 0) + (drop.hold ? DROP_WRITE_CHECKS : 0),
+      );
       const { released, reserved } = reserveStock(stock, need, replacing, cart.lines);
       // A drop's hold is the drop's own (short, so a lapsed hold passes its units on soon).
       const minutes = drop.hold ? drop.holdMinutes : config.reservationMinutes;

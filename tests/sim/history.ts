@@ -59,7 +59,7 @@ import {
   Restart,
   Wait,
 } from "./commands/world.ts";
-import { BuyFromDrop, ScheduleDrop } from "./commands/drops.ts";
+import { BuyFromDrop, CallOffDrop, ScheduleDrop } from "./commands/drops.ts";
 import type { ProviderMode } from "./sim_payments.ts";
 import type { TrappableStep } from "./commands/world.ts";
 
@@ -336,6 +336,10 @@ const stepArb: fc.Arbitrary<Step> = fc.oneof(
       quantity: fc.integer({ min: 1, max: 3 }),
       at,
     }).map((p) => new BuyFromDrop(p)),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({ drop: fc.nat({ max: 2 }), at }).map((p) => new CallOffDrop(p)),
   },
 );
 

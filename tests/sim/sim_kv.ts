@@ -112,7 +112,7 @@ export class SimKv implements Deno.Kv {
     options?: { delay?: number; keysIfUndelivered?: Deno.KvKey[]; backoffSchedule?: number[] },
   ): Promise<Deno.KvCommitResult> {
     this.alive();
-    this.#world.schedule(value, options?.delay ?? 0);
+    this.#world.schedule(value, kvDelay(options?.delay));
     return Promise.resolve({ ok: true, versionstamp: "00000000000000000000" });
   }
 
@@ -199,7 +199,7 @@ class SimAtomic implements Deno.AtomicOperation {
     value: unknown,
     options?: { delay?: number; keysIfUndelivered?: Deno.KvKey[]; backoffSchedule?: number[] },
   ): this {
-    this.#jobs.push([value, options?.delay ?? 0]);
+    this.#jobs.push([value, kvDelay(options?.delay)]);
     return this;
   }
 
@@ -219,4 +219,16 @@ class SimAtomic implements Deno.AtomicOperation {
     if (value === undefined) throw new Error(`the shop deleted the stock record ${String(key[1])}`);
     this.#stock.set(key[1] as StockKey, value as StockRecord);
   }
+}
+
+/**
+ * A queue message's delay as Deno KV takes it: past 30 days it throws (as KV does, at the enqueue
+ * or the atomic's enqueue), so a kept queue cannot hide a delay production refuses.
+ */
+function kvDelay(delay: number | undefined): number {
+  const ms = delay ?? 0;
+  if (ms > 30 * 24 * 60 * 60_000) {
+    throw new TypeError(`Delay cannot be greater than 30 days: received ${ms}`);
+  }
+  return ms;
 }

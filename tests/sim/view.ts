@@ -13,7 +13,7 @@ import type { PromoRecord } from "../../server/promos/store.ts";
 import type { ProductRecord } from "../../server/catalog/store.ts";
 import type { AuditEntry } from "../../server/audit/log.ts";
 import type { StockKey } from "../../shared/bom.ts";
-import type { DropLedger, DropRecord } from "../../server/drops/record.ts";
+import type { DropLedger, DropRecord, TicketRecord } from "../../server/drops/record.ts";
 import type { Model } from "./model.ts";
 
 /** The store as the invariants read it. */
@@ -37,6 +37,8 @@ export interface View {
   drops: Map<string, DropRecord>;
   dropLedgers: Map<string, DropLedger>;
   dropPersons: Map<string, Map<string, number>>;
+  /** The places in each drop's line, by drop and ticket. */
+  dropTickets: Map<string, Map<string, TicketRecord>>;
 }
 
 async function each<T>(kv: Deno.Kv, prefix: Deno.KvKey, fn: (e: Deno.KvEntry<T>) => void) {
@@ -66,6 +68,7 @@ export async function readView(kv: Deno.Kv, model: Model): Promise<View> {
     drops: new Map(),
     dropLedgers: new Map(),
     dropPersons: new Map(),
+    dropTickets: new Map(),
   };
   const cartIds = [...model.carts.keys()];
   await Promise.all([
@@ -91,6 +94,11 @@ export async function readView(kv: Deno.Kv, model: Model): Promise<View> {
     each<AuditEntry>(kv, keys.audits(), (e) => view.audit.push(e.value)),
     each<DropRecord>(kv, keys.drops(), (e) => view.drops.set(e.value.id, e.value)),
     each<DropLedger>(kv, ["drop_ledger"], (e) => view.dropLedgers.set(String(e.key[1]), e.value)),
+    each<TicketRecord>(kv, ["drop_tickets"], (e) => {
+      const drop = String(e.key[1]);
+      if (!view.dropTickets.has(drop)) view.dropTickets.set(drop, new Map());
+      view.dropTickets.get(drop)!.set(String(e.key[2]), e.value);
+    }),
     each<number>(kv, ["drop_persons"], (e) => {
       const drop = String(e.key[1]);
       if (!view.dropPersons.has(drop)) view.dropPersons.set(drop, new Map());

@@ -10,7 +10,7 @@ import { keys } from "../../../server/kv/keys.ts";
 import type { DropLedger, DropRecord, TicketRecord } from "../../../server/drops/record.ts";
 import type { DropTarget } from "../../../shared/drops.ts";
 import { addTo, type Model, noteState } from "../model.ts";
-import { POPULAR, STARTER } from "../play.ts";
+import { ADMIN, POPULAR, STARTER } from "../play.ts";
 import type { World } from "../world.ts";
 import { expectAnswer, nth, Step } from "./base.ts";
 
@@ -131,6 +131,32 @@ export class BuyFromDrop extends Step {
     return `shopper ${this.p.shopper} ${
       this.p.admitted ? "is let in to" : "waits in"
     } drop ${this.p.drop}'s room and adds ${this.p.quantity} (instance ${this.p.at})`;
+  }
+}
+
+/**
+ * The owner calls a drop off through the dashboard's route, before or while it sells: checkouts
+ * holding its units keep them until paid or released, and the target sells as usual again.
+ */
+export class CallOffDrop extends Step {
+  constructor(readonly p: { drop: number; at: number }) {
+    super();
+  }
+  async act(_model: Model, world: World) {
+    const drop = nth(await dropsNow(world), this.p.drop);
+    if (!drop) return;
+    expectAnswer(
+      world,
+      await world.request(this.p.at, `/api/admin/drops/${drop.id}`, {
+        ...ADMIN,
+        method: "DELETE",
+      }),
+      [200, 409],
+      this.toString(),
+    );
+  }
+  toString() {
+    return `the owner calls drop ${this.p.drop} off (instance ${this.p.at})`;
   }
 }
 

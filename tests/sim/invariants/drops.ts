@@ -6,6 +6,8 @@
  *   its units back to the drop);
  * - each person key (account, mailbox, address, network) holds the units of the holds counted
  *   under it, and none passes the drop's limit;
+ * - each place in line holds the units of the holds made with it (what the room and the cart's
+ *   gate read as "this place already bought");
  * - no checkout holding stock, and no paid order, took a running drop's units without a drop
  *   hold (made between the drop's scheduling and its selling out, not called off).
  */
@@ -38,6 +40,7 @@ export function checkDrops(view: View): void {
     let holding = 0;
     let sold = 0;
     const persons = new Map<string, number>();
+    const places = new Map<string, number>();
     for (const order of view.orders.values()) {
       const hold = order.dropHold;
       if (hold?.dropId === drop.id && hold.state !== "returned") {
@@ -55,6 +58,7 @@ export function checkDrops(view: View): void {
           sold += hold.units;
         }
         for (const p of hold.persons) persons.set(p, (persons.get(p) ?? 0) + hold.units);
+        places.set(hold.ticket, (places.get(hold.ticket) ?? 0) + hold.units);
       }
       tookWithoutHold(drop, order);
     }
@@ -62,6 +66,15 @@ export function checkDrops(view: View): void {
       throw new Violation(
         `drop ${drop.id}'s ledger reads ${ledger.holding} holding, ${ledger.sold} sold; its orders hold ${holding} and bought ${sold}`,
       );
+    }
+    for (const ticket of (view.dropTickets.get(drop.id) ?? new Map()).values()) {
+      if (ticket.units !== (places.get(ticket.ticket) ?? 0)) {
+        throw new Violation(
+          `drop ${drop.id}'s place ${ticket.ticket} counts ${ticket.units} units, whose orders hold or bought ${
+            places.get(ticket.ticket) ?? 0
+          }`,
+        );
+      }
     }
     const stored = view.dropPersons.get(drop.id) ?? new Map<string, number>();
     for (const key of new Set([...stored.keys(), ...persons.keys()])) {

@@ -1,0 +1,249 @@
+/**
+ * The drops' server as a crash, a refusing KV and a bad client meet it: nothing answers 500,
+ * nothing is left half written, and the drop's counts stay equal to what the orders say.
+ */
+import assert from "node:assert/strict";
+import { sweepAtStart } from "../../server/queue.ts";
+import { sendOpeningMail } from "../../server/drops/opening_mail.ts";
+import { adminCookie, createTestApp, TEST_EPOCH, type TestApp } from "../helpers/test_app.ts";
+import { payDemo, sessionIdOf, US_ADDRESS } from "../helpers/shop_fixtures.ts";
+import { ledgerOf, placeFor, scheduleDrop } from "../helpers/drop_fixtures.ts";
+import { SWITCHES } from "../../shared/catalog/switches.ts";
+import { COMPONENTS, switchKey } from "../../shared/bom.ts";
+import { getOrder } from "../../server/orders/store.ts";
+import type { DropRecord } from "../../server/drops/record.ts";
+import { keptQueue } from "../helpers/kept_queue.ts";
+import { DROP_SWITCH, OPENS_AT, scheduleTestDrop, storedDrop } from "../helpers/drop_room.ts";
+
+const DAY = 24 * 60 * 60_000;
+
+Deno.test("a drop opening more than 30 days ahead is scheduled, swept at start and waited for", async () => {
+  await using t = await createTestApp();
+  // Deno KV refuses a queue message delayed past 30 days; the owner may plan a year ahead.
+  const opensAt = TEST_EPOCH + 90 * DAY;
+  const id = await scheduleTestDrop(t, { opensAt: new Date(opensAt).toISOString() });
+  assert.equal((await storedDrop(t, id)).opensAt, opensAt);
+  // The start's sweep queues the opening again for every drop still to open: a start with a
+  // far drop must not fail.
+  await sweepAtStart(t);
+  // The opening job, delivered early, waits again rather than failing forever.
+  t.clock.set(TEST_EPOCH + 31 * DAY);
+  assert.equal(await sendOpeningMail(t, id), 0);
+});
+
+Deno.test("a far drop's opening job comes at most 30 days ahead (as KV allows) and waits again", async () => {
+  await using store = await Deno.openKv(":memory:");
+  const queue = keptQueue(store, () => t.clock);
+  await using t = await createTestApp({ kv: queue.kv });
+  const opensAt = TEST_EPOCH + 90 * DAY;
+  const id = await scheduleTestDrop(t, { opensAt: new Date(opensAt).toISOString() });
+  // Queued no later than KV allows; delivered then, it waits again until the opening.
+  const [first] = queue.ofType("drop-opening");
+  assert.equal(first.at, TEST_EPOCH + 30 * DAY);
+  t.clock.set(first.at);
+  await queue.runDue(t);
+  assert.deepEqual(queue.ofType("drop-opening").map((j) => j.at), [TEST_EPOCH + 60 * DAY]);
+  t.clock.set(TEST_EPOCH + 60 * DAY);
+  await queue.runDue(t);
+  assert.deepEqual(queue.ofType("drop-opening").map((j) => j.at), [opensAt]);
+  assert.equal((await storedDrop(t, id)).opensAt, opensAt);
+});
+
+/** Every live switch and part in plenty, so only the order's size limits what sells. */
+async function stockEverything(t: TestApp) {
+  for (const key of [...COMPONENTS, ...LIVE.map((s) => switchKey(s.id))]) {
+    await t.writeStock(key, { stock: 10_000, reserved: 0, used: 0 });
+  }
+}
+
+/** The seeded switches (none retired in a fresh shop). */
+const LIVE = SWITCHES;
+
+/** Adds custom testers holding `ids` (20 a tester, the first with `ticket`) to a new cart. */
+async function testersCart(
+  t: TestApp,
+  drop: DropRecord,
+  ids: number[],
+  client: string,
+): Promise<string> {
+  const tester = (switches: number[], extra: Record<string, unknown> = {}) => {
+    const picked = [...switches];
+    // Filled up with switches other than the drop's (LIVE[0]): only the first tester takes it.
+    const filler = LIVE.slice(1).map((s) => s.id).filter((id) => !picked.includes(id));
+    const size = picked.length <= 10 ? 10 : picked.length <= 15 ? 15 : 20;
+    while (picked.length < size) picked.push(filler.shift()!);
+    return t.request("/api/cart/add/tester", {
+      method: "POST",
+      client,
+      body: {
+        name: "Custom Switch Tester",
+        size,
+        keycaps: "random",
+        switches: picked.map((id) => ({ id })),
+        ...extra,
+      },
+    });
+  };
+  // A cart first (its id binds the place), then the drop's switch with the place, then the rest.
+  const made = await tester(ids.slice(1, 21));
+  assert.equal(made.status, 200, made.text);
+  const cartId = made.json.id;
+  const ticket = await placeFor(t, drop, `cart:${cartId}`, 0, client);
+  const first = await tester(ids.slice(0, 20), { cartId, ticket });
+  assert.equal(first.status, 200, first.text);
+  for (let i = 20; i < ids.length; i += 20) {
+    const more = await tester(ids.slice(i, i + 20), { cartId });
+    assert.equal(more.status, 200, more.text);
+  }
+  return cartId;
+}
+
+Deno.test("a drop checkout too big for its payment's write is refused at the checkout, never after the charge", async () => {
+  await using t = await createTestApp({ env: { MAX_HELD_UNITS_PER_CLIENT: "1000" } });
+  await stockEverything(t);
+  const dropSwitch = LIVE[0];
+  const drop = await scheduleDrop(t, {
+    target: { kind: "switch", id: dropSwitch.id },
+    productIds: [],
+    units: 100,
+    perPersonLimit: 100,
+  });
+  let paid = 0;
+  let refused = 0;
+  // From a cart every write takes with room to spare to one at the edge of the checkout's limit.
+  for (let n = 80; n <= 88; n++) {
+    const client = `198.51.100.${n}`;
+    const ids = [dropSwitch.id, ...LIVE.slice(1, n).map((s) => s.id)];
+    const cartId = await testersCart(t, drop, ids, client);
+    const before = await ledgerOf(t, drop);
+    const started = await t.request(`/api/cart/${cartId}/checkout/us`, { method: "POST", client });
+    if (started.status !== 200) {
+      // Refused with a sentence, and nothing of the drop held for it.
+      assert.equal(started.status, 400, started.text);
+      assert.match(started.json.error, /split it into two orders/);
+      assert.deepEqual(await ledgerOf(t, drop), before);
+      refused++;
+      continue;
+    }
+    // A hosted checkout learns the email and address at payment: they are counted then.
+    const pay = await payDemo(t, sessionIdOf(started.json.url), {
+      cardNumber: "4242424242424242",
+      email: `buyer${n}@example.com`,
+      address: { ...US_ADDRESS, street: `${n} Main St` },
+    });
+    assert.equal(
+      pay.status,
+      200,
+      `${n} switches: the payment was taken but not recorded: ${pay.text}`,
+    );
+    assert.equal((await getOrder(t.kv, started.json.orderNumber)).status, "PAYMENT_RECEIVED");
+    paid++;
+  }
+  assert.ok(paid > 0 && refused > 0, `paid ${paid}, refused ${refused}: the edge was crossed`);
+  assert.deepEqual(await ledgerOf(t, drop), { holding: 0, sold: paid });
+});
+
+Deno.test("an order with a promo code, with or without a drop's item, is refused at the checkout when its payment could not be recorded", async () => {
+  await using t = await createTestApp({ env: { MAX_HELD_UNITS_PER_CLIENT: "1000" } });
+  await stockEverything(t);
+  const made = await t.request("/api/admin/promos", {
+    method: "POST",
+    headers: { Cookie: await adminCookie(t) },
+    body: { code: "TENOFF", percentOff: 10, maxUses: 1000, maxUsesPerEmail: 100 },
+  });
+  assert.equal(made.status, 201, made.text);
+  const dropSwitch = LIVE[0];
+  const drop = await scheduleDrop(t, {
+    target: { kind: "switch", id: dropSwitch.id },
+    productIds: [],
+    units: 100,
+    perPersonLimit: 100,
+  });
+  for (const withDrop of [false, true]) {
+    let paid = 0;
+    let refused = 0;
+    for (let n = 76; n <= 88; n++) {
+      const client = `198.51.${withDrop ? 101 : 102}.${n}`;
+      const others = LIVE.slice(1, withDrop ? n : n + 1).map((s) => s.id);
+      const cartId = await testersCart(
+        t,
+        drop,
+        withDrop ? [dropSwitch.id, ...others] : others,
+        client,
+      );
+      const started = await t.request("/api/orders/create", {
+        method: "POST",
+        client,
+        body: {
+          cartId,
+          email: `promo${n}@example.com`,
+          customerName: "Ann Example",
+          shippingAddress: US_ADDRESS,
+          promoCode: "TENOFF",
+        },
+      });
+      if (started.status !== 200) {
+        assert.equal(started.status, 400, started.text);
+        assert.match(started.json.error, /split it into two orders/);
+        refused++;
+        continue;
+      }
+      const pay = await t.request(
+        `/api/demo/payment-intents/${started.json.paymentIntentId}/confirm`,
+        { method: "POST", body: { cardNumber: "4242424242424242" } },
+      );
+      assert.equal(
+        pay.status,
+        200,
+        `${n} switches${
+          withDrop ? " with the drop's" : ""
+        }: the payment was taken but not recorded: ${pay.text}`,
+      );
+      paid++;
+    }
+    assert.ok(paid > 0 && refused > 0, `paid ${paid}, refused ${refused}: the edge was crossed`);
+  }
+});
+
+Deno.test("at the very millisecond a turn lapses, the room, the cart and the next shopper agree", async () => {
+  await using t = await createTestApp();
+  const id = await scheduleTestDrop(t, { units: 1, perPersonLimit: 1, holdMinutes: 2 });
+  t.clock.set(OPENS_AT - 60_000);
+  const join = async (client: string) => {
+    const res = await t.request(`/api/drops/${id}/join`, { method: "POST", client });
+    assert.equal(res.status, 200, res.text);
+    return { client, ticket: res.json.ticket as string, cartId: res.json.cartId as string };
+  };
+  const poll = async (place: { client: string; ticket: string; cartId: string }) => {
+    const res = await t.request(`/api/drops/${id}/tickets/${place.ticket}?cartId=${place.cartId}`, {
+      client: place.client,
+    });
+    assert.equal(res.status, 200, res.text);
+    return res.json;
+  };
+  const places = [await join("192.0.2.31"), await join("192.0.2.32")];
+  t.clock.set(OPENS_AT);
+  const answers = await Promise.all(places.map(poll));
+  const first = places[answers.findIndex((a) => a.state === "admitted")];
+  const second = places.find((p) => p !== first)!;
+  // The first turn's last moment: two minutes after it was let in.
+  t.clock.set(OPENS_AT + 2 * 60_000);
+  assert.equal((await poll(first)).state, "expired", "the room says the turn lapsed");
+  assert.equal((await poll(second)).state, "admitted", "and lets the next shopper in");
+  await stockEverything(t);
+  const switches = [DROP_SWITCH.id, ...LIVE.slice(1, 10).map((s) => s.id)].map((id) => ({ id }));
+  const late = await t.request("/api/cart/add/tester", {
+    method: "POST",
+    client: first.client,
+    body: {
+      name: "Custom Switch Tester",
+      size: 10,
+      keycaps: "none",
+      switches,
+      cartId: first.cartId,
+      ticket: first.ticket,
+    },
+  });
+  assert.equal(late.status, 409, `the lapsed turn buys nothing: ${late.text}`);
+  assert.match(late.json.error, /lapsed/);
+});
