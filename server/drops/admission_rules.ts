@@ -55,9 +55,12 @@ export function placesToAdmit(
   ledger: DropLedger,
   activeAdmitted: number,
   now: number,
+  canMake = Infinity,
 ): number {
   if (now < drop.opensAt || drop.cancelledAt !== null) return 0;
-  const free = drop.units - ledger.sold - ledger.holding;
+  // The stock may make fewer than the drop has left: a pack's or an item's parts are shared with
+  // other products, which can use them while the drop runs (switch drops gate every line).
+  const free = Math.min(drop.units - ledger.sold - ledger.holding, canMake);
   if (free <= 0) return 0;
   return Math.max(0, Math.ceil(free / drop.perPersonLimit) - activeAdmitted);
 }
@@ -113,9 +116,10 @@ export function nextToAdmit(
   tickets: readonly TicketRecord[],
   now: number,
   spent: Spent = nothingSpent,
+  canMake = Infinity,
 ): TicketRecord[] {
   const active = tickets.filter((t) => isActiveAdmission(drop, t, now, spent)).length;
-  const room = placesToAdmit(drop, ledger, active, now);
+  const room = placesToAdmit(drop, ledger, active, now, canMake);
   return room === 0 ? [] : waitingInOrder(tickets, spent).slice(0, room);
 }
 
@@ -150,6 +154,8 @@ export interface RoomFacts {
   admittedTimes: readonly number[];
   /** The place's person already holds or bought the limit through another place. */
   spent?: boolean;
+  /** Units of the target the free stock can make now (unknown: as many as the drop has). */
+  canMake?: number;
 }
 
 /** Where a place stands, as its page is told. */
@@ -161,7 +167,11 @@ export function ticketAnswer(facts: RoomFacts, ticket: TicketRecord, now: number
     holdMinutes: drop.holdMinutes,
   };
   if (drop.cancelledAt !== null) return { ...base, state: "soldOut", cancelled: true };
-  const soldOut = ledger.sold >= drop.units;
+  // Sold out: every unit sold, or, once open, none can be made any more and none is held (a hold
+  // that lapses would give its units back; before the opening the owner may still restock).
+  const soldOut = ledger.sold >= drop.units ||
+    (now >= drop.opensAt && facts.canMake !== undefined && facts.canMake <= 0 &&
+      ledger.holding === 0);
   const until = admittedUntil(drop, ticket);
   if (until !== null) {
     const admitted = {

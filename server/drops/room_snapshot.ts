@@ -19,6 +19,7 @@ import {
 } from "./admission_rules.ts";
 import type { DropLedger, DropRecord, TicketRecord } from "./record.ts";
 import { findTicket, ledgerOf } from "./store.ts";
+import { makeableNow } from "./target.ts";
 
 /** How old a snapshot may be before a poll or a join reads the room again. */
 export const SNAPSHOT_MS = 1_000;
@@ -46,6 +47,8 @@ export interface RoomSnapshot {
   admittedTimes: number[];
   /** Whether a place's person has nothing left to buy (admission_rules.ts `spentBy`). */
   spent: Spent;
+  /** Units of the target the free stock could make when the room was read. */
+  canMake: number;
   readAt: number;
 }
 
@@ -93,7 +96,8 @@ async function readRoom(kv: Deno.Kv, clock: Clock, dropId: string): Promise<Room
     const ledger = ledgerOf(ledgerEntry);
     const now = clock.now();
     const tickets = new Map([...entries].map(([id, e]) => [id, e.value]));
-    const picks = nextToAdmit(drop, ledger, [...tickets.values()], now, spent);
+    const canMake = await makeableNow(kv, drop);
+    const picks = nextToAdmit(drop, ledger, [...tickets.values()], now, spent, canMake);
     if (picks.length > 0) {
       const admitted = await admit(
         kv,
@@ -107,7 +111,7 @@ async function readRoom(kv: Deno.Kv, clock: Clock, dropId: string): Promise<Room
       // what was seen, and the next refresh admits).
       if (admitted.length < picks.length && attempt < 2) continue;
     }
-    return snapshotOf(drop, ledger, tickets, now, spent);
+    return snapshotOf(drop, ledger, tickets, now, spent, canMake);
   }
 }
 
@@ -117,6 +121,7 @@ function snapshotOf(
   tickets: Map<string, TicketRecord>,
   readAt: number,
   spent: Spent,
+  canMake: number,
 ): RoomSnapshot {
   const positions = new Map(
     waitingInOrder(tickets.values(), spent).map((t, i) => [t.ticket, i + 1]),
@@ -124,7 +129,7 @@ function snapshotOf(
   const admittedTimes = [...tickets.values()].flatMap((t) =>
     t.admittedAt === null ? [] : [t.admittedAt]
   );
-  return { drop, ledger, tickets, positions, admittedTimes, readAt, spent };
+  return { drop, ledger, tickets, positions, admittedTimes, readAt, spent, canMake };
 }
 
 /** The rooms of one app: each drop's snapshot, one refresh at a time. */
@@ -197,6 +202,7 @@ export function createRooms(kv: Deno.Kv, clock: Clock): Rooms {
         position: room.positions.get(id),
         admittedTimes: room.admittedTimes,
         spent: room.spent(ticket),
+        canMake: room.canMake,
       },
       ticket,
       clock.now(),

@@ -64,3 +64,19 @@ export async function resolveTarget(kv: Deno.Kv, target: DropTarget): Promise<Re
   if (!product.onSale) throw new Conflict(`${product.name} is off sale, so it cannot be dropped`);
   return { name: product.name, productIds: [product.id], canMake: await productUnits(kv, product) };
 }
+
+/**
+ * Units of a drop's target the free stock can make now, read by the waiting room at each refresh:
+ * a switch's free units, or a pack's (without keycaps) or an item's from their parts.
+ */
+export async function makeableNow(
+  kv: Deno.Kv,
+  drop: { target: DropTarget; productIds: readonly number[] },
+): Promise<number> {
+  if (drop.target.kind === "switch") {
+    const key = switchKey(drop.target.id);
+    return (await freeUnits(kv, [key])).get(key) ?? 0;
+  }
+  const product = (await getProductEntries(kv, [drop.productIds[0]]))[0].value;
+  return product ? await productUnits(kv, product) : 0;
+}

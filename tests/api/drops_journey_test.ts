@@ -198,3 +198,40 @@ Deno.test("places of a person who bought the limit take no turn: the shopper beh
   assert.equal(again.status, 409, again.text);
   assert.match(again.json.error, /per person/);
 });
+
+Deno.test("a pack drop whose parts other products used up lets in only what the stock can make, then tells the rest it sold out", async () => {
+  await using t = await createTestApp();
+  await stockUp(t);
+  const owner = { Cookie: await adminCookie(t) };
+  const opensAt = t.clock.now() + 10 * MINUTE;
+  const scheduled = await t.request("/api/admin/drops", {
+    method: "POST",
+    headers: owner,
+    body: {
+      target: { kind: "pack", id: STARTER.id },
+      units: 5,
+      opensAt: new Date(opensAt).toISOString(),
+      perPersonLimit: 1,
+    },
+  });
+  assert.equal(scheduled.status, 201, scheduled.text);
+  const id = scheduled.json.id;
+  t.clock.set(opensAt - MINUTE);
+  const places: Place[] = [];
+  for (let i = 1; i <= 4; i++) places.push(await joinAs(t, id, `192.0.2.${i}`));
+  // Meanwhile the boxes every pack needs ran down to one (a custom tester may use them too).
+  await t.writeStock("SMALL_BOX", { stock: 1, reserved: 0, used: 0 });
+  t.clock.set(opensAt + 1_000);
+  const states: string[] = [];
+  for (const place of places) states.push((await poll(t, id, place)).state);
+  // One can be made: one shopper is let in, not five units' worth of shoppers.
+  assert.equal(states.filter((s) => s === "admitted").length, 1, states.join());
+  const buyer = places[states.indexOf("admitted")];
+  const order = await buy(t, buyer, "1 Box St", "box@example.com");
+  await pay(t, order.paymentIntentId);
+  t.clock.advance(1_000);
+  // Nothing more can be made and nothing is held: everyone still waiting hears it at once.
+  for (const place of places.filter((p) => p !== buyer)) {
+    assert.equal((await poll(t, id, place)).state, "soldOut");
+  }
+});

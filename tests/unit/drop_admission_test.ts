@@ -158,3 +158,28 @@ Deno.test("a place whose network or account bought the limit is not in line and 
   );
   assert.equal(answer.state, "limitReached");
 });
+
+Deno.test("the room lets in what the stock can make, and is sold out once it can make nothing and nothing is held", () => {
+  const ledger = { holding: 0, sold: 2 };
+  // Eight left in the drop, but the shelf makes three: two places of a limit of 2.
+  assert.equal(placesToAdmit(DROP, ledger, 0, OPENS, 3), 2);
+  assert.equal(placesToAdmit(DROP, ledger, 0, OPENS, 0), 0);
+  const facts = (canMake: number, holding = 0) => ({
+    drop: DROP,
+    ledger: { holding, sold: 2 },
+    position: 1,
+    admittedTimes: [],
+    canMake,
+  });
+  assert.equal(ticketAnswer(facts(0), ticket(1), OPENS + MINUTE).state, "soldOut");
+  assert.equal(
+    ticketAnswer(facts(0, 1), ticket(1), OPENS + MINUTE).state,
+    "waiting",
+    "a hold may lapse",
+  );
+  assert.equal(
+    ticketAnswer(facts(0), ticket(1), OPENS - MINUTE).state,
+    "waiting",
+    "the owner may restock",
+  );
+});
