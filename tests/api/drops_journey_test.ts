@@ -19,6 +19,25 @@ async function stockUp(t: TestApp) {
   }
 }
 
+/** Schedules a drop of the Starter Pack opening ten minutes ahead; answers its id and opening. */
+async function scheduleStarter(
+  t: TestApp,
+  fields: { units: number; perPersonLimit: number; holdMinutes?: number },
+): Promise<{ id: string; opensAt: number }> {
+  const opensAt = t.clock.now() + 10 * MINUTE;
+  const scheduled = await t.request("/api/admin/drops", {
+    method: "POST",
+    headers: { Cookie: await adminCookie(t) },
+    body: {
+      target: { kind: "pack", id: STARTER.id },
+      opensAt: new Date(opensAt).toISOString(),
+      ...fields,
+    },
+  });
+  assert.equal(scheduled.status, 201, scheduled.text);
+  return { id: scheduled.json.id, opensAt };
+}
+
 interface Place {
   client: string;
   ticket: string;
@@ -73,20 +92,7 @@ Deno.test("a drop from scheduling to sold out: admitted in turn, a lapsed hold p
   await using t = await createTestApp();
   await stockUp(t);
   const owner = { Cookie: await adminCookie(t) };
-  const opensAt = t.clock.now() + 10 * MINUTE;
-  const scheduled = await t.request("/api/admin/drops", {
-    method: "POST",
-    headers: owner,
-    body: {
-      target: { kind: "pack", id: STARTER.id },
-      units: 2,
-      opensAt: new Date(opensAt).toISOString(),
-      perPersonLimit: 1,
-      holdMinutes: 5,
-    },
-  });
-  assert.equal(scheduled.status, 201, scheduled.text);
-  const id = scheduled.json.id;
+  const { id, opensAt } = await scheduleStarter(t, { units: 2, perPersonLimit: 1, holdMinutes: 5 });
 
   // Before the room opens, the target cannot be bought at all.
   const early = await t.request(`/api/cart/add?itemId=${STARTER.id}`, {
@@ -154,20 +160,7 @@ Deno.test("a drop from scheduling to sold out: admitted in turn, a lapsed hold p
 Deno.test("places of a person who bought the limit take no turn: the shopper behind them is let in at once", async () => {
   await using t = await createTestApp();
   await stockUp(t);
-  const owner = { Cookie: await adminCookie(t) };
-  const opensAt = t.clock.now() + 10 * MINUTE;
-  const scheduled = await t.request("/api/admin/drops", {
-    method: "POST",
-    headers: owner,
-    body: {
-      target: { kind: "pack", id: STARTER.id },
-      units: 3,
-      opensAt: new Date(opensAt).toISOString(),
-      perPersonLimit: 1,
-    },
-  });
-  assert.equal(scheduled.status, 201, scheduled.text);
-  const id = scheduled.json.id;
+  const { id, opensAt } = await scheduleStarter(t, { units: 3, perPersonLimit: 1 });
   t.clock.set(opensAt - MINUTE);
   // One person at one door with three carts takes three places; an honest shopper arrives late.
   const hoard: Place[] = [];
@@ -202,20 +195,7 @@ Deno.test("places of a person who bought the limit take no turn: the shopper beh
 Deno.test("a pack drop whose parts other products used up lets in only what the stock can make, then tells the rest it sold out", async () => {
   await using t = await createTestApp();
   await stockUp(t);
-  const owner = { Cookie: await adminCookie(t) };
-  const opensAt = t.clock.now() + 10 * MINUTE;
-  const scheduled = await t.request("/api/admin/drops", {
-    method: "POST",
-    headers: owner,
-    body: {
-      target: { kind: "pack", id: STARTER.id },
-      units: 5,
-      opensAt: new Date(opensAt).toISOString(),
-      perPersonLimit: 1,
-    },
-  });
-  assert.equal(scheduled.status, 201, scheduled.text);
-  const id = scheduled.json.id;
+  const { id, opensAt } = await scheduleStarter(t, { units: 5, perPersonLimit: 1 });
   t.clock.set(opensAt - MINUTE);
   const places: Place[] = [];
   for (let i = 1; i <= 4; i++) places.push(await joinAs(t, id, `192.0.2.${i}`));
