@@ -302,3 +302,72 @@ e2eTest("a failed switch list shows an inline message, and Retry loads it", asyn
   );
   assert.deepEqual(problems.errors, []);
 });
+
+e2eTest(
+  "a switch in a drop: its card and panel say so with the countdown, and picking it says how to get in",
+  async (e2e) => {
+    const sw = sortAvailableFirst(CATALOGUE)[0];
+    // A day ahead: the page counts down and nothing waits for the opening.
+    const opensAt = new Date(Date.now() + 24 * 3_600_000 + 5 * 60_000).toISOString();
+    const scheduled = await fetch(`${e2e.shop.url}/api/admin/drops`, {
+      method: "POST",
+      headers: {
+        Authorization: `Bearer ${e2e.shop.adminPassword}`,
+        "Content-Type": "application/json",
+      },
+      body: JSON.stringify({
+        target: { kind: "switch", id: sw.id },
+        units: 2,
+        opensAt,
+        perPersonLimit: 1,
+      }),
+    });
+    assert.equal(scheduled.status, 201, await scheduled.clone().text());
+    const { id } = await scheduled.json() as { id: string };
+
+    const { page, problems } = await e2e.newPage();
+    const asked: string[] = [];
+    page.on("request", (req) => {
+      if (new URL(req.url()).pathname.startsWith("/api/drops")) asked.push(req.url());
+    });
+    await page.goto("/testers/custom");
+    // The card says it is in a drop, in its accessible name, with the countdown.
+    const card = page.getByTestId(`switch-${sw.id}`);
+    await card.locator(".switch-card-drop").waitFor();
+    assert.match(
+      (await card.locator(".switch-card-drop").textContent())!,
+      /^Limited drop: opens in 1 day 00:0[45]:\d\d$/,
+    );
+    assert.equal(await card.getAttribute("aria-disabled"), "true");
+    assert.match(
+      await card.evaluate((el) => el.textContent ?? ""),
+      new RegExp(`${sw.name}.*Limited drop: opens in`),
+    );
+    // Above the list, the drop's panel: its countdown ticks on, and "Email me when it opens".
+    const panel = page.getByTestId("drop-panel");
+    await panel.getByRole("heading", { name: /^Limited drop: / }).waitFor();
+    await panel.getByRole("button", { name: /Email me when it opens/ }).waitFor();
+    const clock = panel.locator(".drop-countdown-clock");
+    const first = await clock.textContent();
+    await page.waitForFunction(
+      (before) => document.querySelector(".drop-countdown-clock")?.textContent !== before,
+      first,
+      { timeout: 3_000 },
+    );
+    // Rendered with the page: the browser asked nothing about drops to show them.
+    assert.deepEqual(asked, []);
+
+    // Picking it (by keyboard) is refused with the sentence and the way in.
+    await card.focus();
+    await page.keyboard.press("Enter");
+    const refusal = page.getByTestId("drop-refusal");
+    await refusal.getByText(/is in a limited drop: you can pick it once it is your turn/).waitFor();
+    assert.equal(await card.getAttribute("aria-pressed"), "false");
+    await expectCount(page, "Selected 0 / 10");
+    assert.equal(
+      await refusal.getByRole("link", { name: /Go to the waiting room/ }).getAttribute("href"),
+      `/drops/${id}?target=switch-${sw.id}`,
+    );
+    assert.deepEqual(problems.errors, []);
+  },
+);
