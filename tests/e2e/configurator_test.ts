@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { e2eTest } from "./helpers/e2e.ts";
+import AxeBuilder from "@axe-core/playwright";
 import { expectToast } from "./helpers/browser.ts";
 import { SWITCHES } from "../../shared/catalog/switches.ts";
 import { allBrands, filterSwitches, sortAvailableFirst } from "../../shared/filter.ts";
@@ -325,7 +326,8 @@ e2eTest(
     assert.equal(scheduled.status, 201, await scheduled.clone().text());
     const { id } = await scheduled.json() as { id: string };
 
-    const { page, problems } = await e2e.newPage();
+    // The add below is answered by the test (its place is made up): its refusal is expected.
+    const { page, problems } = await e2e.newPage({ allow: [/\/api\/cart\/add\/tester/] });
     const asked: string[] = [];
     page.on("request", (req) => {
       if (new URL(req.url()).pathname.startsWith("/api/drops")) asked.push(req.url());
@@ -368,6 +370,56 @@ e2eTest(
       await refusal.getByRole("link", { name: /Go to the waiting room/ }).getAttribute("href"),
       `/drops/${id}?target=switch-${sw.id}`,
     );
+    // The card, the panel and the refusal in both themes.
+    for (const theme of ["light", "dark"] as const) {
+      await page.emulateMedia({ colorScheme: theme });
+      // Only the parts this test added to the page: axe over the whole grid takes seconds.
+      const results = await new AxeBuilder({ page }).include(".switch-drop-panels")
+        .include(`.switch-grid li:has([data-testid="switch-${sw.id}"])`)
+        .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+      assert.deepEqual(
+        results.violations.filter((v) => v.impact === "serious" || v.impact === "critical")
+          .map((v) => `${theme}: ${v.id} (${v.nodes.map((n) => n.target).join(", ")})`),
+        [],
+      );
+    }
+
+    // A shopper whose turn came (the waiting room's link keeps the place in the browser; the
+    // drop's opening and the admission are played by the test): the switch can be picked, and the
+    // add carries the place.
+    const ticket = "t".repeat(22);
+    await page.evaluate(
+      ([key, value]) => localStorage.setItem(key, value),
+      [
+        `switch-tester-shop:drop:${id}`,
+        JSON.stringify({ ticket, cartId: null, target: { kind: "switch", id: sw.id } }),
+      ],
+    );
+    const listed = await (await fetch(`${e2e.shop.url}/api/drops/switches`)).json();
+    await page.route(
+      "**/api/drops/switches",
+      (route) => route.fulfill({ json: listed.map((d: object) => ({ ...d, phase: "open" })) }),
+    );
+    await page.route(`**/api/drops/${id}/tickets/${ticket}*`, (route) =>
+      route.fulfill({
+        json: { state: "admitted", serverTime: new Date().toISOString(), opensAt, holdMinutes: 10 },
+      }));
+    let added: { ticket?: string; switches: { id: number }[] } | null = null;
+    await page.route("**/api/cart/add/tester", (route) => {
+      added = route.request().postDataJSON();
+      return route.fulfill({ status: 409, json: { error: "Your turn ended" } });
+    });
+    // Moving to the page within the app: it asks for the drops and the place itself.
+    await page.goto("/shop");
+    await page.locator('a[href="/testers/custom"]').first().click();
+    await card.getByText("Limited drop: your turn, pick it now").waitFor();
+    await toggle(page, sw.id, true);
+    await page.getByRole("button", { name: "Fill the rest" }).click();
+    await expectCount(page, "Selected 10 / 10");
+    await page.getByRole("button", { name: "Add to Cart" }).first().click();
+    await expectToast(page, "Your turn ended");
+    assert.equal(added!.ticket, ticket);
+    assert.ok(added!.switches.some((s) => s.id === sw.id));
     assert.deepEqual(problems.errors, []);
   },
 );
