@@ -5,6 +5,7 @@
  * a product page's read is one getMany through the target index plus the ledger.
  */
 import type { DropAdminView, DropListRow, DropPublicView, DropTarget } from "../../shared/drops.ts";
+import { SOLD_OUT_SHOWN_MS } from "../../shared/drop_shown.ts";
 import type { Clock } from "../clock.ts";
 import { NotFound } from "../errors.ts";
 import { keys } from "../kv/keys.ts";
@@ -63,6 +64,47 @@ export async function dropForTarget(
   const drop = (await dropsOfTargets(kv, [target])).values().next().value;
   if (!drop) return null;
   return publicViewOf(drop, ledgerOf(await readLedger(kv, drop.id)), clock.now());
+}
+
+/** The most switch drops the configurators are told of (the owner runs a few at a time). */
+export const SWITCH_DROPS_LISTED = 50;
+
+/**
+ * Whether a drop is shown where its target is sold: before and while it sells, and a sold-out one
+ * for three days after its opening; never once called off.
+ */
+export function shownOnPages(view: DropPublicView, now: number): boolean {
+  if (view.phase === "cancelled") return false;
+  return view.phase !== "soldOut" || now - Date.parse(view.opensAt) < SOLD_OUT_SHOWN_MS;
+}
+
+/**
+ * Every switch's drop the configurators show, soonest opening first: one range read of the target
+ * index (its `switch:` keys: a scheduled, running or sold-out drop stays indexed until replaced,
+ * a called-off one is removed), then the drops and their ledgers. An empty list, the usual case,
+ * is the same answer every time, so a rendered configurator page stays cacheable.
+ */
+export async function switchDrops(kv: Deno.Kv, clock: Clock): Promise<DropPublicView[]> {
+  const ids: string[] = [];
+  // Target keys are "kind:id" strings: ";" follows ":", so this range is exactly the switches'.
+  const index = kv.list<string>(
+    { start: keys.dropByTarget("switch:"), end: keys.dropByTarget("switch;") },
+    { limit: SWITCH_DROPS_LISTED },
+  );
+  for await (const entry of index) ids.push(entry.value);
+  if (ids.length === 0) return [];
+  const [drops, ledgers] = await Promise.all([
+    getManyBatched<DropRecord>(kv, ids.map((id) => keys.drop(id))),
+    getManyBatched<DropLedger>(kv, ids.map((id) => keys.dropLedger(id))),
+  ]);
+  const now = clock.now();
+  const views: DropPublicView[] = [];
+  drops.forEach((entry, i) => {
+    if (!entry.value) return;
+    const view = publicViewOf(entry.value, ledgerOf(ledgers[i]), now);
+    if (shownOnPages(view, now)) views.push(view);
+  });
+  return views.sort((a, b) => Date.parse(a.opensAt) - Date.parse(b.opensAt));
 }
 
 /** The back-in-stock subjects that wait for a drop's target. */

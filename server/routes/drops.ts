@@ -28,7 +28,7 @@ import {
 } from "../drops/opening_mail.ts";
 import { createRooms } from "../drops/room_snapshot.ts";
 import { countRefusal, getDrop } from "../drops/store.ts";
-import { dropForTarget } from "../drops/views.ts";
+import { dropForTarget, switchDrops } from "../drops/views.ts";
 import { NEW_CART_LIMIT } from "./cart.ts";
 import { page } from "./stock_alerts.ts";
 
@@ -77,6 +77,9 @@ export function dropRoutes(deps: AppDeps): Hono {
   app.get("/for/:kind/:id", validateParams(targetParam), async (c) => {
     return c.json(await dropForTarget(kv, clock, c.req.valid("param")));
   });
+
+  // The configurators' switch cards: every switch drop in one read, not one request per switch.
+  app.get("/switches", async (c) => c.json(await switchDrops(kv, clock)));
 
   app.post("/:id/join", async (c) => {
     // Counted before anything is read, so a script's burst costs it its places, not our reads.

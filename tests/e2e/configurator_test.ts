@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { e2eTest } from "./helpers/e2e.ts";
+import AxeBuilder from "@axe-core/playwright";
 import { expectToast } from "./helpers/browser.ts";
 import { SWITCHES } from "../../shared/catalog/switches.ts";
 import { allBrands, filterSwitches, sortAvailableFirst } from "../../shared/filter.ts";
@@ -302,3 +303,123 @@ e2eTest("a failed switch list shows an inline message, and Retry loads it", asyn
   );
   assert.deepEqual(problems.errors, []);
 });
+
+e2eTest(
+  "a switch in a drop: its card and panel say so with the countdown, and picking it says how to get in",
+  async (e2e) => {
+    const sw = sortAvailableFirst(CATALOGUE)[0];
+    // A day ahead: the page counts down and nothing waits for the opening.
+    const opensAt = new Date(Date.now() + 24 * 3_600_000 + 5 * 60_000).toISOString();
+    const scheduled = await fetch(`${e2e.shop.url}/api/admin/drops`, {
+      method: "POST",
+      headers: {
+        Authorization: `Bearer ${e2e.shop.adminPassword}`,
+        "Content-Type": "application/json",
+      },
+      body: JSON.stringify({
+        target: { kind: "switch", id: sw.id },
+        units: 2,
+        opensAt,
+        perPersonLimit: 1,
+      }),
+    });
+    assert.equal(scheduled.status, 201, await scheduled.clone().text());
+    const { id } = await scheduled.json() as { id: string };
+
+    // The add below is answered by the test (its place is made up): its refusal is expected.
+    const { page, problems } = await e2e.newPage({ allow: [/\/api\/cart\/add\/tester/] });
+    const asked: string[] = [];
+    page.on("request", (req) => {
+      if (new URL(req.url()).pathname.startsWith("/api/drops")) asked.push(req.url());
+    });
+    await page.goto("/testers/custom");
+    // The card says it is in a drop, in its accessible name, with the countdown.
+    const card = page.getByTestId(`switch-${sw.id}`);
+    await card.locator(".switch-card-drop").waitFor();
+    assert.match(
+      (await card.locator(".switch-card-drop").textContent())!,
+      /^Limited drop: opens in 1 day 00:0[45]:\d\d$/,
+    );
+    assert.equal(await card.getAttribute("aria-disabled"), "true");
+    assert.match(
+      await card.evaluate((el) => el.textContent ?? ""),
+      new RegExp(`${sw.name}.*Limited drop: opens in`),
+    );
+    // Above the list, the drop's panel: its countdown ticks on, and "Email me when it opens".
+    const panel = page.getByTestId("drop-panel");
+    await panel.getByRole("heading", { name: /^Limited drop: / }).waitFor();
+    await panel.getByRole("button", { name: /Email me when it opens/ }).waitFor();
+    const clock = panel.locator(".drop-countdown-clock");
+    const first = await clock.textContent();
+    await page.waitForFunction(
+      (before) => document.querySelector(".drop-countdown-clock")?.textContent !== before,
+      first,
+      { timeout: 3_000 },
+    );
+    // Rendered with the page: the browser asked nothing about drops to show them.
+    assert.deepEqual(asked, []);
+
+    // Picking it (by keyboard) is refused with the sentence and the way in.
+    await card.focus();
+    await page.keyboard.press("Enter");
+    const refusal = page.getByTestId("drop-refusal");
+    await refusal.getByText(/is in a limited drop: you can pick it once it is your turn/).waitFor();
+    assert.equal(await card.getAttribute("aria-pressed"), "false");
+    await expectCount(page, "Selected 0 / 10");
+    assert.equal(
+      await refusal.getByRole("link", { name: /Go to the waiting room/ }).getAttribute("href"),
+      `/drops/${id}?target=switch-${sw.id}`,
+    );
+    // The card, the panel and the refusal in both themes.
+    for (const theme of ["light", "dark"] as const) {
+      await page.emulateMedia({ colorScheme: theme });
+      // Only the parts this test added to the page: axe over the whole grid takes seconds.
+      const results = await new AxeBuilder({ page }).include(".switch-drop-panels")
+        .include(`.switch-grid li:has([data-testid="switch-${sw.id}"])`)
+        .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+      assert.deepEqual(
+        results.violations.filter((v) => v.impact === "serious" || v.impact === "critical")
+          .map((v) => `${theme}: ${v.id} (${v.nodes.map((n) => n.target).join(", ")})`),
+        [],
+      );
+    }
+
+    // A shopper whose turn came (the waiting room's link keeps the place in the browser; the
+    // drop's opening and the admission are played by the test): the switch can be picked, and the
+    // add carries the place.
+    const ticket = "t".repeat(22);
+    await page.evaluate(
+      ([key, value]) => localStorage.setItem(key, value),
+      [
+        `switch-tester-shop:drop:${id}`,
+        JSON.stringify({ ticket, cartId: null, target: { kind: "switch", id: sw.id } }),
+      ],
+    );
+    const listed = await (await fetch(`${e2e.shop.url}/api/drops/switches`)).json();
+    await page.route(
+      "**/api/drops/switches",
+      (route) => route.fulfill({ json: listed.map((d: object) => ({ ...d, phase: "open" })) }),
+    );
+    await page.route(`**/api/drops/${id}/tickets/${ticket}*`, (route) =>
+      route.fulfill({
+        json: { state: "admitted", serverTime: new Date().toISOString(), opensAt, holdMinutes: 10 },
+      }));
+    let added: { ticket?: string; switches: { id: number }[] } | null = null;
+    await page.route("**/api/cart/add/tester", (route) => {
+      added = route.request().postDataJSON();
+      return route.fulfill({ status: 409, json: { error: "Your turn ended" } });
+    });
+    // Moving to the page within the app: it asks for the drops and the place itself.
+    await page.goto("/shop");
+    await page.locator('a[href="/testers/custom"]').first().click();
+    await card.getByText("Limited drop: your turn, pick it now").waitFor();
+    await toggle(page, sw.id, true);
+    await page.getByRole("button", { name: "Fill the rest" }).click();
+    await expectCount(page, "Selected 10 / 10");
+    await page.getByRole("button", { name: "Add to Cart" }).first().click();
+    await expectToast(page, "Your turn ended");
+    assert.equal(added!.ticket, ticket);
+    assert.ok(added!.switches.some((s) => s.id === sw.id));
+    assert.deepEqual(problems.errors, []);
+  },
+);

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { phaseOf, publicViewOf } from "../../server/drops/views.ts";
+import { phaseOf, publicViewOf, shownOnPages } from "../../server/drops/views.ts";
 import { holderOf } from "../../server/drops/join.ts";
 import type { DropRecord } from "../../server/drops/record.ts";
 
@@ -46,4 +46,17 @@ Deno.test("a place's holder: the account when signed in, else the guest's cart",
   assert.equal(holderOf("u1", "c1"), "user:u1");
   assert.equal(holderOf(null, "c1"), "cart:c1");
   assert.equal(holderOf(null, null), null);
+});
+
+Deno.test("shown where the target is sold: before and while it sells, a sell-out for three days", () => {
+  const DAY = 24 * 60 * MINUTE;
+  const at = (ledger: { holding: number; sold: number }, now: number, drop = DROP) =>
+    shownOnPages(publicViewOf(drop, ledger, now), now);
+  const none = { holding: 0, sold: 0 };
+  const soldOut = { holding: 0, sold: 10 };
+  assert.equal(at(none, OPENS - 30 * DAY), true, "scheduled a month ahead");
+  assert.equal(at(none, OPENS + 10 * DAY), true, "still selling, however long");
+  assert.equal(at(soldOut, OPENS + 3 * DAY - 1), true);
+  assert.equal(at(soldOut, OPENS + 3 * DAY), false);
+  assert.equal(at(none, OPENS - DAY, { ...DROP, cancelledAt: OPENS - 2 * DAY }), false);
 });

@@ -1,6 +1,6 @@
 import { lazy, Suspense, useEffect, useState } from "react";
 import { Link, useNavigate } from "react-router-dom";
-import type { DropTarget } from "../../../shared/drops.ts";
+import type { DropPublicView, DropTarget } from "../../../shared/drops.ts";
 import { errorMessage } from "../api.ts";
 import { NotifyMe, type NotifyTarget } from "../components/notify_me.tsx";
 import {
@@ -31,8 +31,15 @@ export function notifyTargetOf(target: DropTarget): NotifyTarget {
  * "Email me when it opens" before it, the way into the waiting room from two minutes before, and
  * the back-in-stock sign-up once it sold out. Nothing when the product has no drop.
  */
-export function DropPanel({ target, name }: { target: DropTarget; name: string }) {
-  const heard = useDrop(target);
+export function DropPanel({ target, name, known, named = false }: {
+  target: DropTarget;
+  name: string;
+  /** The drop already read (the configurators read every switch's at once). */
+  known?: DropPublicView;
+  /** Whether the heading names the drop: a page with several panels tells them apart by it. */
+  named?: boolean;
+}) {
+  const heard = useDrop(target, known);
   const navigate = useNavigate();
   const [asking, setAsking] = useState(false);
   const [joining, setJoining] = useState(false);
@@ -77,7 +84,10 @@ export function DropPanel({ target, name }: { target: DropTarget; name: string }
 
   return (
     <section className="drop-panel card" aria-labelledby={headingId} data-testid="drop-panel">
-      <h2 id={headingId}>{phase === "soldOut" ? "This drop sold out" : "Limited drop"}</h2>
+      <h2 id={headingId}>
+        {phase === "soldOut" ? "This drop sold out" : "Limited drop"}
+        {named ? `: ${name}` : ""}
+      </h2>
       <p className="small">
         {drop.units} made for this drop. At most {drop.perPersonLimit}{" "}
         per person; once it is your turn you have {drop.holdMinutes} minutes to check out.

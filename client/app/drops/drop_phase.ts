@@ -1,4 +1,5 @@
 import type { DropPublicView } from "../../../shared/drops.ts";
+import { SOLD_OUT_SHOWN_MS } from "../../../shared/drop_shown.ts";
 
 /** Where a drop stands now: the server's phase, moved on by the page's own countdowns. */
 export function phaseNow(
@@ -10,9 +11,6 @@ export function phaseNow(
   if (phase === "room" && secondsToOpening === 0) return "open";
   return phase;
 }
-
-/** How long a product page still says its drop sold out (then it is a product like any other). */
-export const SOLD_OUT_SHOWN_MS = 3 * 24 * 3_600_000;
 
 /**
  * Whether a product page still shows its drop: always before and during it, and a sold-out drop

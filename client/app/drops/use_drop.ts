@@ -17,8 +17,12 @@ export interface HeardDrop {
  * carries it, so the browser does not ask again at load; a product with no drop is told so by a
  * 404 (or an empty answer), which is no failure.
  */
-export function useDrop(target: DropTarget | null): HeardDrop | null {
-  const path = target ? dropForPath(target) : null;
+export function useDrop(
+  target: DropTarget | null,
+  /** The drop as already read with others (the configurators' list): then nothing is asked. */
+  known?: DropPublicView,
+): HeardDrop | null {
+  const path = target && !known ? dropForPath(target) : null;
   const load = useApiRequest(
     path,
     (drop: DropPublicView | null) => drop,
@@ -31,7 +35,7 @@ export function useDrop(target: DropTarget | null): HeardDrop | null {
       }
     },
   );
-  const drop = load.state === "loaded" ? load.data : null;
+  const drop = known ?? (load.state === "loaded" ? load.data : null);
   const [offsetMs, setOffsetMs] = useState<number | null>(null);
   // Measured as the answer reaches the running page (the embedded one: at hydration).
   useEffect(() => setOffsetMs(drop ? clockOffset(drop.serverTime, Date.now()) : null), [drop]);

@@ -47,7 +47,7 @@ export function ConfiguratorPage(
     shared: BuildLink;
   },
 ) {
-  const { switches, selection, extras, add, notice } = useConfigurator({
+  const { switches, selection, extras, add, notice, drops, toggle, refusedId } = useConfigurator({
     limit,
     limitMessage,
     order,
@@ -97,7 +97,9 @@ export function ConfiguratorPage(
         <SwitchPicker
           state={switches}
           isSelected={selection.has}
-          onToggle={selection.toggle}
+          onToggle={toggle}
+          drops={drops.drops}
+          refusedId={refusedId}
           fill={{
             chosen: selection.chosen,
             slots: limit - selection.ids.length,

@@ -19,6 +19,7 @@ export function SwitchCard({ sw, selected, onToggle }: {
   onToggle: (sw: SwitchChoice) => void;
 }) {
   const extra = extraLabel(sw.extraPriceCents);
+  const drop = sw.drop;
   return (
     <button
       type="button"
@@ -26,6 +27,7 @@ export function SwitchCard({ sw, selected, onToggle }: {
       data-testid={`switch-${sw.id}`}
       aria-pressed={selected}
       aria-disabled={!sw.available || undefined}
+      data-drop={drop ? drop.phase : undefined}
       // The selection refuses unavailable switches, so the card need not check again.
       onClick={() => onToggle(sw)}
     >
@@ -51,7 +53,11 @@ export function SwitchCard({ sw, selected, onToggle }: {
           {extra}
         </span>
       )}
-      {!sw.available
+      {/* In the button's text, so its accessible name says the drop too. */}
+      {drop && <span className="switch-card-drop">{drop.note}</span>}
+      {drop?.locked
+        ? null
+        : !sw.available
         ? <span className="switch-card-stock">Out of stock</span>
         : sw.left !== undefined && switchStockNote(sw.left) && (
           <span className="switch-card-few">{switchStockNote(sw.left)}</span>

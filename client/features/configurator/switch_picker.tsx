@@ -7,20 +7,28 @@ import { SwitchGrid } from "./switch_grid.tsx";
 import { BackFromSwitchList, SkipSwitchList } from "./switch_list_links.tsx";
 import { useSwitchFilters } from "./use_switch_filters.ts";
 import type { SwitchesState } from "./use_switches.ts";
+import type { DropPublicView } from "../../../shared/drops.ts";
+import { SwitchDropPanels } from "./switch_drop_panels.tsx";
 
 /**
  * Filter panel, search, result count and grid, shared by the custom tester and the fidget cube.
  * It owns the filter state; the selection belongs to the page, which knows its limit.
  */
-export function SwitchPicker({ state, isSelected, onToggle, fill, summaryId }: {
-  state: SwitchesState;
-  isSelected: (id: number) => boolean;
-  onToggle: (sw: SwitchChoice) => void;
-  /** "Fill the rest": what is chosen, how many slots are empty, and how to add picks. */
-  fill: { chosen: SwitchChoice[]; slots: number; add: (ids: number[]) => void };
-  /** The summary card with Add to Cart, which the links after the list lead back to. */
-  summaryId: string;
-}) {
+export function SwitchPicker(
+  { state, isSelected, onToggle, drops, refusedId, fill, summaryId }: {
+    state: SwitchesState;
+    isSelected: (id: number) => boolean;
+    onToggle: (sw: SwitchChoice) => void;
+    /** The switch drops, whose panels stand above the list. */
+    drops: readonly DropPublicView[];
+    /** The switch whose pick its drop just refused. */
+    refusedId: number | null;
+    /** "Fill the rest": what is chosen, how many slots are empty, and how to add picks. */
+    fill: { chosen: SwitchChoice[]; slots: number; add: (ids: number[]) => void };
+    /** The summary card with Add to Cart, which the links after the list lead back to. */
+    summaryId: string;
+  },
+) {
   const filter = useSwitchFilters(state.switches);
   const [filled, setFilled] = useState("");
 
@@ -60,6 +68,7 @@ export function SwitchPicker({ state, isSelected, onToggle, fill, summaryId }: {
   const total = state.switches.length;
   return (
     <section className="switch-picker" aria-label="Choose your switches">
+      <SwitchDropPanels drops={drops} />
       <FilterPanel
         filters={filter.filters}
         brands={filter.brands}
@@ -99,7 +108,12 @@ export function SwitchPicker({ state, isSelected, onToggle, fill, summaryId }: {
         : (
           <>
             <SkipSwitchList />
-            <SwitchGrid switches={filter.visible} isSelected={isSelected} onToggle={onToggle} />
+            <SwitchGrid
+              switches={filter.visible}
+              isSelected={isSelected}
+              onToggle={onToggle}
+              refusedId={refusedId}
+            />
             <BackFromSwitchList summaryId={summaryId} />
           </>
         )}

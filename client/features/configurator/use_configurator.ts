@@ -5,6 +5,8 @@ import { addConfiguration } from "./add_configuration.ts";
 import { ticketForSwitch } from "../../app/drops/drop_places.ts";
 import { type Selection, useSelection } from "./use_selection.ts";
 import { type SwitchesState, useSwitches } from "./use_switches.ts";
+import type { SwitchChoice } from "./switch_choice.ts";
+import { type SwitchDrops, useSwitchDrops } from "./use_switch_drops.ts";
 
 type Payload = Parameters<typeof addConfiguration>[0];
 
@@ -23,6 +25,12 @@ export interface Configurator {
   extras: number[];
   /** What opening a shared link did, for the page to say; null otherwise. */
   notice: string | null;
+  /** The switch drops (their panels stand above the list). */
+  drops: SwitchDrops;
+  /** Picks or unpicks a switch; a switch locked in a drop is refused and `refusedId` set. */
+  toggle: (sw: SwitchChoice) => void;
+  /** The switch whose pick was just refused for its drop (its card says why); null otherwise. */
+  refusedId: number | null;
   add: () => Promise<void>;
 }
 
@@ -37,16 +45,20 @@ export function useConfigurator({ limit, limitMessage, order, stock, shared }: {
   shared: { switchIds: number[]; dropped: string[] };
 }): Configurator {
   const loaded = useSwitches();
-  // Each switch with what is left for this shopper; none left is out of stock.
+  const drops = useSwitchDrops();
+  // Each switch with what is left for this shopper (none left is out of stock) and its drop: a
+  // switch locked in a drop is not available, so neither "Fill the rest" nor a link picks it.
   const withStock = useMemo(
     () =>
-      loaded.switches && stock
+      loaded.switches && (stock || drops.bySwitch.size > 0)
         ? loaded.switches.map((sw) => {
-          const left = stock.switchUnits(sw.id);
-          return { ...sw, left, available: sw.available && left > 0 };
+          const left = stock ? stock.switchUnits(sw.id) : sw.left;
+          const drop = drops.bySwitch.get(sw.id);
+          const inStock = sw.available && (left === undefined || left > 0);
+          return { ...sw, left, drop, available: inStock && !drop?.locked };
         })
         : loaded.switches,
-    [loaded.switches, stock],
+    [loaded.switches, stock, drops.bySwitch],
   );
   const switches = { ...loaded, switches: withStock };
   const selection = useSelection(
@@ -61,7 +73,10 @@ export function useConfigurator({ limit, limitMessage, order, stock, shared }: {
   const [notice, setNotice] = useState<string | null>(null);
   const applied = useRef(false);
   useEffect(() => {
-    if (applied.current || !withStock || (shared.switchIds.length > 0 && !stock)) return;
+    if (
+      applied.current || !withStock ||
+      (shared.switchIds.length > 0 && (!stock || !drops.ready))
+    ) return;
     applied.current = true;
     const dropped = [...shared.dropped];
     if (shared.switchIds.length === 0) {
@@ -73,6 +88,7 @@ export function useConfigurator({ limit, limitMessage, order, stock, shared }: {
     const byId = new Map(withStock.map((sw) => [sw.id, sw]));
     const unknown = shared.switchIds.filter((id) => !byId.has(id));
     const soldOut = shared.switchIds.filter((id) => byId.get(id) && !byId.get(id)!.available);
+    const inDrop = soldOut.filter((id) => byId.get(id)!.drop?.locked);
     const usable = shared.switchIds.filter((id) => byId.get(id)?.available);
     if (unknown.length) {
       dropped.push(
@@ -80,7 +96,12 @@ export function useConfigurator({ limit, limitMessage, order, stock, shared }: {
       );
     }
     for (const id of soldOut) {
-      dropped.push(`${byId.get(id)!.brand} ${byId.get(id)!.name} (out of stock)`);
+      const sw = byId.get(id)!;
+      dropped.push(
+        `${sw.brand} ${sw.name} (${
+          inDrop.includes(id) ? "in a limited drop: pick it once it is your turn" : "out of stock"
+        })`,
+      );
     }
     if (usable.length > limit) dropped.push(`${usable.length - limit} switches past ${limit}`);
     selection.addAll(usable.slice(0, limit));
@@ -89,7 +110,17 @@ export function useConfigurator({ limit, limitMessage, order, stock, shared }: {
         ? `The shared build is open, without ${dropped.join(", ")}.`
         : "The shared build is open.",
     );
-  }, [withStock, stock, shared, limit, selection]);
+  }, [withStock, stock, shared, limit, selection, drops.ready]);
+
+  const [refusedId, setRefusedId] = useState<number | null>(null);
+  function toggle(sw: SwitchChoice) {
+    if (sw.drop?.locked && !selection.has(sw.id)) {
+      setRefusedId(sw.id);
+      return;
+    }
+    setRefusedId(null);
+    selection.toggle(sw);
+  }
 
   async function add() {
     // A switch in a drop is added with the shopper's place in its line (the server takes only an
@@ -109,6 +140,9 @@ export function useConfigurator({ limit, limitMessage, order, stock, shared }: {
     switches,
     selection,
     notice,
+    drops,
+    toggle,
+    refusedId,
     extras: selection.chosen.map((sw) => sw.extraPriceCents),
     add,
   };
