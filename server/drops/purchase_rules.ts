@@ -49,11 +49,14 @@ export class DropRefused extends Conflict {
   }
 }
 
+/** The refusal of a place presented by someone other than its holder. */
+export const TRANSFERRED = "This place in line belongs to another shopper";
+
 /** A ticket shown by someone it does not belong to (403, counted as "transferred ticket"). */
 export class TicketTransferred extends Forbidden {
   readonly reason = "transferred ticket" as const;
   constructor(readonly dropId: string) {
-    super("This place in line belongs to another shopper");
+    super(TRANSFERRED);
   }
 }
 

@@ -13,21 +13,20 @@ import {
 import { escapeHtml } from "../../shared/html.ts";
 import { stockAlertConfirmQuerySchema } from "../../shared/schemas.ts";
 import type { AppDeps } from "../deps.ts";
-import { DomainError, Forbidden, InvalidInput, LimitReached, NotFound } from "../errors.ts";
+import { DomainError, InvalidInput } from "../errors.ts";
 import { parseWith, validateJson, validateParams, validateQuery } from "../http/validate.ts";
 import { hitRateLimit, type RateLimit } from "../kv/rate_limit.ts";
 import { clientBlockOf, clientKey } from "../middleware/client_key.ts";
 import { originOf } from "../middleware/shop_origin.ts";
 import { optionalUser } from "../middleware/user_auth.ts";
 import { createEmptyCart, findCart, userCartId } from "../cart/store.ts";
-import { enterRoom } from "../drops/join.ts";
+import { answerPlace, takePlace } from "../drops/waiting_room.ts";
 import {
   confirmOpeningSignUp,
   dropConfirmLinkWorks,
   signUpForOpening,
 } from "../drops/opening_mail.ts";
 import { createRooms } from "../drops/room_snapshot.ts";
-import { countRefusal, getDrop } from "../drops/store.ts";
 import { dropForTarget, switchDrops } from "../drops/views.ts";
 import { NEW_CART_LIMIT } from "./cart.ts";
 import { page } from "./stock_alerts.ts";
@@ -51,9 +50,6 @@ export const DROP_NOTIFY_LIMIT: RateLimit = {
   max: 20,
   windowMs: 10 * 60_000,
 };
-
-/** The refusal of a place presented by someone other than its holder. */
-export const TRANSFERRED = "This place in line belongs to another shopper";
 
 const dropParam = z.object({ id: dropIdSchema });
 const ticketParam = z.object({ id: dropIdSchema, ticket: dropTicketSchema });
@@ -82,65 +78,28 @@ export function dropRoutes(deps: AppDeps): Hono {
   app.get("/switches", async (c) => c.json(await switchDrops(kv, clock)));
 
   app.post("/:id/join", async (c) => {
-    // Counted before anything is read, so a script's burst costs it its places, not our reads.
-    let counted;
-    try {
-      counted = await Promise.all([
-        hitRateLimit(
-          kv,
-          clock,
-          joinLimit,
-          clientKey(c),
-          "Too many places in line from your connection. Please wait a few minutes.",
-        ),
-        hitRateLimit(
-          kv,
-          clock,
-          joinBlockLimit,
-          clientBlockOf(c),
-          "Too many places in line from your network. Please wait a few minutes.",
-        ),
-      ]);
-    } catch (err) {
-      if (err instanceof LimitReached) await countJoinRefusal(deps, c.req.param("id"));
-      throw err;
-    }
-    const { id } = parseWith(dropParam, { id: c.req.param("id") });
+    // The id is checked only once the limits have counted the join (a burst costs its places).
+    const dropId = () => parseWith(dropParam, { id: c.req.param("id") }).id;
     const body = await joinBody(c);
     const query = parseWith(dropTicketQuerySchema, { cartId: c.req.query("cartId") });
-    const given = body.cartId ?? query.cartId;
-    const [user, liveCart] = await Promise.all([
-      optionalUser(deps, c),
-      given ? findCart(kv, clock, given) : null,
-    ]);
-    const cartId = liveCart ? given! : null;
-    const entered = await enterRoom(deps, rooms, {
-      dropId: id,
-      userId: user?.userId ?? null,
-      network: clientKey(c),
-      guestCart: async () => {
-        if (cartId) return cartId;
-        // A guest without a live cart gets an empty one, counted like an add's new cart.
-        await hitRateLimit(
-          kv,
-          clock,
-          newCartLimit,
-          clientKey(c),
-          "Too many new carts from your connection. Please wait a few minutes, or keep using your current cart.",
-        );
-        return (await createEmptyCart(kv, clock, null)).id;
-      },
-    });
-    // The same place again (a reload, another tab) takes nothing, so it costs no join.
-    if (!entered.created) await Promise.all(counted.map((count) => count.giveBack()));
-    const answerCart = entered.cartId ?? cartId ??
-      (user ? await userCartId(kv, user.userId) : null);
+    const user = await optionalUser(deps, c);
     return c.json(
-      {
-        ticket: entered.ticket.ticket,
-        state: entered.state,
-        cartId: answerCart,
-      } satisfies JoinAnswer,
+      await takePlace(deps, rooms, {
+        dropId,
+        userId: user?.userId ?? null,
+        cartId: body.cartId ?? query.cartId ?? null,
+        network: clientKey(c),
+        limits: {
+          client: { limit: joinLimit, key: clientKey(c) },
+          block: { limit: joinBlockLimit, key: clientBlockOf(c) },
+          newCart: newCartLimit,
+        },
+        carts: {
+          isLive: async (cartId) => (await findCart(kv, clock, cartId)) !== null,
+          createEmpty: async () => (await createEmptyCart(kv, clock, null)).id,
+          ofUser: (userId) => userCartId(kv, userId),
+        },
+      }) satisfies JoinAnswer,
     );
   });
 
@@ -150,20 +109,14 @@ export function dropRoutes(deps: AppDeps): Hono {
     validateQuery(dropTicketQuerySchema),
     async (c) => {
       const { id, ticket } = c.req.valid("param");
-      const place = await rooms.place(id, ticket);
-      if (!place.found) throw new NotFound("No such place in this drop's line");
-      const holder = place.ticket.holder;
-      const cartId = c.req.valid("query").cartId;
-      // A guest's place is matched by its cart without reading anything; an account's by the
-      // session, read only for those.
-      const mine = holder === `cart:${cartId}` ||
-        (holder.startsWith("user:") && holder === `user:${(await optionalUser(deps, c))?.userId}`);
-      if (!mine) {
-        // Counted a few times per place, not per poll: a refused poll must not cost a write.
-        if (rooms.tallyTransfer(id, ticket)) await countRefusal(kv, id, "transferred ticket");
-        throw new Forbidden(TRANSFERRED);
-      }
-      return c.json(place.answer);
+      return c.json(
+        await answerPlace(kv, rooms, {
+          dropId: id,
+          ticket,
+          cartId: c.req.valid("query").cartId,
+          userId: async () => (await optionalUser(deps, c))?.userId ?? null,
+        }),
+      );
     },
   );
 
@@ -207,14 +160,6 @@ async function joinBody(c: Context): Promise<z.infer<typeof dropJoinSchema>> {
     throw new InvalidInput("The request body is not valid JSON");
   }
   return parseWith(dropJoinSchema, body);
-}
-
-/** Counts a join refused by the limit, in the drop's tally when the drop exists. */
-async function countJoinRefusal(deps: AppDeps, raw: string): Promise<void> {
-  const id = dropIdSchema.safeParse(raw);
-  if (id.success && await getDrop(deps.kv, id.data)) {
-    await countRefusal(deps.kv, id.data, "join limit");
-  }
 }
 
 const STALE_LINK =

@@ -1335,6 +1335,12 @@ const GROUPS: Group[] = [
       },
       {
         method: "GET",
+        path: "/api/admin/restock",
+        base: (ctx) => ({ headers: withCookie(ctx) }),
+        body: NO_BODY,
+      },
+      {
+        method: "GET",
         path: "/api/admin/emails",
         base: (ctx) => ({
           headers: withCookie(ctx),
@@ -1910,6 +1916,12 @@ const GROUPS: Group[] = [
         method: "GET",
         path: "/api/drops/for/:kind/:id",
         base: () => ({ params: { kind: "switch", id: String(SWITCHES[0].id) } }),
+        body: NO_BODY,
+      },
+      {
+        method: "GET",
+        path: "/api/drops/switches",
+        base: () => ({}),
         body: NO_BODY,
       },
       {
