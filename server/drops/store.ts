@@ -4,7 +4,6 @@
  */
 import type { DropTarget } from "../../shared/drops.ts";
 import { keys } from "../kv/keys.ts";
-import { getManyBatched } from "../kv/kv_util.ts";
 import { type DropLedger, type DropRecord, targetKey, type TicketRecord } from "./record.ts";
 
 /** A drop by id, or null. */
@@ -13,26 +12,21 @@ export async function getDrop(kv: Deno.Kv, id: string): Promise<DropRecord | nul
 }
 
 /**
- * The drops scheduled or running for `targets` (one read for all of them), by target key. A
- * target with no drop, or whose drop was called off, is absent.
+ * The drop scheduled, running or sold out for `target`, with its ledger (the index entry, then
+ * both in one read), or null: every product page asks, most for a target with no drop.
  */
-export async function dropsOfTargets(
+export async function dropOfTarget(
   kv: Deno.Kv,
-  targets: readonly DropTarget[],
-): Promise<Map<string, DropRecord>> {
-  const unique = [...new Set(targets.map(targetKey))];
-  const found = new Map<string, DropRecord>();
-  if (unique.length === 0) return found;
-  // A pack's line names ten switches and the pack: more keys than one getMany takes (10).
-  const ids = await getManyBatched<string>(kv, unique.map((t) => keys.dropByTarget(t)));
-  const present = ids.filter((e) => e.value !== null) as Deno.KvEntry<string>[];
-  if (present.length === 0) return found;
-  const drops = await getManyBatched<DropRecord>(kv, present.map((e) => keys.drop(e.value)));
-  for (const entry of drops) {
-    const drop = entry.value;
-    if (drop && drop.cancelledAt === null) found.set(targetKey(drop.target), drop);
-  }
-  return found;
+  target: DropTarget,
+): Promise<{ drop: DropRecord; ledger: DropLedger } | null> {
+  const id = (await kv.get<string>(keys.dropByTarget(targetKey(target)))).value;
+  if (!id) return null;
+  const [drop, ledger] = await kv.getMany<[DropRecord, DropLedger]>([
+    keys.drop(id),
+    keys.dropLedger(id),
+  ]);
+  if (!drop.value || drop.value.cancelledAt !== null) return null;
+  return { drop: drop.value, ledger: ledgerOf(ledger) };
 }
 
 /** A drop's ledger entry (checked by the writes that change it). */

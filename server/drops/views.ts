@@ -19,7 +19,7 @@ import {
   ROOM_OPENS_BEFORE_MS,
   type TicketRecord,
 } from "./record.ts";
-import { dropsOfTargets, getDrop, ledgerOf, readLedger } from "./store.ts";
+import { dropOfTarget, getDrop, ledgerOf, readLedger } from "./store.ts";
 import { listDrops } from "./schedule.ts";
 
 /** Where a drop stands at `now`. */
@@ -61,9 +61,8 @@ export async function dropForTarget(
   clock: Clock,
   target: DropTarget,
 ): Promise<DropPublicView | null> {
-  const drop = (await dropsOfTargets(kv, [target])).values().next().value;
-  if (!drop) return null;
-  return publicViewOf(drop, ledgerOf(await readLedger(kv, drop.id)), clock.now());
+  const found = await dropOfTarget(kv, target);
+  return found ? publicViewOf(found.drop, found.ledger, clock.now()) : null;
 }
 
 /** The most switch drops the configurators are told of (the owner runs a few at a time). */

@@ -1,4 +1,4 @@
-import { type Context, Hono } from "hono";
+import { Hono } from "hono";
 import { z } from "zod";
 import {
   DROP_TARGET_KINDS,
@@ -13,8 +13,13 @@ import {
 import { escapeHtml } from "../../shared/html.ts";
 import { stockAlertConfirmQuerySchema } from "../../shared/schemas.ts";
 import type { AppDeps } from "../deps.ts";
-import { DomainError, InvalidInput } from "../errors.ts";
-import { parseWith, validateJson, validateParams, validateQuery } from "../http/validate.ts";
+import {
+  optionalJson,
+  parseWith,
+  validateJson,
+  validateParams,
+  validateQuery,
+} from "../http/validate.ts";
 import { hitRateLimit, type RateLimit } from "../kv/rate_limit.ts";
 import { clientBlockOf, clientKey } from "../middleware/client_key.ts";
 import { originOf } from "../middleware/shop_origin.ts";
@@ -80,7 +85,8 @@ export function dropRoutes(deps: AppDeps): Hono {
   app.post("/:id/join", async (c) => {
     // The id is checked only once the limits have counted the join (a burst costs its places).
     const dropId = () => parseWith(dropParam, { id: c.req.param("id") }).id;
-    const body = await joinBody(c);
+    // The body is optional: the query may carry the cart.
+    const body = parseWith(dropJoinSchema, await optionalJson(c.req));
     const query = parseWith(dropTicketQuerySchema, { cartId: c.req.query("cartId") });
     const user = await optionalUser(deps, c);
     return c.json(
@@ -141,25 +147,6 @@ export function dropRoutes(deps: AppDeps): Hono {
     return c.json({ ok: true, checkInbox } satisfies DropNotifyAnswer);
   });
   return app;
-}
-
-/** The join's body: optional (the query may carry the cart), JSON when present. */
-async function joinBody(c: Context): Promise<z.infer<typeof dropJoinSchema>> {
-  const text = await c.req.text();
-  if (text.trim() === "") return {};
-  if (!/^application\/json\b/i.test(c.req.header("Content-Type") ?? "")) {
-    throw new DomainError(
-      "unsupported_type",
-      "Send the request body as JSON (Content-Type: application/json)",
-    );
-  }
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    throw new InvalidInput("The request body is not valid JSON");
-  }
-  return parseWith(dropJoinSchema, body);
 }
 
 const STALE_LINK =
