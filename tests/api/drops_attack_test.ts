@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { ROOM_OPENS_BEFORE_MS } from "../../server/drops/record.ts";
 import { adminCookie, createTestApp, type TestApp } from "../helpers/test_app.ts";
 import { loopback, serveOnLoopback } from "../helpers/loopback.ts";
-import { OPENS_AT, scheduleTestDrop } from "../helpers/drop_room.ts";
+import { admissionRanks, OPENS_AT, scheduleTestDrop } from "../helpers/drop_room.ts";
 import { ledgerOf, placeFor, scheduleDrop } from "../helpers/drop_fixtures.ts";
 import { STARTER, US_ADDRESS } from "../helpers/shop_fixtures.ts";
 import { PACKS } from "../../shared/catalog/packs.ts";
@@ -36,15 +36,7 @@ Deno.test("ten places from one connection are one draw at the opening, not ten",
     t.clock.advance(1_000);
   }
   t.clock.set(OPENS_AT + 1_000);
-  const rank: number[] = [];
-  for (const place of places) {
-    const res = await server.request(
-      `/api/drops/${id}/tickets/${place.ticket}?cartId=${place.cartId}`,
-      { from: place.from },
-    );
-    assert.equal(res.status, 200, res.text);
-    rank.push(res.json.state === "admitted" ? 0 : res.json.position);
-  }
+  const rank = await admissionRanks(server, id, places);
   assert.deepEqual([...rank].sort((a, b) => a - b), Array.from({ length: 50 }, (_, i) => i));
   // One of the script's places is drawn among the 41 connections; the other nine come after
   // every connection's first place, so the script wins the opening as often as anyone else.

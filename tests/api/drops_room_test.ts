@@ -10,6 +10,7 @@ import { type AdmissionCount, admit } from "../../server/drops/admission.ts";
 import { adminCookie, createTestApp, type TestApp } from "../helpers/test_app.ts";
 import { loopback, serveOnLoopback } from "../helpers/loopback.ts";
 import {
+  admissionRanks,
   holdFor,
   OPENS_AT,
   scheduleTestDrop,
@@ -227,15 +228,7 @@ Deno.test("the opening draws the first window at random; later arrivals queue be
   }
   t.clock.advance(1_000);
   // Each place's rank in the admission order: the one let in first, then by position.
-  const rank = [];
-  for (const place of places) {
-    const res = await server.request(
-      `/api/drops/${id}/tickets/${place.ticket}?cartId=${place.cartId}`,
-      { from: place.from },
-    );
-    assert.equal(res.status, 200, res.text);
-    rank.push(res.json.state === "admitted" ? 0 : res.json.position);
-  }
+  const rank = await admissionRanks(server, id, places);
   assert.deepEqual([...rank].sort((a, b) => a - b), Array.from({ length: 70 }, (_, i) => i));
   const early = rank.slice(0, 60);
   const arrival = early.map((_, i) => i);

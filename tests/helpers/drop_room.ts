@@ -9,6 +9,7 @@ import { SWITCHES } from "../../shared/catalog/switches.ts";
 import type { DropLedger, DropRecord, TicketRecord } from "../../server/drops/record.ts";
 import { keys } from "../../server/kv/keys.ts";
 import { adminCookie, setStock, TEST_EPOCH, type TestApp } from "./test_app.ts";
+import type { LoopbackAnswer, LoopbackRequest } from "./loopback.ts";
 
 /** The switch the tests drop. */
 export const DROP_SWITCH = SWITCHES[0];
@@ -61,4 +62,32 @@ export async function holdFor(t: TestApp, dropId: string, ticket: string, units:
 /** The drop as stored. */
 export async function storedDrop(t: TestApp, dropId: string): Promise<DropRecord> {
   return (await t.kv.get<DropRecord>(keys.drop(dropId))).value!;
+}
+
+/** A place taken over a real socket: its ticket, its cart and the address it joined from. */
+export interface SocketPlace {
+  ticket: string;
+  cartId: string;
+  from: string;
+}
+
+/**
+ * Each place's rank in the admission order as its holder polls it: 0 for a place let in, else its
+ * position in line.
+ */
+export async function admissionRanks(
+  server: { request(path: string, init: LoopbackRequest): Promise<LoopbackAnswer> },
+  dropId: string,
+  places: readonly SocketPlace[],
+): Promise<number[]> {
+  const rank: number[] = [];
+  for (const place of places) {
+    const res = await server.request(
+      `/api/drops/${dropId}/tickets/${place.ticket}?cartId=${place.cartId}`,
+      { from: place.from },
+    );
+    assert.equal(res.status, 200, res.text);
+    rank.push(res.json.state === "admitted" ? 0 : res.json.position);
+  }
+  return rank;
 }
