@@ -16,8 +16,6 @@ const COUNT_MESSAGE = "must be a whole number from 1 to 100000";
 const PREFIX_MESSAGE = "must be a whole number from 32 to 128";
 const MEGABYTES_MESSAGE = "must be a whole number of megabytes from 1 to 4096";
 const HOST_MESSAGE = "must be a hostname, an IPv4 address or an IPv6 address without brackets";
-const REMOTE_KV_MESSAGE =
-  "a KV Connect store has no queue, which the shop's emails, hold expiries and refunds run on; serve from a local KV file (backup, restore and db:seed do take the URL; docs/deploy.md)";
 const KV_PATH_MESSAGE =
   "must be :memory:, a file path, or an http(s):// URL of a KV Connect server";
 
@@ -74,12 +72,9 @@ const envSchema = z.object({
   PORT: z.coerce.number({ error: PORT_MESSAGE }).int(PORT_MESSAGE).min(0, PORT_MESSAGE)
     .max(65535, PORT_MESSAGE).default(8000),
   HOST: z.string().trim().refine(isHost, HOST_MESSAGE).default("127.0.0.1"),
-  // The shop's emails, hold expiries, refunds and payment events ride the KV queue, enqueued in the
-  // same atomic writes as the changes that owe them. Neither a KV Connect store nor today's Deno
-  // Deploy offers one, so a shop started there would take orders it could never finish: a URL of
-  // the right form is refused for that (in any case of its scheme, never taken for a file).
-  KV_PATH: z.string().trim().min(1, KV_PATH_MESSAGE).refine(isKvPath, KV_PATH_MESSAGE)
-    .refine((path) => !isRemoteKvPath(path), REMOTE_KV_MESSAGE).optional(),
+  // A KV Connect URL (any case of its scheme) is a store like a file: the shop's work owed later is
+  // stored jobs, not Deno KV's queue, which KV Connect and Deno Deploy do not offer.
+  KV_PATH: z.string().trim().min(1, KV_PATH_MESSAGE).refine(isKvPath, KV_PATH_MESSAGE).optional(),
   DENO_ENV: z.enum(["development", "production", "test"]).optional(),
   ADMIN_PASSWORD: z.string().min(8, "must be at least 8 characters").optional(),
   PUBLIC_URL: optionalUrl,
@@ -153,13 +148,6 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   }
   const e = parsed.data;
   const production = env.DENO_ENV === "production";
-  // Deno Deploy has no KV queue either (see KV_PATH above); the platform sets this in every app.
-  if (env.DENO_DEPLOYMENT_ID) {
-    problems.set(
-      "DENO_DEPLOYMENT_ID",
-      "Deno Deploy (DENO_DEPLOYMENT_ID is set) has no KV queue, which the shop's emails, hold expiries and refunds run on; self-host it with a local KV file (docs/deploy.md)",
-    );
-  }
   if (production && !cleaned.ADMIN_PASSWORD) {
     problems.set(
       "ADMIN_PASSWORD",

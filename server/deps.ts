@@ -86,13 +86,13 @@ export interface AppDeps {
    */
   listenPort?: number;
   /**
-   * The process's queue listener (server/queue.ts), which /api/ready asks whether it runs. An app
+   * The process's job runner (server/queue.ts), which /api/ready asks whether it runs. An app
    * without one (tests calling it directly) is never ready.
    */
   queue?: QueueStatus;
 }
 
-/** What the readiness check asks of the queue listener. */
+/** What the readiness check asks of the job runner. */
 export interface QueueStatus {
   running(): boolean;
 }

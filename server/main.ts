@@ -16,6 +16,18 @@ import {
   keptAdminPassword,
 } from "./ops/admin_password_file.ts";
 
+/** The job runner once the shop has started, for the cron below. */
+const started = Promise.withResolvers<QueueWorker>();
+
+// Deno Deploy runs an isolate only while requests come, so a job due in half an hour (a hold's
+// expiry, an email's next try) could wait for the next visitor. This cron wakes one every minute
+// to run what is due. Deploy finds crons by running the module's top level, so it is registered
+// here, before anything else; on a self-hosted shop it runs in the process beside the runner's
+// own look every second, harmlessly (a job is claimed once).
+Deno.cron("run due jobs", "* * * * *", async () => {
+  await (await started.promise).runDue();
+});
+
 /** Starts the shop: validated config, KV, seed data, then the HTTP server. */
 async function main(): Promise<void> {
   let config: Config;
@@ -69,9 +81,16 @@ async function main(): Promise<void> {
       );
       console.log(`Shop listening on http://${hostname}:${port}/`);
     },
-  }, (request, info) => shop.app!.fetch(request, info));
+  }, async (request, info) => {
+    const answer = await shop.app!.fetch(request, info);
+    // A write may have stored a job due now (a confirmation email): look at once rather than
+    // at the runner's next tick.
+    if (request.method !== "GET" && request.method !== "HEAD") queue.nudge();
+    return answer;
+  });
   const base = { kv, config, clock: systemClock, logger: jsonLogger, mailer, payments };
   const queue = startQueueWorker(base);
+  started.resolve(queue);
   shop.app = createApp({ ...base, listenPort: server.addr.port, queue });
   stopOnSignals(server, queue);
 }

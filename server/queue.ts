@@ -1,7 +1,8 @@
 import type { AppDeps } from "./deps.ts";
 import { deliverEmail, deliverPending, type EmailJob } from "./email/outbox.ts";
 import type { PaymentEventJob } from "./payments/inbox.ts";
-import { expireIfLapsed, EXPIRY_RETRY_MS, type ExpiryJob } from "./orders/expiry.ts";
+import { expireIfLapsed, EXPIRY_RETRY_MS } from "./orders/expiry.ts";
+import type { ExpiryJob } from "./orders/expiry_job.ts";
 import { handleRecordedEvent } from "./orders/payment.ts";
 import { recoverOrders } from "./orders/recovery.ts";
 import type { LowStockJob, StockAlertsJob } from "./stock/store.ts";
@@ -10,9 +11,11 @@ import { sendLowStockAlerts, sendLowStockJob } from "./stock/low_stock.ts";
 import { type RefundJob, settleRefund } from "./orders/refunds.ts";
 import type { StopJob } from "./orders/stop_job.ts";
 import { stopPayment } from "./orders/stops.ts";
+import { claimJob, dueJobs, finishJob, putJob, retryJob, type StoredJob } from "./kv/jobs.ts";
 import { type DropOpeningJob, queueOpeningMails, sendOpeningMail } from "./drops/opening_mail.ts";
 
-/** Jobs put on the KV queue. Handlers are idempotent: delivery is at least once. */
+/** Jobs the shop stores to run later (server/kv/jobs.ts). Handlers are idempotent: delivery is at
+ * least once. */
 export type QueueJob =
   | EmailJob
   | RefundJob
@@ -27,16 +30,16 @@ export type QueueJob =
 const EVENT_RETRY_MS = 5_000;
 
 /**
- * Handles one queue job. A job that fails for a reason outside the shop (the payment provider
- * is unreachable) is put back with a delay of its own rather than left to the queue's few quick
- * retries, so it is tried until it succeeds.
+ * Handles one job. A job that fails for a reason outside the shop (the payment provider is
+ * unreachable) is put back with a delay of its own rather than the runner's growing ones, so it
+ * is tried at its own pace until it succeeds.
  */
 export async function runJob(deps: AppDeps, raw: unknown): Promise<void> {
   const { kv, logger } = deps;
   const job = raw as QueueJob;
   const retryLater = async (delay: number, err: unknown) => {
     logger({ msg: "queue job failed; retrying later", level: "warn", job, error: String(err) });
-    await kv.enqueue(job, { delay });
+    await putJob(kv, job, { at: deps.clock.now() + delay });
   };
   switch (job?.type) {
     case "email":
@@ -67,52 +70,155 @@ export async function runJob(deps: AppDeps, raw: unknown): Promise<void> {
   }
 }
 
-/** The process's queue listener, as main.ts stops it and the readiness check asks of it. */
+/** The process's job runner, as main.ts stops it and the readiness check asks of it. */
 export interface QueueWorker {
-  /** True from the start until the listener has ended (KV closed, or the listener failed). */
+  /** True from the start until stop() (or until its polling failed for good). */
   running(): boolean;
+  /** Looks for due jobs now rather than at the next tick (after a write that may owe one). */
+  nudge(): void;
+  /** Runs every job due now and waits for them (Deno Deploy's cron calls it each minute). */
+  runDue(): Promise<void>;
   /**
-   * Waits for the jobs being handled and the start's sweep (a job cut off mid-way is delivered again, but finishing it
-   * saves the repeat), then closes KV, which ends the listener; resolves once it has.
+   * Stops looking, waits for the jobs being handled and the start's sweep (a job cut off mid-way
+   * comes due again when its lease ends, but finishing it saves the repeat), then closes KV.
    */
   stop(): Promise<void>;
 }
 
+/** How often a process looks for due jobs when nothing nudges it. */
+export const JOB_POLL_MS = 1_000;
+/**
+ * How long a claimed job is this process's: a process that dies leaves it to come due again then.
+ * Longer than any job takes (each outside call has its own timeout, well under this).
+ */
+export const JOB_LEASE_MS = 2 * 60_000;
+/** When a job that threw is tried again, by its failures so far; then hourly, never dropped. */
+export const JOB_RETRY_MS = [1_000, 5_000, 30_000, 2 * 60_000, 10 * 60_000, 60 * 60_000];
+/** Jobs one process handles at once, so a slow mail server cannot take every job in hand. */
+const MAX_IN_HAND = 32;
 /** How long stop() waits for jobs in hand before closing KV under them. */
 const STOP_WAIT_MS = 10_000;
 
 /**
- * Starts the one KV queue listener of the process (KV allows one per handle) and then finishes
- * what a crash may have left: pending emails, payment events, lapsed holds and owed refunds.
+ * Claims one due job and handles it: done, it is deleted; thrown, it comes due again after its
+ * failures' delay (logged, an error from the fifth failure on). A job another process claimed
+ * first is left to it.
+ */
+export async function runStoredJob(deps: AppDeps, entry: Deno.KvEntry<StoredJob>): Promise<void> {
+  const { kv, clock, logger } = deps;
+  const claimed = await claimJob(kv, entry, clock.now() + JOB_LEASE_MS);
+  if (!claimed) return;
+  try {
+    await runJob(deps, claimed.stored.job);
+  } catch (err) {
+    const tries = claimed.stored.tries;
+    const delay = JOB_RETRY_MS[Math.min(tries, JOB_RETRY_MS.length - 1)];
+    logger({
+      msg: "job failed; tried again later",
+      level: tries >= 4 ? "error" : "warn",
+      job: claimed.stored.job,
+      failures: tries + 1,
+      retryInMs: delay,
+      error: String(err),
+    });
+    await retryJob(kv, claimed, clock.now() + delay);
+    return;
+  }
+  await finishJob(kv, claimed);
+}
+
+/**
+ * Runs the jobs due now, at most `limit` claimed in this pass (the rest wait for the next one),
+ * and waits for them. What tests and the simulation call to play the runner's part.
+ */
+export async function runDueJobs(deps: AppDeps, limit = MAX_IN_HAND): Promise<number> {
+  const due = await dueJobs(deps.kv, deps.clock.now(), limit);
+  await Promise.all(due.map((entry) => runStoredJob(deps, entry)));
+  return due.length;
+}
+
+/**
+ * Starts the process's job runner: a look for due jobs every second (and on a nudge), each due job
+ * claimed and handled while the next looks go on, then finishes what a crash may have left:
+ * pending emails, payment events, lapsed holds and owed refunds.
  */
 export function startQueueWorker(deps: AppDeps): QueueWorker {
-  const { kv, logger } = deps;
+  const { kv, clock, logger } = deps;
   const inHand = new Set<Promise<void>>();
-  let listening = true;
+  const claiming = new Set<string>();
+  let stopped = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let looking: Promise<void> | null = null;
+  let again = false;
+
   function track(work: Promise<void>): Promise<void> {
     const settled = work.then(() => {}, () => {}).finally(() => inHand.delete(settled));
     inHand.add(settled);
     return work;
   }
-  const listener = kv.listenQueue((raw) => track(runJob(deps, raw)))
-    .catch((err) => logger({ msg: "queue worker stopped", level: "error", error: String(err) }))
-    .finally(() => listening = false);
+
+  /** One look: claims and starts what is due, without waiting for the jobs to end. */
+  async function lookOnce(): Promise<void> {
+    const room = MAX_IN_HAND - inHand.size;
+    if (room <= 0) return;
+    for (const entry of await dueJobs(kv, clock.now(), room)) {
+      // A job this process is claiming already (a look started before the last one ended).
+      const id = String(entry.key[2]);
+      if (claiming.has(id)) continue;
+      claiming.add(id);
+      track(runStoredJob(deps, entry)).catch((err) =>
+        logger({ msg: "job not handled", level: "error", job: entry.value.job, error: String(err) })
+      ).finally(() => claiming.delete(id));
+    }
+  }
+
+  /** Looks now (or right after the look under way), then schedules the next tick. */
+  function look(): Promise<void> {
+    if (stopped) return Promise.resolve();
+    if (looking) {
+      again = true;
+      return looking;
+    }
+    clearTimeout(timer);
+    looking = lookOnce()
+      .catch((err) => logger({ msg: "looking for jobs failed", level: "warn", error: String(err) }))
+      .finally(() => {
+        looking = null;
+        if (stopped) return;
+        if (again) {
+          again = false;
+          look();
+        } else timer = setTimeout(look, JOB_POLL_MS);
+      });
+    return looking;
+  }
+
   track(sweepAtStart(deps)).catch((err) =>
     logger({ msg: "sweep at start failed", level: "error", error: String(err) })
   );
+  look();
   return {
-    running: () => listening,
+    running: () => !stopped,
+    nudge() {
+      look();
+    },
+    async runDue() {
+      await look();
+      await Promise.all(inHand);
+    },
     async stop() {
-      let timer: ReturnType<typeof setTimeout> | undefined;
+      stopped = true;
+      clearTimeout(timer);
+      await looking;
+      let wait: ReturnType<typeof setTimeout> | undefined;
       await Promise.race([
         Promise.all(inHand),
-        new Promise((resolve) => timer = setTimeout(resolve, STOP_WAIT_MS)),
+        new Promise((resolve) => wait = setTimeout(resolve, STOP_WAIT_MS)),
       ]);
-      clearTimeout(timer);
+      clearTimeout(wait);
       try {
         kv.close();
       } catch { /* closed already */ }
-      await listener;
     },
   };
 }

@@ -12,7 +12,7 @@ import type { Clock } from "../clock.ts";
 import { randomId } from "../crypto.ts";
 import { Conflict, NotFound } from "../errors.ts";
 import { keys } from "../kv/keys.ts";
-import { queueDelay } from "../kv/kv_util.ts";
+import { jobInto, jobsOfType, type JobTiming, putJob } from "../kv/jobs.ts";
 import { mailboxOf } from "../email/mailbox.ts";
 import type { Email } from "../email/mailer.ts";
 import { queueEmailInto } from "../email/outbox.ts";
@@ -30,6 +30,16 @@ import { getDrop, ledgerOf, readLedger } from "./store.ts";
 export interface DropOpeningJob {
   type: "drop-opening";
   dropId: string;
+}
+
+/** The opening job of a drop. */
+export function openingJob(dropId: string): DropOpeningJob {
+  return { type: "drop-opening", dropId };
+}
+
+/** When a drop's opening job is due, with a fixed id: stored again, it stays one entry. */
+export function openingJobTiming(drop: DropRecord): JobTiming {
+  return { at: drop.opensAt, id: `drop-opening:${drop.id}` };
 }
 
 /** One address waiting for a drop's opening. */
@@ -199,7 +209,7 @@ export async function confirmOpeningSignUp(
     if (signUp.value) op.set(signUp.key, { ...signUp.value, confirmed: true });
     const drop = await getDrop(kv, dropId);
     if (drop && now >= drop.opensAt) {
-      op.enqueue({ type: "drop-opening", dropId } satisfies DropOpeningJob);
+      jobInto(op, openingJob(dropId), { at: now });
     }
     if ((await op.commit()).ok) return true;
   }
@@ -218,9 +228,7 @@ export async function sendOpeningMail(
   if (!drop || isOver(drop, ledgerOf(await readLedger(kv, dropId)))) return 0;
   const now = clock.now();
   if (now < drop.opensAt) {
-    await kv.enqueue({ type: "drop-opening", dropId } satisfies DropOpeningJob, {
-      delay: queueDelay(drop.opensAt - now),
-    });
+    await putJob(kv, openingJob(dropId), openingJobTiming(drop));
     return 0;
   }
   const path = await pageOf(kv, drop);
@@ -244,21 +252,23 @@ export async function sendOpeningMail(
 export const LATE_OPENING_MAIL_MS = 24 * 60 * 60_000;
 
 /**
- * Queues the opening job again for every drop still to open or opened within a day, neither called
- * off nor sold out: a restore brings the drops back but not the queue's messages. Run at every
- * start; a job twice mails nobody twice. Answers how many were queued.
+ * Stores the opening job again for every drop still to open or opened within a day, neither called
+ * off nor sold out, that has none: a store restored from a backup made before jobs were stored has
+ * the drops but not their jobs. Run at every start; a job twice mails nobody twice. Answers how
+ * many were stored.
  */
 export async function queueOpeningMails(
   { kv, clock }: Pick<Deps, "kv" | "clock">,
 ): Promise<number> {
   const now = clock.now();
+  const owed = new Set(
+    (await jobsOfType<DropOpeningJob>(kv, "drop-opening")).map((job) => job.dropId),
+  );
   let queued = 0;
   for await (const { value: drop } of kv.list<DropRecord>({ prefix: keys.drops() })) {
-    if (drop.cancelledAt !== null || drop.soldOutAt !== null) continue;
+    if (drop.cancelledAt !== null || drop.soldOutAt !== null || owed.has(drop.id)) continue;
     if (drop.opensAt < now - LATE_OPENING_MAIL_MS) continue;
-    await kv.enqueue({ type: "drop-opening", dropId: drop.id } satisfies DropOpeningJob, {
-      delay: queueDelay(drop.opensAt - now),
-    });
+    await putJob(kv, openingJob(drop.id), openingJobTiming(drop));
     queued++;
   }
   return queued;

@@ -11,10 +11,10 @@ import type { Clock } from "../clock.ts";
 import { randomId } from "../crypto.ts";
 import { Conflict, InvalidInput, NotFound } from "../errors.ts";
 import { keys } from "../kv/keys.ts";
-import { queueDelay } from "../kv/kv_util.ts";
 import { ledgerOf, readLedger } from "./store.ts";
 import { resolveTarget } from "./target.ts";
-import type { DropOpeningJob } from "./opening_mail.ts";
+import { openingJob, openingJobTiming } from "./opening_mail.ts";
+import { jobInto } from "../kv/jobs.ts";
 
 /** The soonest a drop may open: shoppers need time to hear of it, the mail time to go out. */
 export const MIN_LEAD_MS = 60_000;
@@ -80,11 +80,8 @@ export async function scheduleDrop(
     // The index as read: a drop scheduled for the target meanwhile makes this one a conflict.
     .check(indexed)
     .set(keys.drop(drop.id), drop)
-    .set(indexKey, drop.id)
-    // A drop months ahead: the job comes at most 30 days ahead (KV's limit) and waits again.
-    .enqueue({ type: "drop-opening", dropId: drop.id } satisfies DropOpeningJob, {
-      delay: queueDelay(opensAt - now),
-    });
+    .set(indexKey, drop.id);
+  jobInto(op, openingJob(drop.id), openingJobTiming(drop));
   auditInto(
     op,
     auditEntry(clock, actor, {

@@ -1,6 +1,7 @@
 import type { Logger } from "../log.ts";
 import type { Clock } from "../clock.ts";
 import { keys } from "../kv/keys.ts";
+import { jobInto, putJob } from "../kv/jobs.ts";
 import { randomId } from "../crypto.ts";
 import { listValues } from "../kv/kv_util.ts";
 import { Conflict, NotFound } from "../errors.ts";
@@ -87,7 +88,7 @@ const HEALTH_TRIES = 10;
 
 /**
  * Adds an email to the outbox in an atomic operation that can join a larger one (so an order and
- * its confirmation are written together), and enqueues its delivery.
+ * its confirmation are written together), with the job that delivers it.
  */
 export function queueEmailInto(
   op: Deno.AtomicOperation,
@@ -112,7 +113,7 @@ export function queueEmailInto(
       .set(keys.emailSent(dedupeKey), entry.id);
   }
   op.set(keys.outbox(entry.id), entry);
-  op.enqueue({ type: "email", id: entry.id } satisfies EmailJob);
+  jobInto(op, { type: "email", id: entry.id } satisfies EmailJob, { at: now });
   return entry;
 }
 
@@ -171,7 +172,7 @@ async function deliver(
   if (status === "sent" || (status === "failed" && !options.now)) return "skipped";
   if (status === "sending" && (leaseUntil ?? 0) > now) {
     // Another delivery holds it: look again when its lease ends, in case that one died.
-    await kv.enqueue({ type: "email", id } satisfies EmailJob, { delay: leaseUntil! - now });
+    await putJob(kv, { type: "email", id } satisfies EmailJob, { at: leaseUntil! });
     return "skipped";
   }
   // An earlier job of a retried entry: the job of its next try is queued.
@@ -274,7 +275,7 @@ async function recordFailure(
   const recorded = commitOutcome(deps, claim, async (op, health) => {
     op.set(keys.outbox(after.id), after);
     if (next !== null) {
-      op.enqueue({ type: "email", id: after.id } satisfies EmailJob, { delay: next - now });
+      jobInto(op, { type: "email", id: after.id } satisfies EmailJob, { at: next });
     }
     if (permanent) return;
     const since = health.value?.failingSince ?? now;

@@ -16,6 +16,15 @@ export const keys = {
   imageChunk: (hash: string, index: number) => ["image_chunks", hash, index] as const,
   imageChunks: (hash: string) => ["image_chunks", hash] as const,
   images: () => ["images"] as const,
+  /**
+   * Work owed later (an email, a hold's expiry, a refund), stored in the same atomic write as the
+   * change that owes it and claimed by whichever process finds it due: by when it is due, then an
+   * id (random, or a job's own name when writing it again must not make a second one).
+   */
+  job: (runAt: number, id: string) => ["jobs", runAt, id] as const,
+  jobs: () => ["jobs"] as const,
+  /** Due jobs end before this key: every job with runAt <= now. */
+  jobsDueBy: (now: number) => ["jobs", Math.floor(now) + 1] as const,
   /** Stock and used counts of one component. */
   stock: (key: StockKey) => ["stock", key] as const,
   stocks: () => ["stock"] as const,

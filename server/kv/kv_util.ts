@@ -14,17 +14,6 @@ export async function getManyBatched<T>(
   return results.flat() as Deno.KvEntryMaybe<T>[];
 }
 
-/** The longest delay Deno KV takes for a queue message (30 days); a longer one throws. */
-export const MAX_QUEUE_DELAY_MS = 30 * 24 * 60 * 60_000;
-
-/**
- * A queue message's delay within what KV takes: a job due later than 30 days ahead must come
- * early and queue itself again (as the drops' opening job does).
- */
-export function queueDelay(ms: number): number {
-  return Math.min(MAX_QUEUE_DELAY_MS, Math.max(0, ms));
-}
-
 /**
  * Entries per list round trip: KV's largest page. The default (100) splits the 120-odd switches or
  * stock entries into two pages, one after the other: one more round trip on a remote KV.

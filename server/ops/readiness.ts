@@ -5,7 +5,7 @@ import { kvAnswers } from "../kv/probe.ts";
 export interface ReadinessChecks {
   /** The store answered a read and an atomic versionstamp check (server/kv/probe.ts). */
   kv: boolean;
-  /** The process's queue listener runs: emails, payment events, expiries and refunds move. */
+  /** The process's job runner runs: emails, payment events, expiries and refunds move. */
   queue: boolean;
   /** The built client is there (its index.html): pages can be served. */
   client: boolean;
@@ -18,13 +18,13 @@ export type Readiness =
 
 const FAILURES: Record<keyof ReadinessChecks, string> = {
   kv: "the store (KV) did not answer a read and a check",
-  queue: "the queue listener is not running",
+  queue: "the job runner is not running",
   client: "the client is not built (run deno task build)",
 };
 
 /**
- * Whether this process can serve shoppers now: the store answers, the queue listener runs and the
- * client is built. A process without a queue listener (an app no main.ts started) is not ready.
+ * Whether this process can serve shoppers now: the store answers, the job runner runs and the
+ * client is built. A process without a job runner (an app no main.ts started) is not ready.
  */
 export async function checkReadiness(
   deps: Pick<AppDeps, "kv" | "config" | "queue">,

@@ -11,6 +11,7 @@
  * A crash after any step leaves nothing half-written: an order without a payment expires with
  * its hold, and a payment taken for it is still recorded or refunded (payment.ts).
  */
+import { putJob } from "../kv/jobs.ts";
 import { Conflict, NotFound, Unavailable } from "../errors.ts";
 import { CART_GONE, type CartRecord, liveCart } from "../cart/store.ts";
 import { priceLines, subtotalOf } from "../cart/view.ts";
@@ -79,7 +80,7 @@ export async function startCheckout(
   if (attached.payment?.id !== payment.id) {
     // Replaced, cancelled or expired while the provider made the payment: it must not be payable.
     const job = stopJob(order.orderNumber, payment, deps.clock.now());
-    await deps.kv.enqueue(job);
+    await putJob(deps.kv, job, { at: deps.clock.now() });
     await stopSoon(deps, job);
     throw new Conflict(
       "This checkout was replaced or cancelled before its payment could start. Return to your cart to check out again.",

@@ -6,15 +6,11 @@
 import type { Order } from "./order.ts";
 import { findOrder } from "./store.ts";
 import { keys } from "../kv/keys.ts";
+import { jobsOfType, putJob } from "../kv/jobs.ts";
+import { type ExpiryJob, expiryJobId } from "./expiry_job.ts";
 import { receivePaymentEvent } from "./payment.ts";
 import { releaseOrder } from "./release.ts";
 import { type OrderDeps, step } from "./steps.ts";
-
-/** The queue job that expires one order when its hold lapses. */
-export interface ExpiryJob {
-  type: "reservation-expiry";
-  orderNumber: string;
-}
 
 /** How long an expiry waits before asking an unreachable provider again. */
 export const EXPIRY_RETRY_MS = 60_000;
@@ -26,14 +22,14 @@ export const EXPIRY_RETRY_MS = 60_000;
 export async function expireIfLapsed(deps: OrderDeps, orderNumber: string): Promise<Order | null> {
   const order = await findOrder(deps.kv, orderNumber);
   if (!order || order.status !== "STARTED" || order.reservation.state !== "held") return null;
-  // Queue delays are not exact, so the stored expiry decides: a job that came early (isolates'
-  // clocks differ) looks again when the hold lapses, rather than leave it to the next start.
-  const left = order.reservation.expiresAt - deps.clock.now();
-  if (left > 0) {
-    await deps.kv.enqueue(
-      { type: "reservation-expiry", orderNumber } satisfies ExpiryJob,
-      { delay: left },
-    );
+  // The stored expiry decides: a job that came early (isolates' clocks differ, a hold was
+  // extended) looks again when the hold lapses, rather than leave it to the next start.
+  const expiresAt = order.reservation.expiresAt;
+  if (expiresAt > deps.clock.now()) {
+    await putJob(deps.kv, { type: "reservation-expiry", orderNumber } satisfies ExpiryJob, {
+      at: expiresAt,
+      id: expiryJobId(orderNumber),
+    });
     return null;
   }
   if (order.payment) {
@@ -64,21 +60,26 @@ export interface HoldSweep {
 
 /**
  * Goes over every order holding stock (at start): one whose hold lapsed while no process ran its
- * expiry is expired now; one whose hold runs on gets its expiry queued for when it lapses, since
- * the queue may not have it (a restored store starts with an empty queue). Expiry jobs are
- * idempotent, so one queued twice ends the hold once. An order whose provider cannot be asked now
+ * expiry is expired now; one whose hold runs on gets its expiry stored for when it lapses if none
+ * is (a store restored from a backup made before jobs were stored has none). Expiry jobs are
+ * idempotent, so one stored twice ends the hold once. An order whose provider cannot be asked now
  * gets a job to try again.
  */
 export async function sweepHolds(deps: OrderDeps): Promise<HoldSweep> {
   const sweep: HoldSweep = { expired: [], scheduled: [] };
+  const owed = new Set(
+    (await jobsOfType<ExpiryJob>(deps.kv, "reservation-expiry")).map((job) => job.orderNumber),
+  );
   for await (const entry of deps.kv.list<Order>({ prefix: keys.orders() })) {
     const order = entry.value;
     if (order.status !== "STARTED" || order.reservation.state !== "held") continue;
     const job: ExpiryJob = { type: "reservation-expiry", orderNumber: order.orderNumber };
-    const left = order.reservation.expiresAt - deps.clock.now();
-    if (left > 0) {
-      await deps.kv.enqueue(job, { delay: left });
-      sweep.scheduled.push(order.orderNumber);
+    const expiresAt = order.reservation.expiresAt;
+    if (expiresAt > deps.clock.now()) {
+      if (!owed.has(order.orderNumber)) {
+        await putJob(deps.kv, job, { at: expiresAt, id: expiryJobId(order.orderNumber) });
+        sweep.scheduled.push(order.orderNumber);
+      }
       continue;
     }
     try {
@@ -91,7 +92,7 @@ export async function sweepHolds(deps: OrderDeps): Promise<HoldSweep> {
         order: order.orderNumber,
         error: String(err),
       });
-      await deps.kv.enqueue(job, { delay: EXPIRY_RETRY_MS });
+      await putJob(deps.kv, job, { at: deps.clock.now() + EXPIRY_RETRY_MS });
     }
   }
   return sweep;

@@ -1,15 +1,16 @@
 /**
  * What a crash, an outage or a restore may have left unfinished, finished at start: recorded
  * payment events not yet handled, holds that lapsed while no process ran their expiry (and the
- * expiry of the others, queued again), refunds owed and not yet paid back (their next try
- * queued again). Every step is
- * idempotent, so running it while the queue also works is harmless.
+ * expiry of the others stored when missing), refunds owed and not yet paid back (their next try
+ * stored when missing: a store restored from a backup made before jobs were stored has none).
+ * Every step is idempotent, so running it while the jobs also run is harmless.
  */
 import { listInbox } from "../payments/inbox.ts";
 import { listOrders } from "./store.ts";
 import { sweepHolds } from "./expiry.ts";
 import { handlePaymentEvent } from "./payment.ts";
-import { queueRefundInto } from "./refunds.ts";
+import { queueRefundInto, type RefundJob } from "./refunds.ts";
+import { jobsOfType } from "../kv/jobs.ts";
 import type { OrderDeps } from "./steps.ts";
 
 /** Finishes what was left unfinished; answers what it did, for the start-up log. */
@@ -29,13 +30,16 @@ export async function recoverOrders(
   const holds = await sweepHolds(deps);
   let refunds = 0;
   const now = deps.clock.now();
+  const owed = new Set(
+    (await jobsOfType<RefundJob>(deps.kv, "refund")).map((job) => job.orderNumber),
+  );
   for (const order of await listOrders(deps.kv)) {
     const refund = order.refund;
     if (refund?.state !== "pending" && refund?.state !== "requested") continue;
-    // Its next try, when one is set (a job queued before it does nothing, and a restored store's
-    // queue lost the one that was).
+    if (owed.has(order.orderNumber)) continue;
+    // Its next try, when one is set.
     const op = deps.kv.atomic();
-    queueRefundInto(op, order.orderNumber, Math.max(0, (refund.nextTryAt ?? now) - now));
+    queueRefundInto(op, order.orderNumber, Math.max(now, refund.nextTryAt ?? now));
     await op.commit();
     refunds++;
   }

@@ -19,6 +19,7 @@ import type { Order, RefundState } from "./order.ts";
 import { originFor } from "./origin.ts";
 import type { OrderDeps } from "./steps.ts";
 import { count, inSpan, ORDER_NUMBER } from "../telemetry.ts";
+import { jobInto } from "../kv/jobs.ts";
 
 /** The queue job that moves one order's refund on. */
 export interface RefundJob {
@@ -65,9 +66,9 @@ export function owingRefund(order: Order, reason: string): Order {
   return { ...order, refund };
 }
 
-/** Adds the job that pays an owed refund back to `op`. */
-export function queueRefundInto(op: Deno.AtomicOperation, orderNumber: string, delay = 0): void {
-  op.enqueue({ type: "refund", orderNumber } satisfies RefundJob, { delay });
+/** Adds the job that pays an owed refund back to `op`, due at `at`. */
+export function queueRefundInto(op: Deno.AtomicOperation, orderNumber: string, at: number): void {
+  jobInto(op, { type: "refund", orderNumber } satisfies RefundJob, { at });
 }
 
 /** Mutations `cancelWithRefundInto` adds besides the order's own write. */
@@ -84,7 +85,7 @@ export function cancelWithRefundInto(
   order: Order,
   now: number,
 ): void {
-  queueRefundInto(op, order.orderNumber);
+  queueRefundInto(op, order.orderNumber, now);
   const origin = originFor(deps, order);
   if (order.email) {
     queueEmailInto(
@@ -188,7 +189,7 @@ export async function recordRefundOutcome(
     if (outcome.status === "pending") {
       if (refund.state === "requested" && (refund.nextTryAt ?? 0) > now) return order;
       const nextTryAt = now + REFUND_CHECK_MS;
-      queueRefundInto(op, orderNumber, REFUND_CHECK_MS);
+      queueRefundInto(op, orderNumber, nextTryAt);
       return { ...order, refund: { ...base, state: "requested", nextTryAt }, updatedAt: now };
     }
     became = "failed";
@@ -246,7 +247,7 @@ async function recordRefundTrouble(
     // Another try recorded a refusal at this moment and queued the next one already.
     const queued = (refund.nextTryAt ?? 0) > now;
     const nextTryAt = queued ? refund.nextTryAt! : now + refundRetryDelay(failures);
-    if (!queued) queueRefundInto(op, orderNumber, nextTryAt - now);
+    if (!queued) queueRefundInto(op, orderNumber, nextTryAt);
     const tell = !refund.ownerTold && now - failingSince >= REFUND_TELL_OWNER_AFTER_MS;
     const next: Order = {
       ...order,

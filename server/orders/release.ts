@@ -2,6 +2,7 @@
  * Ending an unpaid order: its held stock and promo use go back, its client's hold and cart pointer
  * free.
  */
+import { jobInto } from "../kv/jobs.ts";
 import { NotFound } from "../errors.ts";
 import { freeHoldInto, type HoldsEntry } from "../stock/holds.ts";
 import { keys } from "../kv/keys.ts";
@@ -114,7 +115,7 @@ export async function releaseOrder(
           if (ledger) writeLedgerInto(op, ledger);
           freeHoldInto(op, order.holdClient, holds, order.orderNumber, now);
           if (pending.value === order.orderNumber) op.check(pending).delete(pending.key);
-          if (stopLater) op.enqueue(stopJob(order.orderNumber, stopLater, now));
+          if (stopLater) jobInto(op, stopJob(order.orderNumber, stopLater, now), { at: now });
           if (actor) {
             auditInto(
               op,

@@ -64,6 +64,8 @@ import {
   giveBackHeld,
   holdUnits,
 } from "../drops/purchase_rules.ts";
+import { jobInto } from "../kv/jobs.ts";
+import { type ExpiryJob, expiryJobId } from "./expiry_job.ts";
 
 /**
  * Checks a promo use adds to the payment's write at most: the code's record and usage, and the
@@ -427,8 +429,9 @@ function reservationWrite(
     expiresAt: order.reservation.expiresAt,
     units: unitsOf(order.items),
   }], now);
-  op.enqueue({ type: "reservation-expiry", orderNumber: order.orderNumber }, {
-    delay: order.reservation.expiresAt - now,
+  jobInto(op, { type: "reservation-expiry", orderNumber: order.orderNumber } satisfies ExpiryJob, {
+    at: order.reservation.expiresAt,
+    id: expiryJobId(order.orderNumber),
   });
 }
 
@@ -444,7 +447,9 @@ function replacementWrite(
   if (replacing.payment) deps.payments.inline?.stopper(replacing.payment)?.(op);
   // A payment kept elsewhere is stopped by a job queued with the write that replaces it.
   const elsewhere = replacing.entry.value.payment;
-  if (elsewhere && !deps.payments.inline) op.enqueue(stopJob(replaced.orderNumber, elsewhere, now));
+  if (elsewhere && !deps.payments.inline) {
+    jobInto(op, stopJob(replaced.orderNumber, elsewhere, now), { at: now });
+  }
   if (replacing.holds) {
     freeHoldInto(op, replaced.holdClient, replacing.holds, replaced.orderNumber, now);
   }

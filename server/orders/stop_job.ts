@@ -1,10 +1,10 @@
 /**
- * The queue job that stops a payment that must not be taken any more, as the writes that abandon
- * a payment queue it (its handling is server/orders/stops.ts).
+ * The stored job that stops a payment that must not be taken any more, as the writes that abandon
+ * a payment store it (its handling is server/orders/stops.ts).
  */
 import type { PaymentRef } from "../payments/provider.ts";
 
-/** The queue job that stops one payment. */
+/** The job that stops one payment. */
 export interface StopJob {
   type: "stop-payment";
   orderNumber: string;

@@ -5,6 +5,7 @@
  * which refunds it (its order no longer wants it). A provider down for longer than the payment
  * itself lives (a day at most) needs no stop: the payment lapses there on its own.
  */
+import { putJob } from "../kv/jobs.ts";
 import { receivePaymentEvent } from "./payment.ts";
 import type { StopJob } from "./stop_job.ts";
 import { storedPaymentKind } from "../payments/provider.ts";
@@ -56,7 +57,7 @@ export async function stopPayment(deps: OrderDeps, queued: StopJob): Promise<voi
       error: String(err),
     });
     const delay = RETRY_DELAYS_MS[Math.min(failures, RETRY_DELAYS_MS.length) - 1];
-    await deps.kv.enqueue({ ...job, failures } satisfies StopJob, { delay });
+    await putJob(deps.kv, { ...job, failures } satisfies StopJob, { at: now + delay });
     return;
   }
   if (taken) await receivePaymentEvent(deps, taken);

@@ -5,6 +5,7 @@
  */
 import type { PaymentEvent } from "./provider.ts";
 import { keys } from "../kv/keys.ts";
+import { jobInto } from "../kv/jobs.ts";
 import { listValues } from "../kv/kv_util.ts";
 
 /** The queue job that handles one recorded event. */
@@ -35,10 +36,10 @@ const HANDLED_MS = 90 * 86400_000;
  */
 export function recordEventInto(op: Deno.AtomicOperation, event: PaymentEvent, now: number): void {
   op.check({ key: keys.paymentEvent(event.id), versionstamp: null })
-    .set(keys.paymentInbox(event.id), { event, recordedAt: now } satisfies InboxEntry)
-    .enqueue({ type: "payment-event", eventId: event.id } satisfies PaymentEventJob, {
-      delay: INBOX_JOB_DELAY_MS,
-    });
+    .set(keys.paymentInbox(event.id), { event, recordedAt: now } satisfies InboxEntry);
+  jobInto(op, { type: "payment-event", eventId: event.id } satisfies PaymentEventJob, {
+    at: now + INBOX_JOB_DELAY_MS,
+  });
 }
 
 /**

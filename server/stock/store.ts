@@ -2,6 +2,7 @@ import { COMPONENTS, type StockKey, switchKey } from "../../shared/bom.ts";
 import { SWITCHES } from "../../shared/catalog/switches.ts";
 import { INITIAL_COMPONENT_STOCK } from "../../shared/catalog/products.ts";
 import { keys } from "../kv/keys.ts";
+import { jobInto } from "../kv/jobs.ts";
 import { CONFLICT, getManyBatched, LIST_BATCH, setMissing, withRetries } from "../kv/kv_util.ts";
 import { commitStockChange, type PerStockVersion, perStockVersion } from "../kv/version.ts";
 import { NotFound } from "../errors.ts";
@@ -59,7 +60,9 @@ function writeWithSignals(
   now: number,
 ): StockRecord {
   const signals = stockSignals(record, before);
-  if (signals.changedForWaiting) op.enqueue({ type: "stock-alerts" } satisfies StockAlertsJob);
+  if (signals.changedForWaiting) {
+    jobInto(op, { type: "stock-alerts" } satisfies StockAlertsJob, { at: now });
+  }
   if (signals.fell) {
     const alert: LowStockAlert = {
       key,
@@ -68,8 +71,8 @@ function writeWithSignals(
       at: now,
     };
     const id = randomId(6);
-    op.set(keys.lowStockAlert(key, now, id), alert)
-      .enqueue({ type: "low-stock", key, at: now, id } satisfies LowStockJob);
+    op.set(keys.lowStockAlert(key, now, id), alert);
+    jobInto(op, { type: "low-stock", key, at: now, id } satisfies LowStockJob, { at: now });
   }
   op.set(keys.stock(key), signals.record);
   return signals.record;

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { ROOM_OPENS_BEFORE_MS } from "../../server/drops/record.ts";
 import { sendOpeningMail } from "../../server/drops/opening_mail.ts";
 import { runJob, sweepAtStart } from "../../server/queue.ts";
-import { keptQueue } from "../helpers/kept_queue.ts";
+import { storedJobs } from "../helpers/stored_jobs.ts";
 import { keys } from "../../server/kv/keys.ts";
 import { PACKS } from "../../shared/catalog/packs.ts";
 import type { DropRecord } from "../../server/drops/record.ts";
@@ -35,9 +35,8 @@ function mailsTo(t: TestApp, email: string) {
 }
 
 Deno.test("the opening email: once, at the opening, to confirmed addresses and signed-in shoppers' own", async () => {
-  await using store = await Deno.openKv(":memory:");
-  const queue = keptQueue(store, () => t.clock);
-  await using t = await createTestApp({ kv: queue.kv });
+  await using t = await createTestApp();
+  const queue = storedJobs(t.kv);
   const id = await scheduleTestDrop(t);
   const first = await notify(t, id, "Ann@Example.com");
   assert.equal(first.status, 200, first.text);
@@ -64,7 +63,7 @@ Deno.test("the opening email: once, at the opening, to confirmed addresses and s
   assert.equal(reused.status, 404, "a link works once");
 
   // Scheduling queued the job for the opening: nothing is due a second before it.
-  assert.deepEqual(queue.ofType("drop-opening").map((j) => j.at), [OPENS_AT]);
+  assert.deepEqual((await queue.ofType("drop-opening")).map((j) => j.at), [OPENS_AT]);
   t.clock.set(OPENS_AT - 1000);
   await queue.runDue(t);
   await t.deliverEmails();
@@ -180,16 +179,15 @@ Deno.test("the owner's view: the room, the ledger, refusals, time to sell out an
 });
 
 Deno.test("the opening email: a sign-up confirmed after the opening is mailed at once; sign-ups are limited per client", async () => {
-  await using store = await Deno.openKv(":memory:");
-  const queue = keptQueue(store, () => t.clock);
-  await using t = await createTestApp({ kv: queue.kv });
+  await using t = await createTestApp();
+  const queue = storedJobs(t.kv);
   const id = await scheduleTestDrop(t);
   await notify(t, id, "gus@example.com");
   await t.deliverEmails();
   const link = /confirm\?token=([A-Za-z0-9_-]+)/.exec(mailsTo(t, "gus@example.com")[0].text)!;
   t.clock.set(OPENS_AT + 60_000);
   await queue.runDue(t);
-  assert.equal(queue.jobs.length, 0);
+  assert.equal((await queue.all()).length, 0);
   const confirmed = await t.request(`/drop-alerts/confirm?token=${link[1]}`, { method: "POST" });
   assert.equal(confirmed.status, 200, confirmed.text);
   // The confirmation queued the job again in its own write.
@@ -236,18 +234,17 @@ Deno.test("the opening email: a mailbox gets a few confirmations a day however m
 });
 
 Deno.test("the opening email survives a restore: the start's sweep queues the opening again", async () => {
-  await using store = await Deno.openKv(":memory:");
-  const queue = keptQueue(store, () => t.clock);
-  await using t = await createTestApp({ kv: queue.kv });
+  await using t = await createTestApp();
+  const queue = storedJobs(t.kv);
   const id = await scheduleTestDrop(t);
   const account = { email: "ivy@example.com", password: "Sw1tchesRule" };
   await t.request("/auth/register", { method: "POST", body: account });
   const token = (await t.request("/auth/login", { method: "POST", body: account })).json.token;
   await notify(t, id, "ivy@example.com", { Authorization: `Bearer ${token}` });
-  // A restore brings the records back, not the queue's messages.
-  queue.jobs.length = 0;
+  // A restore from a backup made before jobs were stored brings the records back, no jobs.
+  await queue.clear();
   await sweepAtStart(t);
-  assert.deepEqual(queue.ofType("drop-opening").map((j) => j.at), [OPENS_AT]);
+  assert.deepEqual((await queue.ofType("drop-opening")).map((j) => j.at), [OPENS_AT]);
   t.clock.set(OPENS_AT);
   await queue.runDue(t);
   await t.deliverEmails();

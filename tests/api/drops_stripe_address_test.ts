@@ -8,8 +8,7 @@ import { findOrder } from "../../server/orders/store.ts";
 import { stripePayments } from "../../server/payments/stripe/provider.ts";
 import { FAKE_WEBHOOK_SECRET, startFakeStripe } from "../helpers/fake_stripe.ts";
 import { createTestApp } from "../helpers/test_app.ts";
-import { keptQueue } from "../helpers/kept_queue.ts";
-import type { Clock } from "../../server/clock.ts";
+import { storedJobs } from "../helpers/stored_jobs.ts";
 import { ledgerOf, placeFor, scheduleDrop } from "../helpers/drop_fixtures.ts";
 import { STARTER } from "../helpers/shop_fixtures.ts";
 import { PACKS } from "../../shared/catalog/packs.ts";
@@ -23,11 +22,7 @@ const STRIPE_ENV = {
 
 Deno.test("a Stripe payment whose address is longer than a KV key is recorded and counted", async () => {
   await using fake = await startFakeStripe();
-  await using store = await Deno.openKv(":memory:");
-  let clock: Clock = { now: () => 0 };
-  const queue = keptQueue(store, () => clock);
   await using t = await createTestApp({
-    kv: queue.kv,
     env: STRIPE_ENV,
     payments: (_kv, clock) =>
       stripePayments({
@@ -38,7 +33,7 @@ Deno.test("a Stripe payment whose address is longer than a KV key is recorded an
         clock,
       }),
   });
-  clock = t.clock;
+  const queue = storedJobs(t.kv);
   fake.now = () => t.clock.now();
   const other = PACKS[1];
   for (const id of new Set([...STARTER.switchIds, ...other.switchIds])) {

@@ -3,7 +3,7 @@ import { createTestApp, fakeDist, snapshot } from "../helpers/test_app.ts";
 import { builtClient } from "../helpers/shop_process.ts";
 import { startQueueWorker } from "../../server/queue.ts";
 
-/** A queue listener that runs, as the shop's own does once started. */
+/** A job runner that runs, as the shop's own does once started. */
 const RUNNING = { running: () => true };
 
 /**
@@ -93,12 +93,12 @@ Deno.test("GET /api/ready answers 503 naming the client when dist has no index",
   assert.match(res.json.error, /deno task build/);
 });
 
-Deno.test("GET /api/ready answers 503 while the queue listener does not run", async () => {
+Deno.test("GET /api/ready answers 503 while the job runner does not run", async () => {
   await using t = await createTestApp({ env: { DIST_DIR: await fakeDist() } });
   const res = await t.request("/api/ready");
   assert.equal(res.status, 503, res.text);
   assert.deepEqual(res.json.checks, { kv: true, queue: false, client: true });
-  assert.match(res.json.error, /queue/);
+  assert.match(res.json.error, /job runner/);
 });
 
 Deno.test("the queue worker says it runs from its start until it is stopped", async () => {

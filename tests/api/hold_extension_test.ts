@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { createTestApp, type TestApp } from "../helpers/test_app.ts";
-import { keptQueue } from "../helpers/kept_queue.ts";
+import { storedJobs } from "../helpers/stored_jobs.ts";
 import {
   newPackCart,
   payDemo,
@@ -103,9 +103,8 @@ Deno.test("a paid order's hold is not extended", async () => {
 });
 
 Deno.test("the expiry comes at the extended end, not the old one, and gives the stock back", async () => {
-  await using store = await Deno.openKv(":memory:");
-  const queue = keptQueue(store, () => t.clock);
-  await using t = await createTestApp({ kv: queue.kv });
+  await using t = await createTestApp();
+  const queue = storedJobs(t.kv);
   const key = switchKey(PACKS[0].switchIds[0]);
   const before = await stockCounts(t.kv, key);
   const { orderNumber, sessionId } = await startHostedCheckout(t, await newPackCart(t));

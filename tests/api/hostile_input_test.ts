@@ -920,7 +920,7 @@ const GROUPS: Group[] = [
   {
     name: "catalogue, health and images",
     // A stand-in for the built client, so paths that leave the API answer a page, and a running
-    // queue listener, so /api/ready answers 200 (its 503s are health_test.ts's).
+    // job runner, so /api/ready answers 200 (its 503s are health_test.ts's).
     options: { env: { DIST_DIR: await fakeDist() }, queue: { running: () => true } },
     routes: [
       ...[

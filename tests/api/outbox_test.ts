@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
 import { createTestApp, TEST_ADMIN_PASSWORD } from "../helpers/test_app.ts";
-import { keptQueue } from "../helpers/kept_queue.ts";
-import type { Clock } from "../../server/clock.ts";
+import { storedJobs } from "../helpers/stored_jobs.ts";
 import { keys } from "../../server/kv/keys.ts";
 import {
   deliverEmail,
@@ -58,18 +57,11 @@ async function hello(kv: Deno.Kv): Promise<OutboxEntry> {
   return entries.map((e) => e.value).find((e) => e.email.subject === "Hello")!;
 }
 
-/** A test shop whose queue the test keeps (see tests/helpers/kept_queue.ts). */
+/** A test shop whose stored jobs the test runs on its clock (see tests/helpers/stored_jobs.ts). */
 async function shopWithQueue() {
-  const store = await Deno.openKv(":memory:");
-  let clock: Clock = { now: () => 0 };
-  const queue = keptQueue(store, () => clock);
-  const t = await createTestApp({ kv: queue.kv });
-  clock = t.clock;
-  return Object.assign(t, {
-    jobs: queue.jobs,
-    runDue: () => queue.runDue(t),
-    [Symbol.asyncDispose]: () => Promise.resolve(store.close()),
-  });
+  const t = await createTestApp();
+  const jobs = storedJobs(t.kv);
+  return Object.assign(t, { jobs: jobs.all, runDue: () => jobs.runDue(t) });
 }
 
 Deno.test("a mail server down for two hours loses nothing: retried on a schedule, sent once back", async () => {
@@ -99,7 +91,7 @@ Deno.test("a mail server down for two hours loses nothing: retried on a schedule
     "Emails are not going out",
     "Hello",
   ]);
-  assert.equal(t.jobs.length, 0, "nothing left to try");
+  assert.equal((await t.jobs()).length, 0, "nothing left to try");
 });
 
 Deno.test("after a day of failures an email gives up; a process start with mail back sends it", async () => {
@@ -113,7 +105,7 @@ Deno.test("after a day of failures an email gives up; a process start with mail 
   const gaveUp = { value: await hello(t.kv) };
   assert.equal(gaveUp.value.status, "failed");
   assert.ok(gaveUp.value.attempts > 20, `tried ${gaveUp.value.attempts} times in a day`);
-  assert.equal(t.jobs.filter((j) => (j.job as { type: string }).type === "email").length, 0);
+  assert.equal((await t.jobs()).filter((j) => j.job.type === "email").length, 0);
   // The owner was told once, half an hour in; that note waits too (apart from this email).
   const { sweepAtStart } = await import("../../server/queue.ts");
   t.mailer.failNext = 0;

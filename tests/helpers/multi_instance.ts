@@ -13,11 +13,12 @@
  * per KV object: the password hashing permits (server/password_gate.ts) are shared by the
  * instances here, where each isolate would have its own.
  *
- * The queue: Deploy hands each message to some isolate, at least once, and every isolate's start
- * runs the same handlers over what is pending. `runJob` runs a job through the queue's own handler
- * (`server/queue.ts`) on one instance, `runJobEverywhere` on all of them at once (a message
- * delivered twice, or a start-up sweep meeting the queue), and `startQueue` listens to the real
- * queue of the store, handing each message to the next instance in turn (delays are real time).
+ * The jobs: stored in the store, each claimed by whichever isolate finds it due (at least once),
+ * and every isolate's start runs the same handlers over what is pending. `runJob` runs a job
+ * through the runner's own handler (`server/queue.ts`) on one instance, `runJobEverywhere` on all
+ * of them at once (a job run twice, or a start-up sweep meeting the runner), `runDue` claims and
+ * runs what is due on one, and `startQueue` keeps running what comes due, each pass on the next
+ * instance in turn.
  */
 import { createApp } from "../../server/app.ts";
 import { loadConfig } from "../../server/config.ts";
@@ -33,7 +34,7 @@ import type { StockKey } from "../../shared/bom.ts";
 import { memoryMailer } from "../../server/email/mailer.ts";
 import { deliverPending } from "../../server/email/outbox.ts";
 import { demoPayments } from "../../server/payments/demo/provider.ts";
-import { type QueueJob, runJob } from "../../server/queue.ts";
+import { type QueueJob, runDueJobs, runJob } from "../../server/queue.ts";
 import { type Latency, remoteKv } from "./remote_kv.ts";
 import {
   fixedClock,
@@ -64,8 +65,10 @@ export type Instance = TestApp & {
   index: number;
   deps: AppDeps;
   mailer: ReturnType<typeof memoryMailer>;
-  /** Handles one queue job here, as this isolate's queue listener would. */
+  /** Handles one job here, as this isolate's job runner would once it claimed it. */
   runJob(job: QueueJob): Promise<void>;
+  /** Claims and runs the stored jobs due now here, as this isolate's job runner would. */
+  runDue(): Promise<number>;
 };
 
 /** Builds `instances` shop instances over one in-memory KV store (see the module comment). */
@@ -94,10 +97,13 @@ export async function createInstances(options: MultiInstanceOptions = {}) {
     return instances[turn++ % count];
   }
 
-  let listening: Promise<void> | null = null;
-  /** Handles the store's queue messages from now on, each on the next instance in turn. */
+  let polling: ReturnType<typeof setInterval> | undefined;
+  let passes: Promise<unknown> = Promise.resolve();
+  /** Runs the store's due jobs from now on, every few milliseconds on the next instance in turn. */
   function startQueue(): void {
-    listening ??= kv.listenQueue((job) => next().runJob(job as QueueJob));
+    polling ??= setInterval(() => {
+      passes = passes.then(() => next().runDue()).catch(() => {});
+    }, 10);
   }
 
   return {
@@ -119,8 +125,9 @@ export async function createInstances(options: MultiInstanceOptions = {}) {
     },
     startQueue,
     async [Symbol.asyncDispose]() {
+      clearInterval(polling);
+      await passes;
       kv.close();
-      await listening;
     },
   };
 }
@@ -176,6 +183,7 @@ function newInstance(
     request,
     writeStock,
     runJob: (job) => here(() => runJob(deps, job)),
+    runDue: () => here(() => runDueJobs(deps)),
     // The store is the set's to close, not one instance's.
     [Symbol.asyncDispose]: () => Promise.resolve(),
   };

@@ -66,7 +66,7 @@ export interface TestAppOptions {
    * caller closes it.
    */
   kv?: Deno.Kv;
-  /** A queue listener's status, for /api/ready (test apps run none, so are not ready). */
+  /** A job runner's status, for /api/ready (test apps run none, so are not ready). */
   queue?: QueueStatus;
 }
 

@@ -2,9 +2,9 @@
  * The simulation's view of Deno KV: every shop instance gets its own wrapper of the one store (so
  * its in-memory caches and stock batches are its own, as an isolate's are), and the wrapper hands
  * what would leave the store's hands to the simulated world instead:
- * - queue messages (`enqueue`, and `enqueue` inside atomic operations that commit) go to the
- *   world's queue, due at the simulated clock's time plus their delay, so the history decides
- *   when they are delivered, how often, and on which instance;
+ * - Deno KV's queue is refused (`enqueue`, in or outside atomic operations): the shop's work owed
+ *   later is stored jobs, which Deno Deploy and KV Connect stores can run, and the history runs
+ *   them when due;
  * - every committed write of a stock record is logged with its versionstamp, so the invariants can
  *   replay each component's stock, write by write, in commit order;
  * - a dead instance (a process that died at a step boundary) reaches the store no more: every
@@ -25,13 +25,14 @@ export class SimCrash extends Error {
 export interface KvWorld {
   /** The store (replaced by a restore). */
   readonly store: Deno.Kv;
-  /** Puts a queue message on the world's queue, `delay` ms after the simulated now. */
-  schedule(job: unknown, delay: number): void;
   /** Records stock records written by one commit. */
   logStock(versionstamp: string, writes: [StockKey, StockRecord][]): void;
 }
 
 const STOCK_PREFIX = keys.stocks()[0];
+
+/** Deno Deploy and KV Connect stores have no queue: a shop that used it could not run there. */
+const NO_QUEUE = "the shop used Deno KV's queue, which Deno Deploy and KV Connect do not offer";
 
 /** One instance's KV. */
 export class SimKv implements Deno.Kv {
@@ -107,17 +108,12 @@ export class SimKv implements Deno.Kv {
     } as Deno.KvListIterator<T>;
   }
 
-  enqueue(
-    value: unknown,
-    options?: { delay?: number; keysIfUndelivered?: Deno.KvKey[]; backoffSchedule?: number[] },
-  ): Promise<Deno.KvCommitResult> {
-    this.alive();
-    this.#world.schedule(value, kvDelay(options?.delay));
-    return Promise.resolve({ ok: true, versionstamp: "00000000000000000000" });
+  enqueue(): Promise<Deno.KvCommitResult> {
+    throw new Error(NO_QUEUE);
   }
 
   listenQueue(): Promise<void> {
-    throw new Error("the simulation delivers queue messages itself");
+    throw new Error(NO_QUEUE);
   }
 
   atomic(): Deno.AtomicOperation {
@@ -142,11 +138,10 @@ export class SimKv implements Deno.Kv {
   [Symbol.dispose](): void {}
 }
 
-/** An atomic operation whose queue messages and stock writes reach the world once it commits. */
+/** An atomic operation whose stock writes reach the world once it commits. */
 class SimAtomic implements Deno.AtomicOperation {
   readonly #kv: SimKv;
   readonly #op: Deno.AtomicOperation;
-  readonly #jobs: [unknown, number][] = [];
   readonly #stock = new Map<StockKey, StockRecord>();
 
   constructor(kv: SimKv, op: Deno.AtomicOperation) {
@@ -195,12 +190,8 @@ class SimAtomic implements Deno.AtomicOperation {
     return this;
   }
 
-  enqueue(
-    value: unknown,
-    options?: { delay?: number; keysIfUndelivered?: Deno.KvKey[]; backoffSchedule?: number[] },
-  ): this {
-    this.#jobs.push([value, kvDelay(options?.delay)]);
-    return this;
+  enqueue(): this {
+    throw new Error(NO_QUEUE);
   }
 
   async commit(): Promise<Deno.KvCommitResult | Deno.KvCommitError> {
@@ -208,7 +199,6 @@ class SimAtomic implements Deno.AtomicOperation {
     const result = await this.#op.commit();
     if (result.ok) {
       const world = this.#kv.world;
-      for (const [job, delay] of this.#jobs) world.schedule(job, delay);
       if (this.#stock.size > 0) world.logStock(result.versionstamp, [...this.#stock]);
     }
     return result;
@@ -219,16 +209,4 @@ class SimAtomic implements Deno.AtomicOperation {
     if (value === undefined) throw new Error(`the shop deleted the stock record ${String(key[1])}`);
     this.#stock.set(key[1] as StockKey, value as StockRecord);
   }
-}
-
-/**
- * A queue message's delay as Deno KV takes it: past 30 days it throws (as KV does, at the enqueue
- * or the atomic's enqueue), so a kept queue cannot hide a delay production refuses.
- */
-function kvDelay(delay: number | undefined): number {
-  const ms = delay ?? 0;
-  if (ms > 30 * 24 * 60 * 60_000) {
-    throw new TypeError(`Delay cannot be greater than 30 days: received ${ms}`);
-  }
-  return ms;
 }

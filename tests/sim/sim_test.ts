@@ -18,7 +18,7 @@ const FAULT_KINDS = [
   /^provider refuses to stop$/,
   /^provider refuses to refund$/,
   /^provider refuses to create$/,
-  /^queue message delivered twice$/,
+  /^job run twice$/,
   /^webhook delivered again$/,
   /^clock jumps past the holds$/,
   /^backup and restore$/,

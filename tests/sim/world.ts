@@ -1,8 +1,9 @@
 /**
  * The world a simulated shop lives in: one store, one to three shop instances over it (each a
  * whole `createApp` with its own KV wrapper, as isolates on Deno Deploy), one clock the history
- * moves, one queue the history delivers, one mail server and one payment provider the history
- * breaks and mends, and processes that die at a step boundary and start again.
+ * moves, the shop's stored jobs the history runs when due (on which instance, and how often), one
+ * mail server and one payment provider the history breaks and mends, and processes that die at a
+ * step boundary and start again.
  *
  * Nothing here decides what the shop should do; it only plays what shoppers, the owner and the
  * world do, and keeps the logs (stock writes, mail and provider attempts) the invariants read.
@@ -16,7 +17,9 @@ import type { LogEntry } from "../../server/log.ts";
 import { seedKv } from "../../server/ops/seed.ts";
 import type { StockRecord } from "../../server/stock/record.ts";
 import { withLocksOf } from "../../server/kv/kv_util.ts";
-import { runJob, sweepAtStart } from "../../server/queue.ts";
+import { runJob, runStoredJob, sweepAtStart } from "../../server/queue.ts";
+import { dueJobs, type StoredJob } from "../../server/kv/jobs.ts";
+import { keys } from "../../server/kv/keys.ts";
 import { backupLines } from "../../server/ops/backup.ts";
 import { restoreLines } from "../../server/ops/restore.ts";
 import type { StockKey } from "../../shared/bom.ts";
@@ -36,15 +39,6 @@ export const SHOP_EMAIL = "owner@shop.test";
 /** A broken rule: what the simulation exists to find. */
 export class Violation extends Error {
   override name = "Violation";
-}
-
-/** A queue message waiting in the world's queue. */
-export interface QueueItem {
-  id: number;
-  job: unknown;
-  dueAt: number;
-  /** Deliveries that failed (the handler threw or its process died). */
-  attempts: number;
 }
 
 /** A stock record as one commit wrote it. */
@@ -85,9 +79,6 @@ interface Pause extends StepTrap {
   gate: Promise<void>;
 }
 
-/** How Deno KV redelivers a message whose handler failed (its default backoff schedule). */
-const REDELIVERY_MS = [100, 1_000, 5_000, 30_000, 60_000];
-
 /** Settling stops with a violation past this much simulated time: something never ends. */
 const SETTLE_HORIZON_MS = 10 * 86_400_000;
 
@@ -113,7 +104,6 @@ export class World {
   readonly faults: ProviderFaults = { create: false, stop: false, refund: false };
   readonly providerLog: ProviderLog = { attempts: [] };
   readonly instances: Instance[] = [];
-  readonly queue: QueueItem[] = [];
   readonly stockLog: StockWrite[] = [];
   /** Log lines of every instance (the last ones are printed with a failure). */
   readonly logs: LogEntry[] = [];
@@ -127,7 +117,6 @@ export class World {
   step = 0;
   /** Set while a step runs whose process is made to die: its answers are not judged. */
   dying = false;
-  #nextJob = 1;
   #crash: StepTrap | null = null;
   #pause: Pause | null = null;
 
@@ -172,15 +161,6 @@ export class World {
   }
 
   // --- the store's side (KvWorld) ---
-
-  schedule(job: unknown, delay: number): void {
-    this.queue.push({
-      id: this.#nextJob++,
-      job,
-      dueAt: this.clock.now() + Math.max(0, delay),
-      attempts: 0,
-    });
-  }
 
   logStock(versionstamp: string, writes: [StockKey, StockRecord][]): void {
     for (const [key, record] of writes) {
@@ -227,62 +207,56 @@ export class World {
     }
   }
 
+  /** Every job stored, due or not. */
+  async jobs(): Promise<Deno.KvEntry<StoredJob>[]> {
+    return await Array.fromAsync(this.store.list<StoredJob>({ prefix: keys.jobs() }));
+  }
+
   /**
-   * Delivers every queue message due now, oldest first, each on the next instance in turn (or on
-   * two at once, for `twice`: a message delivered twice). A handler that throws or whose process
-   * dies is delivered again later, as Deno KV does, until its retries run out.
+   * Runs every stored job due now, oldest first, each claimed by the next instance in turn, as
+   * their runners would. With `twice`, another instance runs the same job at the same time without
+   * claiming it: what at-least-once delivery allows (a lease that ran out under a slow job, a
+   * process that died after the work but before deleting the job). A job whose handler throws is
+   * put back by the runner; one whose process dies stays claimed until its lease ends.
    */
   async deliverDue(options: { twice?: boolean; start?: number } = {}): Promise<number> {
     let turn = options.start ?? 0;
     let delivered = 0;
     for (let round = 0; round < 500; round++) {
-      const now = this.clock.now();
-      const due = this.queue.filter((q) => q.dueAt <= now)
-        .sort((a, b) => a.dueAt - b.dueAt || a.id - b.id)[0];
+      const [due] = await dueJobs(this.store, this.clock.now(), 1);
       if (!due) return delivered;
-      this.queue.splice(this.queue.indexOf(due), 1);
-      const targets = options.twice && this.instances.length > 1
-        ? [this.instance(turn), this.instance(turn + 1)]
-        : [this.instance(turn)];
-      turn++;
-      const results = await Promise.allSettled(
-        targets.map((t) => withLocksOf(t.kv, () => runJob(t.deps, due.job))),
-      );
-      delivered++;
-      const failed = results.find((r) => r.status === "rejected");
-      if (failed) {
-        await this.restartDead();
-        if (due.attempts < REDELIVERY_MS.length) {
-          this.queue.push({
-            ...due,
-            dueAt: now + REDELIVERY_MS[due.attempts],
-            attempts: due.attempts + 1,
-          });
-        } else {
-          this.faultsSeen.add("queue message dropped after its retries");
-        }
+      const runner = this.instance(turn);
+      const work = [withLocksOf(runner.kv, () => runStoredJob(runner.deps, due))];
+      if (options.twice && this.instances.length > 1) {
+        const other = this.instance(turn + 1);
+        work.push(withLocksOf(other.kv, () => runJob(other.deps, due.value.job)));
       }
+      turn++;
+      const results = await Promise.allSettled(work);
+      delivered++;
+      if (results.some((r) => r.status === "rejected")) await this.restartDead();
     }
-    throw new Violation("the queue keeps producing messages due now (500 in one delivery)");
+    throw new Violation("the jobs keep coming due now (500 in one delivery)");
   }
 
   /**
-   * Delivers the queue until it is empty, moving the clock to each next message: what happens
-   * when the world is left alone long enough.
+   * Runs the jobs until none is left, moving the clock to each next one: what happens when the
+   * world is left alone long enough.
    */
   async settle(): Promise<void> {
     const start = this.clock.now();
     for (let round = 0; round < 2_000; round++) {
       await this.deliverDue();
-      if (this.queue.length === 0) return;
-      const next = Math.min(...this.queue.map((q) => q.dueAt));
+      const jobs = await this.jobs();
+      if (jobs.length === 0) return;
+      const next = Math.min(...jobs.map((j) => Number(j.key[1])));
       if (next - start > SETTLE_HORIZON_MS) {
-        const jobs = this.queue.map((q) => JSON.stringify(q.job)).slice(0, 5).join(", ");
-        throw new Violation(`the queue never settles; still waiting: ${jobs}`);
+        const waiting = jobs.map((j) => JSON.stringify(j.value.job)).slice(0, 5).join(", ");
+        throw new Violation(`the jobs never settle; still waiting: ${waiting}`);
       }
       this.clock.set(Math.max(this.clock.now(), next));
     }
-    throw new Violation("the queue did not settle in 2,000 rounds");
+    throw new Violation("the jobs did not settle in 2,000 rounds");
   }
 
   /** Everything broken mends: the mail server, the provider and dead processes. */
@@ -347,8 +321,8 @@ export class World {
 
   /**
    * Backs the store up and restores it into an empty store, which must hold the same entries,
-   * value for value; the shop then runs on the restored store (whose queue is empty, as a new
-   * store's is), every process starting again.
+   * value for value (the stored jobs too); the shop then runs on the restored store, every process
+   * starting again.
    */
   async backupAndRestore(): Promise<void> {
     const lines: string[] = [];
@@ -375,7 +349,6 @@ export class World {
     const old = this.store;
     this.store = restored;
     this.epoch++;
-    this.queue.length = 0;
     old.close();
     for (let i = 0; i < this.instances.length; i++) await this.restart(i);
   }

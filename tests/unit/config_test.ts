@@ -209,7 +209,7 @@ Deno.test("HOST: a hostname, an IPv4 or a bracketless IPv6 address", () => {
   }
 });
 
-Deno.test("KV_PATH: :memory: or a file path; the shop cannot serve from a KV Connect URL", () => {
+Deno.test("KV_PATH: :memory:, a file path, or the URL of a KV Connect server the shop serves from", () => {
   for (
     const path of [
       ":memory:",
@@ -217,18 +217,12 @@ Deno.test("KV_PATH: :memory: or a file path; the shop cannot serve from a KV Con
       "/var/lib/shop/shop.kv",
       "shop.kv",
       "C:\\shop\\shop.kv",
+      // The shop's work owed later is stored jobs, so a remote store needs no queue of its own.
+      "http://localhost:4512",
+      "https://api.deno.com/databases/0f1e/connect",
     ]
   ) {
     assert.equal(loadConfig({ KV_PATH: path }).kvPath, path);
-  }
-  // A KV Connect store has no queue (Deno's own "KV Connect does not support queues."), and the
-  // shop's emails, hold expiries, refunds and payment events ride it: a shop started there would
-  // take orders it can never finish, so it does not start (the backup tools still take the URL).
-  for (const path of ["http://localhost:4512", "https://api.deno.com/databases/0f1e/connect"]) {
-    const problems = problemsOf({ KV_PATH: path });
-    assert.equal(problems.length, 1, problems.join("\n"));
-    assert.match(problems[0], /^Invalid KV_PATH=".*": a KV Connect store has no queue/);
-    assert.match(problems[0], /docs\/deploy\.md/);
   }
   for (
     const path of ["ftp://example", "file:///tmp/shop.kv", "redis://cache:6379", "https://", "   "]
@@ -288,33 +282,15 @@ Deno.test("no message repeats a secret's value", () => {
 });
 
 Deno.test("a KV Connect URL is known in any case, so none is opened as a file; a URL without // is refused", () => {
-  // Refused as the remote store it names (no queue), not taken for a file `./HTTPS:/...`.
-  assert.match(
-    problemsOf({ KV_PATH: "HTTPS://KV.Example.com/db" })[0],
-    /^Invalid KV_PATH=".*": a KV Connect store has no queue/,
+  // Taken as the remote store it names, not for a file `./HTTPS:/...`.
+  assert.equal(
+    loadConfig({ KV_PATH: "HTTPS://KV.Example.com/db" }).kvPath,
+    "HTTPS://KV.Example.com/db",
   );
   assert.throws(() => loadConfig({ KV_PATH: "https:kv.example" }), /KV_PATH/);
 });
 
-Deno.test("on Deno Deploy the shop refuses to start, in one line: the platform has no KV queue", () => {
-  for (
-    const env of [{ DENO_DEPLOYMENT_ID: "abc123" }, {
-      ...PRODUCTION_BASE,
-      DEMO_PAYMENTS: "1",
-      DENO_DEPLOYMENT_ID: "abc123",
-    }]
-  ) {
-    const problems = problemsOf(env);
-    assert.equal(problems.length, 1, problems.join("\n"));
-    assert.match(problems[0], /^Deno Deploy \(DENO_DEPLOYMENT_ID is set\) has no KV queue/);
-    assert.match(problems[0], /docs\/deploy\.md/);
-  }
-});
-
-Deno.test("a KV Connect KV_PATH is refused beside another bad variable, in the same start", () => {
-  // Start-up lists every problem at once: an owner who fixes PORT must not then meet KV_PATH.
-  const problems = problemsOf({ PORT: "eighty", KV_PATH: "https://kv.example.com/db" });
-  assert.equal(problems.length, 2, problems.join("\n"));
-  assert.match(problems.join("\n"), /^Invalid PORT="eighty"/m);
-  assert.match(problems.join("\n"), /^Invalid KV_PATH=".*": a KV Connect store has no queue/m);
+Deno.test("on Deno Deploy the shop starts: its managed KV is opened without KV_PATH", () => {
+  const env = { ...PRODUCTION_BASE, ...STRIPE_KEYS, DENO_DEPLOYMENT_ID: "abc123" };
+  assert.equal(loadConfig(env).kvPath, undefined);
 });

@@ -248,7 +248,7 @@ Deno.test("the image's health check passes on a serving shop and fails on a stop
       stderr: "piped",
     }).output();
 
-  // A shop that can serve: a built client and a running queue listener (what /api/ready asks).
+  // A shop that can serve: a built client and a running job runner (what /api/ready asks).
   await using t = await createTestApp({
     env: { DIST_DIR: await fakeDist() },
     queue: { running: () => true },
@@ -411,4 +411,24 @@ Deno.test("the image builds where a Docker engine answers", async () => {
     stderr: "piped",
   }).output();
   assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+});
+
+Deno.test("deno.json's Deno Deploy settings build the client and serve server/main.ts, whose cron wakes the jobs", async () => {
+  const deploy = denoJson.deploy;
+  // Deploy runs the install and build commands, then the entrypoint, with no flags of ours.
+  assert.equal(deploy.install, "deno install");
+  assert.equal(deploy.build, "deno task build");
+  assert.ok(denoJson.tasks.build, "the build task exists");
+  assert.equal(deploy.runtime.type, "dynamic");
+  const entrypoint = deploy.runtime.entrypoint.replace(/^\.\//, "");
+  assert.ok(denoJson.tasks.start.endsWith(entrypoint), "the same entrypoint as deno task start");
+  // Deploy finds crons by running the module's top level before it serves: the jobs' cron must
+  // be registered there, not inside main().
+  const main = await read(entrypoint);
+  const cron = main.search(/^Deno\.cron\(/m);
+  assert.ok(cron >= 0, "a top-level Deno.cron in the entrypoint");
+  assert.ok(cron < main.indexOf("async function main"), "registered before main() serves");
+  // Deno.cron is unstable in the CLI: a self-hosted start (same deno.json) must enable it.
+  assert.ok(denoJson.unstable.includes("cron"));
+  assert.ok(denoJson.unstable.includes("kv"));
 });

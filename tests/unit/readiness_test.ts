@@ -38,7 +38,7 @@ Deno.test("checkReadiness names every check that failed in one sentence", async 
   assert.deepEqual(result, {
     ready: false,
     checks: { kv: true, queue: false, client: false },
-    error: "The shop is not ready: the queue listener is not running; " +
+    error: "The shop is not ready: the job runner is not running; " +
       "the client is not built (run deno task build).",
   });
 });

@@ -4,6 +4,7 @@
  * mailbox got.
  */
 import { keys } from "../../kv/keys.ts";
+import { jobInto } from "../../kv/jobs.ts";
 import { randomId } from "../../crypto.ts";
 import { mailboxOf } from "../../email/mailbox.ts";
 import type { Email } from "../../email/mailer.ts";
@@ -144,10 +145,8 @@ export async function confirmAlertAddress(
     if (other && other !== token) op.delete(keys.stockAlertConfirm(other));
     // Kept as long as a link would be: the check queued here puts the confirmed sign-ups in
     // force for good long before, and after that the record only holds the hourly cap.
-    const done = await op.set(address.key, confirmedAddress(address.value), {
-      expireIn: CONFIRM_LINK_MS,
-    })
-      .enqueue({ type: "stock-alerts" } satisfies StockAlertsJob)
+    op.set(address.key, confirmedAddress(address.value), { expireIn: CONFIRM_LINK_MS });
+    const done = await jobInto(op, { type: "stock-alerts" } satisfies StockAlertsJob, { at: now })
       .commit();
     if (done.ok) return true;
   }

@@ -1,5 +1,5 @@
 /**
- * What the world does: time passes (sometimes past every hold), the queue delivers (sometimes
+ * What the world does: time passes (sometimes past every hold), the due jobs run (sometimes
  * twice), the mail server and the payment provider fail and come back, a provider's event comes
  * again or late, processes die between two steps of a workflow and start again, two things happen
  * at once, and finally the world heals.
@@ -44,7 +44,7 @@ export class JumpPastHolds extends Step {
   }
 }
 
-/** The queue delivers what is due, from a given instance on; maybe each message twice. */
+/** The due jobs run, from a given instance on; maybe each twice at once. */
 export class Deliver extends Step {
   constructor(readonly p: { twice: boolean; at: number }) {
     super();
@@ -54,13 +54,13 @@ export class Deliver extends Step {
   }
   async act(_model: Model, world: World) {
     if (this.p.twice && world.instances.length > 1) {
-      world.faultsSeen.add("queue message delivered twice");
+      world.faultsSeen.add("job run twice");
     }
     await world.deliverDue({ twice: this.p.twice, start: this.p.at });
   }
   toString() {
-    return `the queue delivers what is due${
-      this.p.twice ? ", each message twice" : ""
+    return `the due jobs run${
+      this.p.twice ? ", each twice at once" : ""
     } (from instance ${this.p.at})`;
   }
 }

@@ -1,0 +1,148 @@
+/**
+ * The shop's work owed later as stored jobs (server/kv/jobs.ts, run by server/queue.ts): written
+ * with the change that owes them, claimed once, retried when they throw, never dropped, and left
+ * by a dying process to come due again. Deno Deploy and KV Connect stores have no KV queue, so
+ * nothing else may carry this work.
+ */
+import assert from "node:assert/strict";
+import { createTestApp } from "../helpers/test_app.ts";
+import { storedJobs } from "../helpers/stored_jobs.ts";
+import { queueEmail } from "../../server/email/outbox.ts";
+import { claimJob, dueJobs, putJob } from "../../server/kv/jobs.ts";
+import { JOB_LEASE_MS, JOB_RETRY_MS, runDueJobs, startQueueWorker } from "../../server/queue.ts";
+
+const HELLO = { to: "ann@example.com", subject: "Hello", text: "Hi", html: "<p>Hi</p>" };
+
+/** `kv`, whose next `failures.left` reads throw, as a store that hiccups. */
+function hiccuping(kv: Deno.Kv, failures: { left: number }): Deno.Kv {
+  return new Proxy(kv, {
+    get(target, prop) {
+      if (prop === "get") {
+        return (...args: Parameters<Deno.Kv["get"]>) =>
+          failures.left-- > 0 ? Promise.reject(new Error("store hiccup")) : target.get(...args);
+      }
+      const value = Reflect.get(target, prop, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
+
+Deno.test("an email's job is stored with it, runs when due and is gone; a later job waits its time", async () => {
+  await using t = await createTestApp({ seed: false });
+  const jobs = storedJobs(t.kv);
+  await queueEmail(t.kv, t.clock, HELLO);
+  const [job] = await jobs.all();
+  assert.equal(job.job.type, "email");
+  assert.equal(job.at, t.clock.now());
+  assert.equal(await runDueJobs(t), 1);
+  assert.deepEqual(t.mailer.sent.map((m) => m.subject), ["Hello"]);
+  assert.deepEqual(await jobs.all(), []);
+
+  // A job due in a minute is not run before.
+  await queueEmail(t.kv, t.clock, { ...HELLO, subject: "Later" });
+  const [later] = await jobs.all();
+  await jobs.remove(later);
+  await putJob(t.kv, later.job, { at: t.clock.now() + 60_000 });
+  t.clock.advance(59_999);
+  assert.equal(await runDueJobs(t), 0);
+  assert.equal(t.mailer.sent.length, 1);
+  t.clock.advance(1);
+  assert.equal(await runDueJobs(t), 1);
+  assert.deepEqual(t.mailer.sent.map((m) => m.subject), ["Hello", "Later"]);
+});
+
+Deno.test("of two processes finding one job due, one claims it", async () => {
+  await using t = await createTestApp({ seed: false });
+  await queueEmail(t.kv, t.clock, HELLO);
+  const [entry] = await dueJobs(t.kv, t.clock.now(), 10);
+  const until = t.clock.now() + JOB_LEASE_MS;
+  const claims = await Promise.all([claimJob(t.kv, entry, until), claimJob(t.kv, entry, until)]);
+  assert.equal(claims.filter((c) => c !== null).length, 1);
+  // Claimed, it is not due for anyone else until its lease ends.
+  assert.deepEqual(await dueJobs(t.kv, t.clock.now(), 10), []);
+});
+
+Deno.test("a job that throws is tried again on a growing schedule, never dropped, and done once", async () => {
+  await using t = await createTestApp({ seed: false });
+  const failures = { left: 0 };
+  const deps = { ...t, kv: hiccuping(t.kv, failures) };
+  const jobs = storedJobs(t.kv);
+  await queueEmail(t.kv, t.clock, HELLO);
+  // The store fails the job's first eight reads: past the schedule's end, into its hourly tries.
+  failures.left = 8;
+  const start = t.clock.now();
+  const triedAt: number[] = [];
+  for (let i = 0; i < 20 && t.mailer.sent.length === 0; i++) {
+    if (await runDueJobs(deps) > 0) triedAt.push(t.clock.now() - start);
+    const waiting = await jobs.all();
+    if (waiting.length === 0) break;
+    t.clock.set(waiting[0].at);
+  }
+  const expected = [0];
+  for (let i = 0; i < 8; i++) {
+    expected.push(expected[i] + JOB_RETRY_MS[Math.min(i, JOB_RETRY_MS.length - 1)]);
+  }
+  assert.deepEqual(triedAt, expected);
+  assert.deepEqual(t.mailer.sent.map((m) => m.subject), ["Hello"]);
+  assert.deepEqual(await jobs.all(), [], "done, the job is gone");
+  const told = t.logs.filter((l) => l.msg === "job failed; tried again later");
+  assert.equal(told.length, 8);
+  assert.deepEqual(told.map((l) => l.level), [
+    "warn",
+    "warn",
+    "warn",
+    "warn",
+    ...Array(4).fill("error"),
+  ]);
+});
+
+Deno.test("a process that dies holding a job leaves it to come due again when its lease ends", async () => {
+  await using t = await createTestApp({ seed: false });
+  await queueEmail(t.kv, t.clock, HELLO);
+  const [entry] = await dueJobs(t.kv, t.clock.now(), 10);
+  // Claimed by a process that then died: never finished, never put back.
+  assert.ok(await claimJob(t.kv, entry, t.clock.now() + JOB_LEASE_MS));
+  assert.equal(await runDueJobs(t), 0);
+  t.clock.advance(JOB_LEASE_MS - 1);
+  assert.equal(await runDueJobs(t), 0, "not while the lease may still be working on it");
+  t.clock.advance(1);
+  assert.equal(await runDueJobs(t), 1);
+  assert.deepEqual(t.mailer.sent.map((m) => m.subject), ["Hello"]);
+});
+
+Deno.test("the runner runs a job stored after it started when nudged, and stops with nothing in hand", async () => {
+  await using t = await createTestApp({ seed: false });
+  // A store of its own, since stopping the runner closes it.
+  const kv = await Deno.openKv(":memory:");
+  const worker = startQueueWorker({ ...t, kv });
+  await worker.runDue();
+  await queueEmail(kv, t.clock, HELLO);
+  worker.nudge();
+  await worker.runDue();
+  assert.deepEqual(t.mailer.sent.map((m) => m.subject), ["Hello"]);
+  assert.deepEqual(await storedJobs(kv).all(), []);
+  await worker.stop();
+  assert.equal(worker.running(), false);
+});
+
+Deno.test("nothing in the server uses Deno KV's queue, which Deno Deploy and KV Connect lack", async () => {
+  const root = new URL("../../server/", import.meta.url);
+  const offenders: string[] = [];
+  async function walk(dir: URL): Promise<void> {
+    for await (const entry of Deno.readDir(dir)) {
+      const url = new URL(entry.name + (entry.isDirectory ? "/" : ""), dir);
+      if (entry.isDirectory) await walk(url);
+      else if (entry.name.endsWith(".ts") || entry.name.endsWith(".tsx")) {
+        const text = await Deno.readTextFile(url);
+        for (const [i, line] of text.split("\n").entries()) {
+          // A stream's controller enqueues chunks; that is no queue.
+          if (/listenQueue\(|(?<!controller)\.enqueue\(/.test(line)) {
+            offenders.push(`${url.pathname.split("/server/")[1]}:${i + 1}`);
+          }
+        }
+      }
+    }
+  }
+  await walk(root);
+  assert.deepEqual(offenders, []);
+});
