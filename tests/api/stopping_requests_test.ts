@@ -13,7 +13,7 @@ const RESTARTING = { error: "The shop is restarting; try again in a moment." };
 const NEVER = new Promise<void>(() => {});
 const message = JSON.stringify({ topic: "Restock?", message: "Any Box Jades soon?" });
 
-/** A body the test sends in two parts; `pulled` resolves when the shop starts reading it. */
+/** A body the test sends in two parts; `started` resolves once the shop is reading it. */
 function twoPartBody(onSecondPull: (c: ReadableStreamDefaultController<Uint8Array>) => void) {
   let pulls = 0;
   let pulled!: () => void;
