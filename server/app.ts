@@ -11,6 +11,7 @@ import { shopOrigin } from "./middleware/shop_origin.ts";
 import { sameOriginWrites } from "./middleware/same_origin_writes.ts";
 import { noStoreByDefault } from "./middleware/no_store.ts";
 import { spanRoute } from "./middleware/span_route.ts";
+import { whileStopping } from "./middleware/while_stopping.ts";
 import { healthRoutes, readyRoutes } from "./routes/health.ts";
 import { catalogRoutes } from "./routes/catalog.ts";
 import { cartRoutes } from "./routes/cart.ts";
@@ -66,6 +67,9 @@ export function createApp(deps: AppDeps): Hono {
       imageBaseUrl: config.imageBaseUrl,
     }),
   );
+  // After the log and the headers (a refusal is logged and carries them), before anything reads a
+  // body: the body limit below reads a streamed one whole.
+  app.use("*", whileStopping(deps.shutdown));
   app.use("*", shopOrigin(config, deps.listenPort));
   for (const path of ["/api/*", "/auth/*"]) {
     app.use(path, sameOriginWrites());

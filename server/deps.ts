@@ -3,6 +3,7 @@ import type { Clock } from "./clock.ts";
 import type { Logger } from "./log.ts";
 import type { Mailer } from "./email/mailer.ts";
 import type { PaymentProvider, PaymentsChoice } from "./payments/provider.ts";
+import type { ShutdownGate } from "./http/shutdown_gate.ts";
 
 /** Runtime settings, read once from the environment at start-up. */
 export interface Config {
@@ -90,6 +91,12 @@ export interface AppDeps {
    * without one (tests calling it directly) is never ready.
    */
   queue?: QueueStatus;
+  /**
+   * The process's stop (main.ts drives it on SIGTERM/SIGINT): once stopping, requests are turned
+   * away with a 503, and the stop waits for the bodies still arriving. An app never stopped
+   * (tests calling it directly) has none.
+   */
+  shutdown?: ShutdownGate;
 }
 
 /** What the readiness check asks of the job runner. */

@@ -39,7 +39,7 @@ function requireJsonType(req: { header(name: string): string | undefined }): voi
 
 /** Validates a JSON body: 415 for another content type, 400 for bad JSON or a bad shape. */
 export function validateJson<T extends z.ZodType>(schema: T) {
-  return validator("json", async (_value, c) => {
+  const validate = validator("json", async (_value, c) => {
     requireJsonType(c.req);
     let body: unknown;
     try {
@@ -49,6 +49,14 @@ export function validateJson<T extends z.ZodType>(schema: T) {
     }
     return parseWith(schema, body) as z.infer<T>;
   });
+  // Hono's validator reads the body itself and calls any failure malformed JSON; read first, so a
+  // body that breaks off is answered as what it is (middleware/while_stopping.ts). Kept, the text
+  // is what both parses then read.
+  const readFirst: typeof validate = async function readBodyFirst(c, next) {
+    await c.req.text();
+    return await validate(c, next);
+  };
+  return readFirst;
 }
 
 /** Validates the query string. */

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { builtClient, startShop, tempDir } from "../helpers/shop_process.ts";
+import { keys } from "../../server/kv/keys.ts";
 
 /**
  * Bytes of the download held open while the shop stops: more than the loopback's socket buffers
@@ -101,3 +102,102 @@ Deno.test("a second signal stops the shop at once, even with a download in fligh
     await shop.stop();
   }
 });
+
+/** How an upload's length is told: up front, or chunk by chunk (a streamed body). */
+type Framing = "content-length" | "chunked";
+
+/**
+ * A message to the shop sent over a raw socket, its body in parts at the test's pace. It asks
+ * `Expect: 100-continue` and resolves once the shop has said "100 Continue": the shop then holds
+ * the request and is reading its body, so a signal sent next finds the upload mid-way.
+ */
+async function slowUpload(port: number, body: string, framing: Framing) {
+  const encoder = new TextEncoder();
+  const conn = await Deno.connect({ hostname: "127.0.0.1", port });
+  const length = framing === "content-length"
+    ? `Content-Length: ${encoder.encode(body).length}`
+    : "Transfer-Encoding: chunked";
+  await conn.write(encoder.encode(
+    `POST /api/sendMessage HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n` +
+      `Content-Type: application/json\r\n${length}\r\nExpect: 100-continue\r\n\r\n`,
+  ));
+  const reader = conn.readable.getReader();
+  let received = "";
+  const decoder = new TextDecoder();
+  async function readUntil(done: (text: string) => boolean): Promise<void> {
+    while (!done(received)) {
+      const { value, done: ended } = await reader.read();
+      if (ended) return;
+      received += decoder.decode(value, { stream: true });
+    }
+  }
+  await readUntil((text) => text.includes("\r\n\r\n"));
+  assert.match(received, /^HTTP\/1\.1 100 /, "the shop asks for the body");
+  received = "";
+  return {
+    /** Sends the next part of the body; the shop may have closed the socket already. */
+    async send(part: string, last = false): Promise<void> {
+      const bytes = encoder.encode(part);
+      const framed = framing === "content-length"
+        ? bytes
+        : encoder.encode(`${bytes.length.toString(16)}\r\n${part}\r\n${last ? "0\r\n\r\n" : ""}`);
+      await conn.write(framed).catch(() => {});
+    },
+    /** The answer's status, headers and JSON body, read until the shop closes the socket. */
+    async answer(): Promise<{ status: number; head: string; json: Record<string, unknown> }> {
+      await readUntil(() => false).catch(() => {});
+      const [head, ...rest] = received.split("\r\n\r\n");
+      return { status: Number(head.split(" ")[1]), head, json: JSON.parse(rest.join("\r\n\r\n")) };
+    },
+    /** Closes the socket unless reading the answer to its end already did. */
+    close() {
+      try {
+        conn.close();
+      } catch { /* closed with the answer's end */ }
+    },
+  };
+}
+
+for (const framing of ["content-length", "chunked"] as const) {
+  Deno.test(`SIGTERM mid-upload (${framing}): the message arrives whole and is answered, a newcomer is told to retry, the shop exits 0`, async () => {
+    const shop = await startShop();
+    const late = Deno.createHttpClient({ localAddress: "127.0.0.5" });
+    const sent = { topic: "Restock?", message: "Any Box Jades soon? ".repeat(30), userEmail: "" };
+    const body = JSON.stringify(sent);
+    const upload = await slowUpload(Number(new URL(shop.url).port), body, framing);
+    try {
+      await upload.send(body.slice(0, 100));
+      shop.signal("SIGTERM");
+      await shop.waitFor(/"msg":"shop stopping"/);
+
+      // Someone arriving while the upload is still under way is told plainly to come back.
+      const newcomer = await fetch(`${shop.url}/api/health`, { client: late } as RequestInit);
+      assert.equal(newcomer.status, 503);
+      assert.equal(newcomer.headers.get("Retry-After"), "5");
+      assert.deepEqual(await newcomer.json(), {
+        error: "The shop is restarting; try again in a moment.",
+      });
+
+      await upload.send(body.slice(100), true);
+      const answer = await upload.answer();
+      assert.equal(answer.status, 200, JSON.stringify(answer.json));
+      assert.equal(answer.json.ok, true);
+
+      const status = await shop.exited;
+      assert.equal(status.code, 0, shop.output.join("\n"));
+      assert.ok(!shop.output.some((l) => l.includes("unhandled error")), shop.output.join("\n"));
+      // The shop kept the message, whole.
+      using kv = await Deno.openKv(shop.kvPath);
+      const kept = await Array.fromAsync(kv.list<{ message: string }>({
+        prefix: keys.contactMessages(),
+      }));
+      assert.equal(kept.length, 1);
+      assert.equal(kept[0].value.message, sent.message.trim());
+    } finally {
+      upload.close();
+      late.close();
+      await shop.kill("SIGKILL");
+      await shop.stop();
+    }
+  });
+}

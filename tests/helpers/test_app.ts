@@ -3,6 +3,7 @@ import type { Hono } from "hono";
 import { createApp } from "../../server/app.ts";
 import { loadConfig } from "../../server/config.ts";
 import { type Config, type QueueStatus } from "../../server/deps.ts";
+import type { ShutdownGate } from "../../server/http/shutdown_gate.ts";
 import type { LogEntry } from "../../server/log.ts";
 import type { Clock } from "../../server/clock.ts";
 import { seedKv } from "../../server/ops/seed.ts";
@@ -68,6 +69,8 @@ export interface TestAppOptions {
   kv?: Deno.Kv;
   /** A job runner's status, for /api/ready (test apps run none, so are not ready). */
   queue?: QueueStatus;
+  /** The stop's gate, for tests of what requests meet while the shop stops. */
+  shutdown?: ShutdownGate;
 }
 
 /**
@@ -157,6 +160,7 @@ export async function createTestApp(options: TestAppOptions = {}) {
     payments,
     onStep: options.onStep,
     queue: options.queue,
+    shutdown: options.shutdown,
   });
   /** Delivers queued emails now (stock alerts first), as the queue worker would. */
   const deliverEmails = async () => {
