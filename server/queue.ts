@@ -94,6 +94,8 @@ export const JOB_POLL_MS = 1_000;
 export const JOB_LEASE_MS = 2 * 60_000;
 /** When a job that threw is tried again, by its failures so far; then hourly, never dropped. */
 export const JOB_RETRY_MS = [1_000, 5_000, 30_000, 2 * 60_000, 10 * 60_000, 60 * 60_000];
+/** How soon after a nudge the runner looks: writes in a burst share one look. */
+const NUDGE_MS = 50;
 /** Jobs one process handles at once, so a slow mail server cannot take every job in hand. */
 const MAX_IN_HAND = 32;
 /** How long stop() waits for jobs in hand before closing KV under them. */
@@ -150,6 +152,7 @@ export function startQueueWorker(deps: AppDeps): QueueWorker {
   let timer: ReturnType<typeof setTimeout> | undefined;
   let looking: Promise<void> | null = null;
   let again = false;
+  let nudged = false;
 
   function track(work: Promise<void>): Promise<void> {
     const settled = work.then(() => {}, () => {}).finally(() => inHand.delete(settled));
@@ -174,6 +177,7 @@ export function startQueueWorker(deps: AppDeps): QueueWorker {
 
   /** Looks now (or right after the look under way), then schedules the next tick. */
   function look(): Promise<void> {
+    nudged = false;
     if (stopped) return Promise.resolve();
     if (looking) {
       again = true;
@@ -184,6 +188,7 @@ export function startQueueWorker(deps: AppDeps): QueueWorker {
       .catch((err) => logger({ msg: "looking for jobs failed", level: "warn", error: String(err) }))
       .finally(() => {
         looking = null;
+        clearTimeout(timer);
         if (stopped) return;
         if (again) {
           again = false;
@@ -200,7 +205,10 @@ export function startQueueWorker(deps: AppDeps): QueueWorker {
   return {
     running: () => !stopped,
     nudge() {
-      look();
+      if (stopped || nudged) return;
+      nudged = true;
+      clearTimeout(timer);
+      timer = setTimeout(look, NUDGE_MS);
     },
     async runDue() {
       await look();

@@ -29,6 +29,8 @@ export function jobInto<J extends Job>(
   job: J,
   timing: JobTiming,
 ): Deno.AtomicOperation {
+  // A time that is not a number would sort where no runner looks: the job would never come due.
+  if (!Number.isFinite(timing.at)) throw new TypeError(`a ${job.type} job needs a due time`);
   const stored: StoredJob = { job, tries: 0 };
   return op.set(keys.job(Math.floor(timing.at), timing.id ?? crypto.randomUUID()), stored);
 }
