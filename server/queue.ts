@@ -206,6 +206,11 @@ export function startQueueWorker(deps: AppDeps): QueueWorker {
     running: () => !stopped,
     nudge() {
       if (stopped || nudged) return;
+      // A look under way may have listed before the write: one more follows it.
+      if (looking) {
+        again = true;
+        return;
+      }
       nudged = true;
       clearTimeout(timer);
       timer = setTimeout(look, NUDGE_MS);
