@@ -11,6 +11,7 @@ import { sendLowStockAlerts, sendLowStockJob } from "./stock/low_stock.ts";
 import { type RefundJob, settleRefund } from "./orders/refunds.ts";
 import type { StopJob } from "./orders/stop_job.ts";
 import { stopPayment } from "./orders/stops.ts";
+import { count, inSpan } from "./telemetry.ts";
 import { claimJob, dueJobs, finishJob, putJob, retryJob, type StoredJob } from "./kv/jobs.ts";
 import { type DropOpeningJob, queueOpeningMails, sendOpeningMail } from "./drops/opening_mail.ts";
 
@@ -110,15 +111,20 @@ export async function runStoredJob(deps: AppDeps, entry: Deno.KvEntry<StoredJob>
   const { kv, clock, logger } = deps;
   const claimed = await claimJob(kv, entry, clock.now() + JOB_LEASE_MS);
   if (!claimed) return;
+  const { job, tries } = claimed.stored;
   try {
-    await runJob(deps, claimed.stored.job);
+    await inSpan(
+      `job: ${job.type}`,
+      { "shop.job.type": job.type, "shop.job.tries": tries },
+      () => runJob(deps, job),
+    );
   } catch (err) {
-    const tries = claimed.stored.tries;
+    count("jobsRetried", { type: job.type });
     const delay = JOB_RETRY_MS[Math.min(tries, JOB_RETRY_MS.length - 1)];
     logger({
       msg: "job failed; tried again later",
       level: tries >= 4 ? "error" : "warn",
-      job: claimed.stored.job,
+      job,
       failures: tries + 1,
       retryInMs: delay,
       error: String(err),

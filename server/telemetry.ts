@@ -40,6 +40,9 @@ const counters = {
   limitRefusals: meter.createCounter("shop.limit.refusals", {
     description: "Requests refused with 429 by a limit, by its bucket",
   }),
+  jobsRetried: meter.createCounter("shop.jobs.retried", {
+    description: "Stored jobs that threw and were put back to be tried again, by type",
+  }),
 };
 
 /** A counter's name in `counters`. */

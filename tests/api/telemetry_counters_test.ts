@@ -64,3 +64,32 @@ Deno.test("a refund refused then made is counted as refused, then issued once", 
   assert.equal(total("shop.refunds.issued", from), 1);
   assert.equal(total("shop.refunds.failed", from), 0);
 });
+
+Deno.test("a stored job that throws is counted each time it is put back, by its type", async () => {
+  const { queueEmail } = await import("../../server/email/outbox.ts");
+  const { runDueJobs } = await import("../../server/queue.ts");
+  await using t = await createTestApp({ seed: false });
+  const from = added.length;
+  await queueEmail(t.kv, t.clock, { to: "a@example.com", subject: "Hi", text: "Hi", html: "Hi" });
+  // The store fails the job's first read twice, then answers.
+  let failures = 2;
+  const kv = new Proxy(t.kv, {
+    get(target, prop) {
+      if (prop === "get") {
+        return (...args: Parameters<Deno.Kv["get"]>) =>
+          failures-- > 0 ? Promise.reject(new Error("store hiccup")) : target.get(...args);
+      }
+      const value = Reflect.get(target, prop, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  for (let i = 0; i < 3; i++) {
+    await runDueJobs({ ...t, kv });
+    t.clock.advance(60_000);
+  }
+  assert.equal(total("shop.jobs.retried", from), 2);
+  assert.deepEqual(added.slice(from).filter((a) => a.name === "shop.jobs.retried")[0].attributes, {
+    type: "email",
+  });
+  assert.equal(t.mailer.sent.length, 1);
+});
