@@ -216,7 +216,12 @@ export function startQueueWorker(deps: AppDeps): QueueWorker {
       timer = setTimeout(look, NUDGE_MS);
     },
     async runDue() {
-      await look();
+      // A look under way may have listed before what is due now: wait for the one after it.
+      if (looking) {
+        again = true;
+        await looking;
+      }
+      await (looking ?? look());
       await Promise.all(inHand);
     },
     async stop() {

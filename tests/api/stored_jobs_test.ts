@@ -146,3 +146,43 @@ Deno.test("nothing in the server uses Deno KV's queue, which Deno Deploy and KV 
   await walk(root);
   assert.deepEqual(offenders, []);
 });
+
+Deno.test("the runner's runDue runs what is due now even when a look was under way", async () => {
+  // Found in review: runDue (what Deno Deploy's cron awaits) joined a look that had listed
+  // before the job was stored, and answered before the look after it ran anything.
+  await using t = await createTestApp({ seed: false });
+  const store = await Deno.openKv(":memory:");
+  const gate = { armed: false, held: false, release: Promise.withResolvers<void>() };
+  // Once armed, the runner's next look lists the due jobs, then waits until the test lets it on.
+  const kv = new Proxy(store, {
+    get(target, prop) {
+      if (prop === "list") {
+        return (selector: Deno.KvListSelector, options?: Deno.KvListOptions) => {
+          const looks = "start" in selector && selector.start[0] === "jobs";
+          if (!looks || !gate.armed || gate.held) return target.list(selector, options);
+          gate.held = true;
+          return (async function* () {
+            const entries = await Array.fromAsync(target.list(selector, options));
+            await gate.release.promise;
+            yield* entries;
+          })();
+        };
+      }
+      const value = Reflect.get(target, prop, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  const worker = startQueueWorker({ ...t, kv });
+  // The start's sweep done, a look begins, and lists nothing due.
+  await worker.runDue();
+  gate.armed = true;
+  worker.nudge();
+  while (!gate.held) await new Promise((resolve) => setTimeout(resolve, 5));
+  // A job comes due while that look is under way; the cron asks for what is due.
+  await queueEmail(store, t.clock, HELLO);
+  const ran = worker.runDue();
+  gate.release.resolve();
+  await ran;
+  assert.deepEqual(t.mailer.sent.map((m) => m.subject), ["Hello"]);
+  await worker.stop();
+});
