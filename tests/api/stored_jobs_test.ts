@@ -9,7 +9,16 @@ import { createTestApp } from "../helpers/test_app.ts";
 import { storedJobs } from "../helpers/stored_jobs.ts";
 import { queueEmail } from "../../server/email/outbox.ts";
 import { claimJob, dueJobs, putJob } from "../../server/kv/jobs.ts";
-import { JOB_LEASE_MS, JOB_RETRY_MS, runDueJobs, startQueueWorker } from "../../server/queue.ts";
+import {
+  JOB_LEASE_MS,
+  JOB_RETRY_MS,
+  runDueJobs,
+  startQueueWorker,
+  sweepAtStart,
+} from "../../server/queue.ts";
+import { getOrder } from "../../server/orders/store.ts";
+import { demoPayments } from "../../server/payments/demo/provider.ts";
+import { newPackCart } from "../helpers/shop_fixtures.ts";
 
 const HELLO = { to: "ann@example.com", subject: "Hello", text: "Hi", html: "<p>Hi</p>" };
 
@@ -185,4 +194,32 @@ Deno.test("the runner's runDue runs what is due now even when a look was under w
   await ran;
   assert.deepEqual(t.mailer.sent.map((m) => m.subject), ["Hello"]);
   await worker.stop();
+});
+
+Deno.test("a lapsed hold whose provider cannot be asked keeps one expiry job however often the shop starts", async () => {
+  // Found in review: each start's sweep stored one more expiry job for such a hold, each then
+  // asking the provider every minute; on Deno Deploy isolates start all the time.
+  let down = true;
+  await using t = await createTestApp({
+    payments: (kv) => {
+      const demo = demoPayments(kv);
+      return {
+        ...demo,
+        stop: (ref, orderNumber) =>
+          down ? Promise.reject(new Error("provider down")) : demo.stop(ref, orderNumber),
+      };
+    },
+  });
+  const jobs = storedJobs(t.kv);
+  const cartId = await newPackCart(t);
+  const started = await t.request(`/api/cart/${cartId}/checkout/us`, { method: "POST" });
+  assert.equal(started.status, 200, started.text);
+  t.clock.advance(60 * 60_000);
+  for (let start = 0; start < 3; start++) await sweepAtStart(t);
+  assert.equal((await jobs.ofType("reservation-expiry")).length, 1);
+  assert.equal((await getOrder(t.kv, started.json.orderNumber)).status, "STARTED");
+  // The one job still ends the hold once the provider answers.
+  down = false;
+  await jobs.runDue(t);
+  assert.equal((await getOrder(t.kv, started.json.orderNumber)).status, "EXPIRED");
 });
