@@ -196,6 +196,21 @@ Deno.test("the runner's runDue runs what is due now even when a look was under w
   await worker.stop();
 });
 
+Deno.test("a lapsed checkout of many parts stores one back-in-stock check, not one per part", async () => {
+  // Found in review: every stock record a write freed stored a stock-alerts job of its own, and
+  // each is a pass over every back-in-stock sign-up: a Starter Pack's lapse stored eleven.
+  await using t = await createTestApp();
+  const jobs = storedJobs(t.kv);
+  const cartId = await newPackCart(t);
+  const started = await t.request(`/api/cart/${cartId}/checkout/us`, { method: "POST" });
+  assert.equal(started.status, 200, started.text);
+  t.clock.advance(60 * 60_000);
+  // One pass: the expiry runs; what it stores waits for the next.
+  assert.equal(await runDueJobs(t), 1);
+  assert.equal((await getOrder(t.kv, started.json.orderNumber)).status, "EXPIRED");
+  assert.equal((await jobs.ofType("stock-alerts")).length, 1);
+});
+
 Deno.test("a lapsed hold whose provider cannot be asked keeps one expiry job however often the shop starts", async () => {
   // Found in review: each start's sweep stored one more expiry job for such a hold, each then
   // asking the provider every minute; on Deno Deploy isolates start all the time.
