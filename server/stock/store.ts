@@ -29,7 +29,7 @@ export interface LowStockAlert {
   at: number;
 }
 
-/** Message put on the KV queue to email one low-stock alert. */
+/** The stored job that emails one low-stock alert. */
 export interface LowStockJob {
   type: "low-stock";
   key: StockKey;
@@ -38,7 +38,7 @@ export interface LowStockJob {
   id?: string;
 }
 
-/** Message put on the KV queue to compare back-in-stock sign-ups with the stock. */
+/** The stored job that compares back-in-stock sign-ups with the stock. */
 export interface StockAlertsJob {
   type: "stock-alerts";
 }
