@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { createTestApp } from "../helpers/test_app.ts";
 import { storedJobs } from "../helpers/stored_jobs.ts";
 import { queueEmail } from "../../server/email/outbox.ts";
-import { claimJob, dueJobs, putJob } from "../../server/kv/jobs.ts";
+import { claimJob, dueJobs, finishJob, putJob, retryJob } from "../../server/kv/jobs.ts";
 import {
   JOB_LEASE_MS,
   JOB_RETRY_MS,
@@ -117,6 +117,25 @@ Deno.test("a process that dies holding a job leaves it to come due again when it
   t.clock.advance(1);
   assert.equal(await runDueJobs(t), 1);
   assert.deepEqual(t.mailer.sent.map((m) => m.subject), ["Hello"]);
+});
+
+Deno.test("a run that outlives its lease leaves the job to the process that took it over", async () => {
+  await using t = await createTestApp({ seed: false });
+  const jobs = storedJobs(t.kv);
+  await queueEmail(t.kv, t.clock, HELLO);
+  const [entry] = await dueJobs(t.kv, t.clock.now(), 10);
+  const slow = await claimJob(t.kv, entry, t.clock.now() + JOB_LEASE_MS);
+  assert.ok(slow);
+  t.clock.advance(JOB_LEASE_MS);
+  const [again] = await dueJobs(t.kv, t.clock.now(), 10);
+  const other = await claimJob(t.kv, again, t.clock.now() + JOB_LEASE_MS);
+  assert.ok(other);
+  // The slow run ends, done or failed: the job the other process holds stays as it holds it.
+  await finishJob(t.kv, slow);
+  await retryJob(t.kv, slow, t.clock.now());
+  assert.deepEqual((await jobs.all()).map((j) => j.key), [other.key]);
+  await finishJob(t.kv, other);
+  assert.deepEqual(await jobs.all(), []);
 });
 
 Deno.test("the runner runs a job stored after it started when nudged, and stops with nothing in hand", async () => {
