@@ -257,3 +257,30 @@ Deno.test("a lapsed hold whose provider cannot be asked keeps one expiry job how
   await jobs.runDue(t);
   assert.equal((await getOrder(t.kv, started.json.orderNumber)).status, "EXPIRED");
 });
+
+Deno.test("a mail server that hangs holds some of the runner's hands, not all: a lapsed hold still ends", async () => {
+  // Found in review: one cap held every kind of job, so 32 emails stuck on a mail server that
+  // never answers (each up to its timeouts, again at each retry) left no hand for a hold's
+  // expiry, a payment event or a refund until they ended.
+  const store = await Deno.openKv(":memory:");
+  const stuck = Promise.withResolvers<void>();
+  const hanging = { send: () => stuck.promise };
+  const app = await createTestApp({ kv: store });
+  const started = await app.request(`/api/cart/${await newPackCart(app)}/checkout/us`, {
+    method: "POST",
+  });
+  assert.equal(started.status, 200, started.text);
+  // A drop's burst of mail, all due before the hold lapses.
+  for (let i = 0; i < 64; i++) await queueEmail(store, app.clock, { ...HELLO, subject: `#${i}` });
+  app.clock.advance(60 * 60_000);
+  const worker = startQueueWorker({ ...app, mailer: hanging });
+  const expired = async () =>
+    (await getOrder(store, started.json.orderNumber)).status === "EXPIRED";
+  for (let look = 0; look < 40 && !await expired(); look++) {
+    worker.nudge();
+    await new Promise((resolve) => setTimeout(resolve, 60));
+  }
+  assert.equal(await expired(), true, "the hold lapsed while the mail server hung");
+  stuck.reject(new Error("mail server gone"));
+  await worker.stop();
+});
