@@ -97,8 +97,23 @@ export const JOB_LEASE_MS = 2 * 60_000;
 export const JOB_RETRY_MS = [1_000, 5_000, 30_000, 2 * 60_000, 10 * 60_000, 60 * 60_000];
 /** How soon after a nudge the runner looks: writes in a burst share one look. */
 const NUDGE_MS = 50;
-/** Jobs one process handles at once, so a slow mail server cannot take every job in hand. */
+/** Jobs one process handles at once. */
 const MAX_IN_HAND = 32;
+/**
+ * The jobs that wait on one outside service, and how many of them one process holds at once: a
+ * mail server or a payment provider that hangs (each call up to its timeouts) takes these hands
+ * only, and the others still run the work of the other service and the shop's own.
+ */
+const LANES: Partial<Record<QueueJob["type"], string>> = {
+  "email": "mail server",
+  "refund": "payment provider",
+  "stop-payment": "payment provider",
+  "reservation-expiry": "payment provider",
+  "payment-event": "payment provider",
+};
+const MAX_IN_LANE = 12;
+/** How many due jobs one look reads at most, looking past those whose lane is full. */
+const LOOK_LIMIT = 4 * MAX_IN_HAND;
 /** How long stop() waits for jobs in hand before closing KV under them. */
 const STOP_WAIT_MS = 10_000;
 
@@ -154,6 +169,8 @@ export function startQueueWorker(deps: AppDeps): QueueWorker {
   const { kv, clock, logger } = deps;
   const inHand = new Set<Promise<void>>();
   const claiming = new Set<string>();
+  /** Jobs in hand by the outside service they wait on (LANES). */
+  const inLane = new Map<string, number>();
   let stopped = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let looking: Promise<void> | null = null;
@@ -168,16 +185,24 @@ export function startQueueWorker(deps: AppDeps): QueueWorker {
 
   /** One look: claims and starts what is due, without waiting for the jobs to end. */
   async function lookOnce(): Promise<void> {
-    const room = MAX_IN_HAND - inHand.size;
+    let room = MAX_IN_HAND - inHand.size;
     if (room <= 0) return;
-    for (const entry of await dueJobs(kv, clock.now(), room)) {
+    for (const entry of await dueJobs(kv, clock.now(), LOOK_LIMIT)) {
+      if (room <= 0) break;
       // A job this process is claiming already (a look started before the last one ended).
       const id = String(entry.key[2]);
       if (claiming.has(id)) continue;
+      const lane = LANES[(entry.value.job as QueueJob).type];
+      if (lane && (inLane.get(lane) ?? 0) >= MAX_IN_LANE) continue;
       claiming.add(id);
+      if (lane) inLane.set(lane, (inLane.get(lane) ?? 0) + 1);
+      room--;
       track(runStoredJob(deps, entry)).catch((err) =>
         logger({ msg: "job not handled", level: "error", job: entry.value.job, error: String(err) })
-      ).finally(() => claiming.delete(id));
+      ).finally(() => {
+        claiming.delete(id);
+        if (lane) inLane.set(lane, inLane.get(lane)! - 1);
+      });
     }
   }
 
@@ -222,7 +247,12 @@ export function startQueueWorker(deps: AppDeps): QueueWorker {
       timer = setTimeout(look, NUDGE_MS);
     },
     async runDue() {
-      await look();
+      // A look under way may have listed before what is due now: wait for the one after it.
+      if (looking) {
+        again = true;
+        await looking;
+      }
+      await (looking ?? look());
       await Promise.all(inHand);
     },
     async stop() {

@@ -245,6 +245,8 @@ export async function sendOpeningMail(
     );
     if ((await op.commit()).ok) sent++;
   }
+  // Whoever confirms from now on is mailed by a job of their own (confirmOpeningSignUp).
+  await kv.set(keys.dropOpeningMailed(dropId), now);
   return sent;
 }
 
@@ -253,8 +255,8 @@ export const LATE_OPENING_MAIL_MS = 24 * 60 * 60_000;
 
 /**
  * Stores the opening job again for every drop still to open or opened within a day, neither called
- * off nor sold out, that has none: a store restored from a backup made before jobs were stored has
- * the drops but not their jobs. Run at every start; a job twice mails nobody twice. Answers how
+ * off nor sold out, whose pass is not done and that has none: a store restored from a backup made
+ * before jobs were stored has the drops but not their jobs. Run at every start; a job twice mails nobody twice. Answers how
  * many were stored.
  */
 export async function queueOpeningMails(
@@ -268,6 +270,8 @@ export async function queueOpeningMails(
   for await (const { value: drop } of kv.list<DropRecord>({ prefix: keys.drops() })) {
     if (drop.cancelledAt !== null || drop.soldOutAt !== null || owed.has(drop.id)) continue;
     if (drop.opensAt < now - LATE_OPENING_MAIL_MS) continue;
+    // Its pass is done: storing it again would read every sign-up to mail nobody, at each start.
+    if ((await kv.get(keys.dropOpeningMailed(drop.id))).value !== null) continue;
     await putJob(kv, openingJob(drop.id), openingJobTiming(drop));
     queued++;
   }

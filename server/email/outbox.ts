@@ -46,7 +46,7 @@ export interface OutboxEntry {
   noResend?: string;
 }
 
-/** Message put on the KV queue to deliver one outbox entry. */
+/** The stored job that delivers one outbox entry. */
 export interface EmailJob {
   type: "email";
   id: string;

@@ -170,6 +170,11 @@ export const keys = {
   /** "Email me when it opens": one sign-up per drop and address (lower case). */
   dropSignUp: (id: string, email: string) => ["drop_sign_ups", id, email] as const,
   dropSignUps: (id: string) => ["drop_sign_ups", id] as const,
+  /**
+   * When a drop's opening pass went over every sign-up (its time): later confirmations bring jobs
+   * of their own, so a start need not store the opening again.
+   */
+  dropOpeningMailed: (id: string) => ["drop_opening_mailed", id] as const,
   /** A sign-up's confirmation link, by its token (expiring with it). */
   dropSignUpConfirm: (token: string) => ["drop_sign_up_confirms", token] as const,
   /** When each mailbox was last sent opening-mail confirmations (a few a day at most). */

@@ -9,9 +9,10 @@
  * ...) stops the backup with its key named, rather than being written as something that restores
  * differently. A property set to undefined is left out: it reads back the same, as absent.
  *
- * Not in a backup, because Deno KV cannot list them: pending queue messages (reservation expiry
- * and email jobs; the server's start-up sweeps redo both) and `expireIn` deadlines (records that
- * must expire store their own expiry and are checked on read). Versionstamps are not kept: a
+ * The shop's work owed later is stored jobs, ordinary entries, so a backup carries it (a job held by
+ * a running process comes due when its lease ends). Not in a backup, because Deno KV cannot list
+ * them: `expireIn` deadlines (records that must expire store their own expiry and are checked on
+ * read). Versionstamps are not kept: a
  * restore writes every entry anew. Local KV belongs to one process, so stop the shop first;
  * against a KV Connect URL the listing is not one snapshot of a store that keeps changing.
  */

@@ -63,7 +63,7 @@ export interface HoldSweep {
  * expiry is expired now; one whose hold runs on gets its expiry stored for when it lapses if none
  * is (a store restored from a backup made before jobs were stored has none). Expiry jobs are
  * idempotent, so one stored twice ends the hold once. An order whose provider cannot be asked now
- * gets a job to try again.
+ * gets a job to try again, unless one is stored for it already.
  */
 export async function sweepHolds(deps: OrderDeps): Promise<HoldSweep> {
   const sweep: HoldSweep = { expired: [], scheduled: [] };
@@ -92,7 +92,11 @@ export async function sweepHolds(deps: OrderDeps): Promise<HoldSweep> {
         order: order.orderNumber,
         error: String(err),
       });
-      await putJob(deps.kv, job, { at: deps.clock.now() + EXPIRY_RETRY_MS });
+      // Its own job, when it has one, is trying again already: another would ask the provider
+      // once more every minute, and one more would come with each start.
+      if (!owed.has(order.orderNumber)) {
+        await putJob(deps.kv, job, { at: deps.clock.now() + EXPIRY_RETRY_MS });
+      }
     }
   }
   return sweep;

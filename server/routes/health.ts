@@ -16,7 +16,7 @@ export function healthRoutes(deps: AppDeps): Hono {
 }
 
 /**
- * Readiness (`GET /api/ready`): 200 when the store, the queue listener and the built client all
+ * Readiness (`GET /api/ready`): 200 when the store, the job runner and the built client all
  * answer, else 503 with each check and a sentence; a load balancer sends no shopper here until it
  * is 200.
  */

@@ -29,7 +29,7 @@ export interface LowStockAlert {
   at: number;
 }
 
-/** Message put on the KV queue to email one low-stock alert. */
+/** The stored job that emails one low-stock alert. */
 export interface LowStockJob {
   type: "low-stock";
   key: StockKey;
@@ -38,9 +38,21 @@ export interface LowStockJob {
   id?: string;
 }
 
-/** Message put on the KV queue to compare back-in-stock sign-ups with the stock. */
+/** The stored job that compares back-in-stock sign-ups with the stock. */
 export interface StockAlertsJob {
   type: "stock-alerts";
+}
+
+/**
+ * Adds the back-in-stock check to `op`, due at `now`. Every such job is the same pass over every
+ * sign-up, so it has one fixed id: the records one write frees, and writes at the same moment,
+ * share one entry instead of storing a pass each (a pack's lapse freed eleven records).
+ */
+export function stockAlertsJobInto(op: Deno.AtomicOperation, now: number): Deno.AtomicOperation {
+  return jobInto(op, { type: "stock-alerts" } satisfies StockAlertsJob, {
+    at: now,
+    id: "stock-alerts",
+  });
 }
 
 /** Mutations a stock write may add per record for its low-stock and back-in-stock signals. */
@@ -60,9 +72,7 @@ function writeWithSignals(
   now: number,
 ): StockRecord {
   const signals = stockSignals(record, before);
-  if (signals.changedForWaiting) {
-    jobInto(op, { type: "stock-alerts" } satisfies StockAlertsJob, { at: now });
-  }
+  if (signals.changedForWaiting) stockAlertsJobInto(op, now);
   if (signals.fell) {
     const alert: LowStockAlert = {
       key,

@@ -250,3 +250,23 @@ Deno.test("the opening email survives a restore: the start's sweep queues the op
   await t.deliverEmails();
   assert.equal(mailsTo(t, "ivy@example.com").filter((m) => /is open/.test(m.subject)).length, 1);
 });
+
+Deno.test("the opening email: once its pass is done, a start stores it no more", async () => {
+  // Found in review: every start within a day of the opening stored the opening job again and
+  // read every sign-up of the drop to mail nobody; on Deno Deploy an idle app starts an isolate
+  // for the cron every minute.
+  await using t = await createTestApp();
+  const queue = storedJobs(t.kv);
+  const id = await scheduleTestDrop(t);
+  const account = { email: "ivy@example.com", password: "Sw1tchesRule" };
+  await t.request("/auth/register", { method: "POST", body: account });
+  const token = (await t.request("/auth/login", { method: "POST", body: account })).json.token;
+  await notify(t, id, "ivy@example.com", { Authorization: `Bearer ${token}` });
+  t.clock.set(OPENS_AT);
+  await queue.runDue(t);
+  await t.deliverEmails();
+  assert.equal(mailsTo(t, "ivy@example.com").filter((m) => /is open/.test(m.subject)).length, 1);
+  t.clock.advance(60_000);
+  await sweepAtStart(t);
+  assert.deepEqual(await queue.ofType("drop-opening"), []);
+});

@@ -8,8 +8,17 @@ import assert from "node:assert/strict";
 import { createTestApp } from "../helpers/test_app.ts";
 import { storedJobs } from "../helpers/stored_jobs.ts";
 import { queueEmail } from "../../server/email/outbox.ts";
-import { claimJob, dueJobs, putJob } from "../../server/kv/jobs.ts";
-import { JOB_LEASE_MS, JOB_RETRY_MS, runDueJobs, startQueueWorker } from "../../server/queue.ts";
+import { claimJob, dueJobs, finishJob, putJob, retryJob } from "../../server/kv/jobs.ts";
+import {
+  JOB_LEASE_MS,
+  JOB_RETRY_MS,
+  runDueJobs,
+  startQueueWorker,
+  sweepAtStart,
+} from "../../server/queue.ts";
+import { getOrder } from "../../server/orders/store.ts";
+import { demoPayments } from "../../server/payments/demo/provider.ts";
+import { newPackCart } from "../helpers/shop_fixtures.ts";
 
 const HELLO = { to: "ann@example.com", subject: "Hello", text: "Hi", html: "<p>Hi</p>" };
 
@@ -110,6 +119,25 @@ Deno.test("a process that dies holding a job leaves it to come due again when it
   assert.deepEqual(t.mailer.sent.map((m) => m.subject), ["Hello"]);
 });
 
+Deno.test("a run that outlives its lease leaves the job to the process that took it over", async () => {
+  await using t = await createTestApp({ seed: false });
+  const jobs = storedJobs(t.kv);
+  await queueEmail(t.kv, t.clock, HELLO);
+  const [entry] = await dueJobs(t.kv, t.clock.now(), 10);
+  const slow = await claimJob(t.kv, entry, t.clock.now() + JOB_LEASE_MS);
+  assert.ok(slow);
+  t.clock.advance(JOB_LEASE_MS);
+  const [again] = await dueJobs(t.kv, t.clock.now(), 10);
+  const other = await claimJob(t.kv, again, t.clock.now() + JOB_LEASE_MS);
+  assert.ok(other);
+  // The slow run ends, done or failed: the job the other process holds stays as it holds it.
+  await finishJob(t.kv, slow);
+  await retryJob(t.kv, slow, t.clock.now());
+  assert.deepEqual((await jobs.all()).map((j) => j.key), [other.key]);
+  await finishJob(t.kv, other);
+  assert.deepEqual(await jobs.all(), []);
+});
+
 Deno.test("the runner runs a job stored after it started when nudged, and stops with nothing in hand", async () => {
   await using t = await createTestApp({ seed: false });
   // A store of its own, since stopping the runner closes it.
@@ -145,4 +173,114 @@ Deno.test("nothing in the server uses Deno KV's queue, which Deno Deploy and KV 
   }
   await walk(root);
   assert.deepEqual(offenders, []);
+});
+
+Deno.test("the runner's runDue runs what is due now even when a look was under way", async () => {
+  // Found in review: runDue (what Deno Deploy's cron awaits) joined a look that had listed
+  // before the job was stored, and answered before the look after it ran anything.
+  await using t = await createTestApp({ seed: false });
+  const store = await Deno.openKv(":memory:");
+  const gate = { armed: false, held: false, release: Promise.withResolvers<void>() };
+  // Once armed, the runner's next look lists the due jobs, then waits until the test lets it on.
+  const kv = new Proxy(store, {
+    get(target, prop) {
+      if (prop === "list") {
+        return (selector: Deno.KvListSelector, options?: Deno.KvListOptions) => {
+          const looks = "start" in selector && selector.start[0] === "jobs";
+          if (!looks || !gate.armed || gate.held) return target.list(selector, options);
+          gate.held = true;
+          return (async function* () {
+            const entries = await Array.fromAsync(target.list(selector, options));
+            await gate.release.promise;
+            yield* entries;
+          })();
+        };
+      }
+      const value = Reflect.get(target, prop, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  const worker = startQueueWorker({ ...t, kv });
+  // The start's sweep done, a look begins, and lists nothing due.
+  await worker.runDue();
+  gate.armed = true;
+  worker.nudge();
+  while (!gate.held) await new Promise((resolve) => setTimeout(resolve, 5));
+  // A job comes due while that look is under way; the cron asks for what is due.
+  await queueEmail(store, t.clock, HELLO);
+  const ran = worker.runDue();
+  gate.release.resolve();
+  await ran;
+  assert.deepEqual(t.mailer.sent.map((m) => m.subject), ["Hello"]);
+  await worker.stop();
+});
+
+Deno.test("a lapsed checkout of many parts stores one back-in-stock check, not one per part", async () => {
+  // Found in review: every stock record a write freed stored a stock-alerts job of its own, and
+  // each is a pass over every back-in-stock sign-up: a Starter Pack's lapse stored eleven.
+  await using t = await createTestApp();
+  const jobs = storedJobs(t.kv);
+  const cartId = await newPackCart(t);
+  const started = await t.request(`/api/cart/${cartId}/checkout/us`, { method: "POST" });
+  assert.equal(started.status, 200, started.text);
+  t.clock.advance(60 * 60_000);
+  // One pass: the expiry runs; what it stores waits for the next.
+  assert.equal(await runDueJobs(t), 1);
+  assert.equal((await getOrder(t.kv, started.json.orderNumber)).status, "EXPIRED");
+  assert.equal((await jobs.ofType("stock-alerts")).length, 1);
+});
+
+Deno.test("a lapsed hold whose provider cannot be asked keeps one expiry job however often the shop starts", async () => {
+  // Found in review: each start's sweep stored one more expiry job for such a hold, each then
+  // asking the provider every minute; on Deno Deploy isolates start all the time.
+  let down = true;
+  await using t = await createTestApp({
+    payments: (kv) => {
+      const demo = demoPayments(kv);
+      return {
+        ...demo,
+        stop: (ref, orderNumber) =>
+          down ? Promise.reject(new Error("provider down")) : demo.stop(ref, orderNumber),
+      };
+    },
+  });
+  const jobs = storedJobs(t.kv);
+  const cartId = await newPackCart(t);
+  const started = await t.request(`/api/cart/${cartId}/checkout/us`, { method: "POST" });
+  assert.equal(started.status, 200, started.text);
+  t.clock.advance(60 * 60_000);
+  for (let start = 0; start < 3; start++) await sweepAtStart(t);
+  assert.equal((await jobs.ofType("reservation-expiry")).length, 1);
+  assert.equal((await getOrder(t.kv, started.json.orderNumber)).status, "STARTED");
+  // The one job still ends the hold once the provider answers.
+  down = false;
+  await jobs.runDue(t);
+  assert.equal((await getOrder(t.kv, started.json.orderNumber)).status, "EXPIRED");
+});
+
+Deno.test("a mail server that hangs holds some of the runner's hands, not all: a lapsed hold still ends", async () => {
+  // Found in review: one cap held every kind of job, so 32 emails stuck on a mail server that
+  // never answers (each up to its timeouts, again at each retry) left no hand for a hold's
+  // expiry, a payment event or a refund until they ended.
+  const store = await Deno.openKv(":memory:");
+  const stuck = Promise.withResolvers<void>();
+  const hanging = { send: () => stuck.promise };
+  const app = await createTestApp({ kv: store });
+  const started = await app.request(`/api/cart/${await newPackCart(app)}/checkout/us`, {
+    method: "POST",
+  });
+  assert.equal(started.status, 200, started.text);
+  // A drop's burst of mail, all due before the hold lapses.
+  for (let i = 0; i < 64; i++) await queueEmail(store, app.clock, { ...HELLO, subject: `#${i}` });
+  app.clock.advance(60 * 60_000);
+  const worker = startQueueWorker({ ...app, mailer: hanging });
+  const expired = async () =>
+    (await getOrder(store, started.json.orderNumber)).status === "EXPIRED";
+  for (let look = 0; look < 40 && !await expired(); look++) {
+    worker.nudge();
+    await new Promise((resolve) => setTimeout(resolve, 60));
+  }
+  assert.equal(await expired(), true, "the hold lapsed while the mail server hung");
+  stuck.reject(new Error("mail server gone"));
+  await worker.stop();
 });

@@ -4,12 +4,11 @@
  * mailbox got.
  */
 import { keys } from "../../kv/keys.ts";
-import { jobInto } from "../../kv/jobs.ts";
 import { randomId } from "../../crypto.ts";
 import { mailboxOf } from "../../email/mailbox.ts";
 import type { Email } from "../../email/mailer.ts";
 import { queueEmailInto } from "../../email/outbox.ts";
-import type { StockAlertsJob } from "../store.ts";
+import { stockAlertsJobInto } from "../store.ts";
 import {
   type AlertAddress,
   CONFIRM_LINK_MS,
@@ -146,8 +145,7 @@ export async function confirmAlertAddress(
     // Kept as long as a link would be: the check queued here puts the confirmed sign-ups in
     // force for good long before, and after that the record only holds the hourly cap.
     op.set(address.key, confirmedAddress(address.value), { expireIn: CONFIRM_LINK_MS });
-    const done = await jobInto(op, { type: "stock-alerts" } satisfies StockAlertsJob, { at: now })
-      .commit();
+    const done = await stockAlertsJobInto(op, now).commit();
     if (done.ok) return true;
   }
 }
