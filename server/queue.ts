@@ -4,7 +4,7 @@ import type { PaymentEventJob } from "./payments/inbox.ts";
 import { expireIfLapsed, EXPIRY_RETRY_MS } from "./orders/expiry.ts";
 import type { ExpiryJob } from "./orders/expiry_job.ts";
 import { handleRecordedEvent } from "./orders/payment.ts";
-import { recoverOrders } from "./orders/recovery.ts";
+import { recoverOrders, recoverQuickly } from "./orders/recovery.ts";
 import type { LowStockJob, StockAlertsJob } from "./stock/store.ts";
 import { sendStockAlerts } from "./stock/back_in_stock/alerts.ts";
 import { sendLowStockAlerts, sendLowStockJob } from "./stock/low_stock.ts";
@@ -12,6 +12,7 @@ import { type RefundJob, settleRefund } from "./orders/refunds.ts";
 import type { StopJob } from "./orders/stop_job.ts";
 import { stopPayment } from "./orders/stops.ts";
 import { count, inSpan } from "./telemetry.ts";
+import { keys } from "./kv/keys.ts";
 import { claimJob, dueJobs, finishJob, putJob, retryJob, type StoredJob } from "./kv/jobs.ts";
 import { type DropOpeningJob, queueOpeningMails, sendOpeningMail } from "./drops/opening_mail.ts";
 
@@ -229,7 +230,7 @@ export function startQueueWorker(deps: AppDeps): QueueWorker {
     return looking;
   }
 
-  track(sweepAtStart(deps)).catch((err) =>
+  track(sweepOnStart(deps).then(() => {})).catch((err) =>
     logger({ msg: "sweep at start failed", level: "error", error: String(err) })
   );
   look();
@@ -270,6 +271,34 @@ export function startQueueWorker(deps: AppDeps): QueueWorker {
       } catch { /* closed already */ }
     },
   };
+}
+
+/**
+ * How often the full start-up sweep runs per store at most. Everything it finishes has its stored
+ * job too (but for a store restored from a backup made before jobs were stored, and failed emails
+ * tried again), and on Deno Deploy an idle app's cron may start an isolate every minute: a sweep
+ * reading every order each time would cost far more than the shop's traffic.
+ */
+export const FULL_SWEEP_EVERY_MS = 5 * 60_000;
+
+/**
+ * What a process does as it starts: the quick recovery always (payment events waiting, lapsed
+ * holds: what a shopper waits on after a crash), and the full sweep when no process of this store
+ * began one in the last 5 minutes (claimed with a version check, so isolates starting together run
+ * it once).
+ */
+export async function sweepOnStart(deps: AppDeps): Promise<"full" | "quick"> {
+  const { kv, clock, logger } = deps;
+  const last = await kv.get<number>(keys.fullSweep());
+  const now = clock.now();
+  const due = last.value === null || now - last.value >= FULL_SWEEP_EVERY_MS || now < last.value;
+  if (due && (await kv.atomic().check(last).set(last.key, now).commit()).ok) {
+    await sweepAtStart(deps);
+    return "full";
+  }
+  const recovered = await recoverQuickly(deps);
+  logger({ msg: "recovered at start (quick)", ...recovered });
+  return "quick";
 }
 
 /**

@@ -25,6 +25,8 @@ export const keys = {
   jobs: () => ["jobs"] as const,
   /** Due jobs end before this key: every job with runAt <= now. */
   jobsDueBy: (now: number) => ["jobs", Math.floor(now) + 1] as const,
+  /** When a process last began the full start-up sweep (at most one every few minutes). */
+  fullSweep: () => ["meta", "full_sweep_at"] as const,
   /** Stock and used counts of one component. */
   stock: (key: StockKey) => ["stock", key] as const,
   stocks: () => ["stock"] as const,
@@ -54,6 +56,7 @@ export const keys = {
   userOrders: (userId: string) => ["orders_by_user", userId] as const,
   /** The unpaid checkout a cart started last (released when a new one starts). */
   pendingCheckout: (cartId: string) => ["pending_checkout", cartId] as const,
+  pendingCheckouts: () => ["pending_checkout"] as const,
   /** Payment events already handled (idempotency). */
   paymentEvent: (eventId: string) => ["payment_events", eventId] as const,
   /** Payment events recorded but not yet handled (handled from the queue until they are). */

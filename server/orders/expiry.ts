@@ -6,6 +6,7 @@
 import type { Order } from "./order.ts";
 import { findOrder } from "./store.ts";
 import { keys } from "../kv/keys.ts";
+import { getManyBatched } from "../kv/kv_util.ts";
 import { jobsOfType, putJob } from "../kv/jobs.ts";
 import { type ExpiryJob, expiryJobId } from "./expiry_job.ts";
 import { receivePaymentEvent } from "./payment.ts";
@@ -100,4 +101,34 @@ export async function sweepHolds(deps: OrderDeps): Promise<HoldSweep> {
     }
   }
   return sweep;
+}
+
+/**
+ * Expires the holds that lapsed, found through the carts' pending checkouts (one entry per order
+ * holding stock) rather than every order: what every start does, cheaply, so a process that died
+ * holding an expiry job (claimed until its lease ends) leaves no hold running long. A provider that
+ * cannot be asked now is left to the order's own expiry job. Answers the orders expired.
+ */
+export async function expireLapsedHolds(deps: OrderDeps): Promise<string[]> {
+  const numbers: string[] = [];
+  for await (const entry of deps.kv.list<string>({ prefix: keys.pendingCheckouts() })) {
+    numbers.push(entry.value);
+  }
+  const expired: string[] = [];
+  const orders = await getManyBatched<Order>(deps.kv, numbers.map((n) => keys.order(n)));
+  for (const { value: order } of orders) {
+    if (!order || order.status !== "STARTED" || order.reservation.state !== "held") continue;
+    if (order.reservation.expiresAt > deps.clock.now()) continue;
+    try {
+      if (await expireIfLapsed(deps, order.orderNumber)) expired.push(order.orderNumber);
+    } catch (err) {
+      deps.logger({
+        msg: "expiry postponed",
+        level: "warn",
+        order: order.orderNumber,
+        error: String(err),
+      });
+    }
+  }
+  return expired;
 }

@@ -7,26 +7,44 @@
  */
 import { listInbox } from "../payments/inbox.ts";
 import { listOrders } from "./store.ts";
-import { sweepHolds } from "./expiry.ts";
+import { expireLapsedHolds, sweepHolds } from "./expiry.ts";
 import { handlePaymentEvent } from "./payment.ts";
 import { queueRefundInto, type RefundJob } from "./refunds.ts";
 import { jobsOfType } from "../kv/jobs.ts";
 import type { OrderDeps } from "./steps.ts";
 
-/** Finishes what was left unfinished; answers what it did, for the start-up log. */
-export async function recoverOrders(
+/**
+ * What every start does, however recent the last full sweep: handles recorded payment events and
+ * expires lapsed holds (through the pending checkouts), both cheap and both what a shopper waits
+ * on after a crash. Answers what it did, for the start-up log.
+ */
+export async function recoverQuickly(
   deps: OrderDeps,
-): Promise<{ events: number; expired: number; scheduled: number; refunds: number }> {
+): Promise<{ events: number; expired: number }> {
+  const events = await handleWaitingEvents(deps);
+  return { events, expired: (await expireLapsedHolds(deps)).length };
+}
+
+/** Handles every recorded payment event still waiting; answers how many. */
+async function handleWaitingEvents(deps: OrderDeps): Promise<number> {
   let events = 0;
   for (const event of await listInbox(deps.kv)) {
     try {
       await handlePaymentEvent(deps, event);
       events++;
     } catch (err) {
-      // Its queue job is still there and retries it.
-      deps.logger({ msg: "payment event left to the queue", level: "warn", error: String(err) });
+      // Its job is still there and retries it.
+      deps.logger({ msg: "payment event left to its job", level: "warn", error: String(err) });
     }
   }
+  return events;
+}
+
+/** Finishes what was left unfinished; answers what it did, for the start-up log. */
+export async function recoverOrders(
+  deps: OrderDeps,
+): Promise<{ events: number; expired: number; scheduled: number; refunds: number }> {
+  const events = await handleWaitingEvents(deps);
   const holds = await sweepHolds(deps);
   let refunds = 0;
   const now = deps.clock.now();
