@@ -83,16 +83,9 @@ export async function sweepHolds(deps: OrderDeps): Promise<HoldSweep> {
       }
       continue;
     }
-    try {
-      const ended = await expireIfLapsed(deps, order.orderNumber);
-      if (ended) sweep.expired.push(order.orderNumber);
-    } catch (err) {
-      deps.logger({
-        msg: "expiry postponed",
-        level: "warn",
-        order: order.orderNumber,
-        error: String(err),
-      });
+    const ended = await expireOrPostpone(deps, order.orderNumber);
+    if (ended) sweep.expired.push(order.orderNumber);
+    if (ended === null) {
       // Its own job, when it has one, is trying again already: another would ask the provider
       // once more every minute, and one more would come with each start.
       if (!owed.has(order.orderNumber)) {
@@ -119,16 +112,17 @@ export async function expireLapsedHolds(deps: OrderDeps): Promise<string[]> {
   for (const { value: order } of orders) {
     if (!order || order.status !== "STARTED" || order.reservation.state !== "held") continue;
     if (order.reservation.expiresAt > deps.clock.now()) continue;
-    try {
-      if (await expireIfLapsed(deps, order.orderNumber)) expired.push(order.orderNumber);
-    } catch (err) {
-      deps.logger({
-        msg: "expiry postponed",
-        level: "warn",
-        order: order.orderNumber,
-        error: String(err),
-      });
-    }
+    if (await expireOrPostpone(deps, order.orderNumber)) expired.push(order.orderNumber);
   }
   return expired;
+}
+
+/** Expires one lapsed hold: true when it ended now, null when the provider could not be asked. */
+async function expireOrPostpone(deps: OrderDeps, orderNumber: string): Promise<boolean | null> {
+  try {
+    return (await expireIfLapsed(deps, orderNumber)) !== null;
+  } catch (err) {
+    deps.logger({ msg: "expiry postponed", level: "warn", order: orderNumber, error: String(err) });
+    return null;
+  }
 }
