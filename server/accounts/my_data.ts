@@ -89,12 +89,12 @@ function anonymised(order: Order, now: number): Order {
  * account its owner can delete again, never personal data nobody can reach.
  */
 export async function deleteMyAccount(
-  deps: Pick<AppDeps, "kv" | "clock">,
+  deps: Pick<AppDeps, "kv" | "clock" | "passwordIterations">,
   user: User,
   password: string,
 ): Promise<void> {
   const { kv, clock } = deps;
-  if (!(await checkCredentials(kv, user.email, password))) {
+  if (!(await checkCredentials(kv, user.email, password, deps.passwordIterations))) {
     throw new Unauthorized("That password is not right, so the account was not deleted");
   }
   const orders = await listOrdersOfUser(kv, user.userId);

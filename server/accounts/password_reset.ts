@@ -86,7 +86,7 @@ export async function requestPasswordReset(
 
 /** Sets a new password through a reset link; every session of the account ends. */
 export async function confirmPasswordReset(
-  deps: Pick<AppDeps, "kv" | "clock">,
+  deps: Pick<AppDeps, "kv" | "clock" | "passwordIterations">,
   token: string,
   password: string,
 ): Promise<void> {
@@ -98,7 +98,7 @@ export async function confirmPasswordReset(
   if (!account.value || (account.value.generation ?? 0) !== reset.value.generation) {
     throw new InvalidInput(BAD_LINK);
   }
-  const next = await withNewPassword(account.value, password);
+  const next = await withNewPassword(account.value, password, deps.passwordIterations);
   // The link is spent in the same write as the password: a second use finds nothing.
   const done = await kv.atomic().check(reset).check(account)
     .delete(resetKey)

@@ -5,7 +5,10 @@ import { passwordGate } from "../password_gate.ts";
 import { keys } from "../kv/keys.ts";
 import { createSession, deleteSession, type SessionKind, touchSession } from "./sessions.ts";
 
-/** PBKDF2-HMAC-SHA256 at OWASP's recommended 600,000 iterations, through Web Crypto. */
+/**
+ * PBKDF2-HMAC-SHA256 at OWASP's recommended 600,000 iterations, through Web Crypto: the count of
+ * every new hash unless the app is given another (AppDeps.passwordIterations).
+ */
 const ITERATIONS = 600_000;
 
 /** Sessions end after 14 days unused, and 60 days after sign-in at the latest. */
@@ -63,6 +66,7 @@ export async function registerUser(
   email: string,
   password: string,
   requestedId: string | null,
+  iterations = ITERATIONS,
 ): Promise<User> {
   const salt = randomId(16);
   // The browser's stored id is kept when it is well-formed and free, so guest data stays linked.
@@ -71,9 +75,9 @@ export async function registerUser(
   const user: User = {
     userId,
     email,
-    passwordHash: await hashPassword(password, salt, ITERATIONS),
+    passwordHash: await hashPassword(password, salt, iterations),
     salt,
-    iterations: ITERATIONS,
+    iterations,
     createdAt: clock.now(),
   };
   const result = await kv.atomic()
@@ -96,13 +100,14 @@ export async function checkCredentials(
   kv: Deno.Kv,
   email: string,
   password: string,
+  iterations = ITERATIONS,
 ): Promise<User | null> {
   const userId = (await kv.get<string>(keys.userByEmail(email))).value;
   const user = userId ? (await kv.get<User>(keys.user(userId))).value : null;
   const hash = await hashPassword(
     password,
     user?.salt ?? DUMMY_SALT,
-    user?.iterations ?? ITERATIONS,
+    user?.iterations ?? iterations,
   );
   if (!user) return null;
   return (await secretsEqual(hash, user.passwordHash)) ? user : null;
@@ -116,12 +121,15 @@ export interface PasswordHash {
 }
 
 /** Hashes a new password as accounts' passwords are (through the hashing gate). */
-export async function newPasswordHash(password: string): Promise<PasswordHash> {
+export async function newPasswordHash(
+  password: string,
+  iterations = ITERATIONS,
+): Promise<PasswordHash> {
   const salt = randomId(16);
   return {
-    passwordHash: await hashPassword(password, salt, ITERATIONS),
+    passwordHash: await hashPassword(password, salt, iterations),
     salt,
-    iterations: ITERATIONS,
+    iterations,
   };
 }
 
@@ -133,11 +141,12 @@ export async function newPasswordHash(password: string): Promise<PasswordHash> {
 export async function passwordMatches(
   password: string,
   stored: PasswordHash | null,
+  iterations = ITERATIONS,
 ): Promise<boolean> {
   const hash = await hashPassword(
     password,
     stored?.salt ?? DUMMY_SALT,
-    stored?.iterations ?? ITERATIONS,
+    stored?.iterations ?? iterations,
   );
   return stored !== null && await secretsEqual(hash, stored.passwordHash);
 }
@@ -183,13 +192,17 @@ export async function findUserByEmail(
  * The account with a new password and the next session generation (every session ends), to be
  * written by the caller with its own checks.
  */
-export async function withNewPassword(user: User, password: string): Promise<User> {
+export async function withNewPassword(
+  user: User,
+  password: string,
+  iterations = ITERATIONS,
+): Promise<User> {
   const salt = randomId(16);
   return {
     ...user,
     salt,
-    iterations: ITERATIONS,
-    passwordHash: await hashPassword(password, salt, ITERATIONS),
+    iterations,
+    passwordHash: await hashPassword(password, salt, iterations),
     generation: (user.generation ?? 0) + 1,
   };
 }

@@ -73,14 +73,24 @@ export function authRoutes(deps: RouteDeps): Hono {
       "Too many sign-ups from your network. Please wait a few minutes.",
     );
     const { email, password, user_id } = c.req.valid("json");
-    const user = await registerUser(kv, clock, email, password, user_id ?? null);
+    const user = await registerUser(
+      kv,
+      clock,
+      email,
+      password,
+      user_id ?? null,
+      deps.passwordIterations,
+    );
     return c.json({ ok: true, userId: user.userId } satisfies RegisterAnswer, 201);
   });
 
   app.post("/login", validateJson(loginSchema), async (c) => {
     const { email, password, cartId } = c.req.valid("json");
     const attempt = await beginLoginAttempt(kv, clock, email, passwordCaller(c, production));
-    const user = await compareWithin(attempt, () => checkCredentials(kv, email, password));
+    const user = await compareWithin(
+      attempt,
+      () => checkCredentials(kv, email, password, deps.passwordIterations),
+    );
     // One answer for an unknown email and a wrong password.
     if (!user) throw new Unauthorized("Invalid email or password");
     await attempt.succeeded();

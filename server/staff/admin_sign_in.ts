@@ -31,7 +31,7 @@ export interface PasswordSignIn {
 
 /** Checks a password (with an email: a member's); throws Unauthorized when wrong. */
 export async function checkAdminPassword(
-  deps: Pick<AppDeps, "kv" | "clock" | "config">,
+  deps: Pick<AppDeps, "kv" | "clock" | "config" | "passwordIterations">,
   caller: Caller,
   input: { email?: string; password: string },
 ): Promise<PasswordSignIn> {
@@ -51,7 +51,7 @@ export async function checkAdminPassword(
   const member = entry?.value.status === "active" ? entry.value : null;
   const right = await compareWithin(
     attempt,
-    () => passwordMatches(input.password, member?.password ?? null),
+    () => passwordMatches(input.password, member?.password ?? null, deps.passwordIterations),
   );
   if (!right || !member) {
     await recordFailure(deps, { kind: "staff", id: entry?.value.id ?? "", name: email }, caller);

@@ -110,7 +110,7 @@ export async function inviteStaff(
  * answers the member. Counted per client before the token is looked up.
  */
 export async function acceptInvitation(
-  deps: Pick<AppDeps, "kv" | "clock">,
+  deps: Pick<AppDeps, "kv" | "clock" | "passwordIterations">,
   input: { token: string; password: string },
   client: string,
 ): Promise<StaffMember> {
@@ -134,7 +134,7 @@ export async function acceptInvitation(
   const joined: StaffMember = {
     ...member,
     status: "active",
-    password: await newPasswordHash(input.password),
+    password: await newPasswordHash(input.password, deps.passwordIterations),
     joinedAt: now,
   };
   delete joined.inviteHash;

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { bearer, createTestApp, type TestApp } from "../helpers/test_app.ts";
+import { bearer, createTestApp, FEW_ITERATIONS, type TestApp } from "../helpers/test_app.ts";
 import { PASSWORD_MESSAGE } from "../../shared/schemas.ts";
 import { USER_IDLE_MS } from "../../server/accounts/users.ts";
 import { keys } from "../../server/kv/keys.ts";
@@ -192,4 +192,33 @@ Deno.test("a signed-in checkout records the user; /auth/orders lists it", async 
     },
   });
   assert.equal(bad.status, 400);
+});
+
+Deno.test("an app given another hash cost makes new hashes with it; stored ones keep theirs", async () => {
+  const kv = await Deno.openKv(":memory:");
+  try {
+    {
+      await using shop = await createTestApp({ kv });
+      assert.equal((await register(shop)).status, 201);
+    }
+    await using cheap = await createTestApp({
+      kv,
+      seed: false,
+      passwordIterations: FEW_ITERATIONS,
+    });
+    const other = { email: "lee@example.com", password: "Sw1tchesRule" };
+    assert.equal((await register(cheap, other)).status, 201);
+    const iterationsOf = async (email: string) => {
+      const id = (await kv.get<string>(keys.userByEmail(email))).value!;
+      return (await kv.get<User>(keys.user(id))).value!.iterations;
+    };
+    assert.equal(await iterationsOf(GOOD.email), 600_000, "the shop's own cost");
+    assert.equal(await iterationsOf(other.email), FEW_ITERATIONS);
+    // Each signs in against its own stored cost, and a wrong password is still refused.
+    assert.equal((await login(cheap)).status, 200);
+    assert.equal((await login(cheap, other)).status, 200);
+    assert.equal((await login(cheap, { ...other, password: "Wrong1234" })).status, 401);
+  } finally {
+    kv.close();
+  }
 });

@@ -257,6 +257,12 @@ Deno.test("a page's path in another case or encoding is sent to the page, and ne
   assert.equal(missing.status, 404);
   assert.equal(title(missing.text), "Page not found | Switch Tester Shop");
   assert.match(textOf(missing.text), /not found/i);
+  // The page itself, as the browser test read it before (moved here: the server renders it).
+  assert.equal(
+    textOf(missing.text.match(/<h1[^>]*>([\s\S]*?)<\/h1>/)?.[1] ?? "").trim(),
+    "Page not found",
+  );
+  assert.match(missing.text, /<a[^>]* href="\/shop"[^>]*>Browse the shop<\/a>/);
   assert.doesNotMatch(missing.text, /Custom switch tester/);
   const shop = await t.request("/shop");
   assert.equal(shop.status, 200);

@@ -191,8 +191,12 @@ e2eTest(
     );
     await phone.page.getByRole("button", { name: "Open menu" }).click();
     const phoneNav = phone.page.getByRole("navigation", { name: "Main" });
-    assert.ok(await phoneNav.getByRole("link", { name: "My orders" }).isVisible());
-    assert.ok(await phoneNav.getByRole("button", { name: `Sign out (${email})` }).isVisible());
+    // Waited for, not read at once: the menu opens on the next render, which a busy machine (four
+    // test files at a time, other suites beside them) may draw after the click returns.
+    await phoneNav.getByRole("link", { name: "My orders" }).waitFor({ state: "visible" });
+    await phoneNav.getByRole("button", { name: `Sign out (${email})` }).waitFor({
+      state: "visible",
+    });
     assert.deepEqual(phone.problems.errors, []);
   },
 );

@@ -11,6 +11,10 @@ import type { Page } from "playwright-core";
 import { e2eTest } from "./helpers/e2e.ts";
 import { waitForBadge } from "./helpers/browser.ts";
 import { postOk } from "./helpers/api.ts";
+import { TIMINGS } from "../../shared/policy.ts";
+
+/** How long the pack page's "View Cart" toast shows (cart_toasts.tsx: twice the default). */
+const TOAST_MS = TIMINGS.toastMs * 2;
 
 async function axe(page: Page, when: string): Promise<void> {
   const results = await new AxeBuilder({ page })
@@ -286,19 +290,29 @@ e2eTest(
   "keyboard: a toast holds while its link has the focus; the menu closes when Tab leaves it",
   async (e2e) => {
     const { page } = await e2e.newPage();
+    // The page's own clock, moved by the test: the toast's seconds pass at once, not in real time.
+    await page.clock.install();
     await page.goto("/testers/starter-pack");
     await page.getByRole("heading", { level: 1 }).waitFor();
     await page.waitForLoadState("networkidle");
     await tabTo(page, /^Add to Cart$/);
+    // From here only runFor moves the page's time, so a slow machine cannot end the toast early.
+    await page.clock.pauseAt(await page.evaluate(() => Date.now()) + 1000);
     await page.keyboard.press("Enter");
     const link = page.getByRole("link", { name: "View Cart" });
     await link.waitFor();
     await link.focus();
-    // Twice the toast's own time: it is still there while focused.
-    await page.waitForTimeout(8000);
+    // Twice the toast's own time (4 s): it is still there while focused.
+    await page.clock.runFor(TOAST_MS * 2);
     assert.ok(await link.isVisible(), "the toast waits for the keyboard user");
-    // The focus moves on (back to the Add button): the toast then goes in its own time.
+    // The focus moves on (back to the Add button): the toast then goes in its own time, and not
+    // before it.
     await page.getByRole("button", { name: "Add to Cart" }).focus();
+    await page.clock.runFor(TOAST_MS - 500);
+    assert.ok(await link.isVisible(), "the toast keeps its own time once the focus leaves");
+    // Its own time, then react-hot-toast's second to take it off the page.
+    await page.clock.runFor(500 + 1000);
+    await page.clock.resume();
     await link.waitFor({ state: "detached", timeout: 10_000 });
 
     const phone = await e2e.newPage({ viewport: { width: 390, height: 740 } });

@@ -142,15 +142,19 @@ e2eTest(
     assert.ok(await page.getByRole("heading", { level: 1 }).isVisible(), "the page is there");
     await context.unroute(/\/assets\/main-.*\.js$/);
 
-    // With the script, the badge comes from the browser's storage before the cart is fetched.
+    // With the script, the badge comes from the browser's storage before the cart is fetched:
+    // the cart's request is held until the badge shows (a condition, not a fixed delay).
     let cartAnswered = false;
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
     await context.route(/\/api\/cart\//, async (route) => {
-      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await held;
       cartAnswered = true;
       await route.continue().catch(() => {});
     });
     await page.goto("/faq");
     await waitForBadge(page, 1);
     assert.equal(cartAnswered, false, "the badge did not wait for the cart's request");
+    release();
   },
 );

@@ -1,9 +1,21 @@
 import assert from "node:assert/strict";
 import { tempDir } from "../helpers/shop_process.ts";
 
+/**
+ * server/main.ts on node_modules as the test run set it up: in "auto" mode a start that meets
+ * another process installing prints "Blocking waiting for file lock on node_modules directory"
+ * first, and these tests read stderr line by line (with 4 test files at a time it did).
+ */
+const MAIN = [
+  "run",
+  "-A",
+  "--node-modules-dir=manual",
+  new URL("../../server/main.ts", import.meta.url).pathname,
+];
+
 Deno.test("a bad PORT stops the server with one readable line", async () => {
   const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", new URL("../../server/main.ts", import.meta.url).pathname],
+    args: MAIN,
     env: { PORT: "eighty", KV_PATH: ":memory:" },
     stdout: "piped",
     stderr: "piped",
@@ -18,7 +30,7 @@ Deno.test("a bad PORT stops the server with one readable line", async () => {
 
 Deno.test("production without PUBLIC_URL refuses to start, naming it", async () => {
   const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", new URL("../../server/main.ts", import.meta.url).pathname],
+    args: MAIN,
     env: {
       DENO_ENV: "production",
       ADMIN_PASSWORD: "a-long-admin-password",
@@ -41,7 +53,7 @@ Deno.test("production without PUBLIC_URL refuses to start, naming it", async () 
 /** Runs server/main.ts with `env` (in `cwd` when given) until it exits; answers its code and stderr lines. */
 async function startFails(env: Record<string, string>, cwd?: string) {
   const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", new URL("../../server/main.ts", import.meta.url).pathname],
+    args: MAIN,
     env: { PORT: "0", ...env },
     cwd,
     // A shop that starts when it should refuse would never exit: the test fails instead of hanging.

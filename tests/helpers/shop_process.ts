@@ -145,7 +145,15 @@ export async function startShop(options: ShopOptions = {}): Promise<ShopProcess>
   const removeKv = () => kvDir ? Deno.remove(kvDir, { recursive: true }).catch(() => {}) : null;
   const adminPassword = "e2e-admin-password-1";
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", new URL("../../server/main.ts", import.meta.url).pathname],
+    // node_modules as the test run already set it up (the test process runs in "auto" mode, which
+    // installs every package of the lock file first): checking it again at each of the suite's
+    // ~70 shop starts cost about half of a start's CPU (0.9 s of a core -> 0.4 s).
+    args: [
+      "run",
+      "-A",
+      "--node-modules-dir=manual",
+      new URL("../../server/main.ts", import.meta.url).pathname,
+    ],
     env: {
       PORT: "0",
       HOST: "127.0.0.1",

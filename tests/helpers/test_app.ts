@@ -71,7 +71,19 @@ export interface TestAppOptions {
   queue?: QueueStatus;
   /** The stop's gate, for tests of what requests meet while the shop stops. */
   shutdown?: ShutdownGate;
+  /**
+   * PBKDF2 iterations of new password hashes (default: the shop's 600,000). Files that sign in
+   * hundreds of times without testing the hash itself pass FEW_ITERATIONS: each real hash keeps a
+   * core busy for about 0.1 s.
+   */
+  passwordIterations?: number;
 }
+
+/**
+ * A password hash's cost for tests about what happens around the hash (limits, storms, bad
+ * input), not about the hash: every sign-in still hashes, through the same gate, only cheaper.
+ */
+export const FEW_ITERATIONS = 1_000;
 
 /**
  * The demo provider whose refunds fail as an unreachable provider's do while `down()` says so;
@@ -161,6 +173,7 @@ export async function createTestApp(options: TestAppOptions = {}) {
     onStep: options.onStep,
     queue: options.queue,
     shutdown: options.shutdown,
+    passwordIterations: options.passwordIterations,
   });
   /** Delivers queued emails now (stock alerts first), as the queue worker would. */
   const deliverEmails = async () => {
