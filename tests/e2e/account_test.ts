@@ -4,6 +4,9 @@ import { e2eTest } from "./helpers/e2e.ts";
 import { expectToast, waitForBadge } from "./helpers/browser.ts";
 import { PASSWORD_MESSAGE } from "../../shared/schemas.ts";
 
+/** The home page's heading, which says it has arrived. */
+const HOME_HEADING = "Feel the switch before you buy the keyboard";
+
 const PASSWORD = "Switches4ever";
 
 /** Fills the sign-in form and submits it. */
@@ -189,6 +192,10 @@ e2eTest(
       accountCartId,
       "the account's cart found again",
     );
+    // The home page has arrived before the menu is opened: its arrival moves the focus to its
+    // heading, and the scroll that may come with it closes an open menu (as a menu should not
+    // float over a page that moved on), which a busy machine made the test meet once.
+    await phone.page.getByRole("heading", { level: 1, name: HOME_HEADING }).waitFor();
     await phone.page.getByRole("button", { name: "Open menu" }).click();
     const phoneNav = phone.page.getByRole("navigation", { name: "Main" });
     // Waited for, not read at once: the menu opens on the next render, which a busy machine (four
