@@ -132,9 +132,29 @@ function otelShop(collector: { endpoint: string }, env: Record<string, string> =
       OTEL_BSP_SCHEDULE_DELAY: "100",
       OTEL_METRIC_EXPORT_INTERVAL: "250",
       OTEL_DENO_CONSOLE: "ignore",
+      // Each export gives up after 2 s rather than Deno's 10, so a stop is not held by one.
+      OTEL_EXPORTER_OTLP_TIMEOUT: "2000",
       ...env,
     },
   });
+}
+
+/**
+ * Stops an OTEL shop: SIGTERM, and SIGKILL if it has not exited 20 s later (as systemd and compose
+ * do). Deno 2.9.6 can hang in its OTLP exporter's shutdown at exit under load (denoland/deno#33157
+ * and its kin; docs/production.md): seen once in CI, the process's main thread waiting on the
+ * exporter's, minutes after the shop had logged its stop. What this file tests is the export.
+ */
+async function stopOtelShop(shop: ShopProcess): Promise<void> {
+  shop.signal("SIGTERM");
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const exited = await Promise.race([
+    shop.exited.then(() => true),
+    new Promise<boolean>((resolve) => timer = setTimeout(() => resolve(false), 20_000)),
+  ]);
+  clearTimeout(timer);
+  if (!exited) shop.signal("SIGKILL");
+  await shop.stop();
 }
 
 /** A demo order placed and paid through the API; answers its number. */
@@ -212,7 +232,7 @@ Deno.test("with OTEL_DENO=true the order steps' spans and the shop's counters re
     assert.equal(counterTotal(received, "shop.refunds.issued"), 1);
     assert.equal(counterTotal(received, "shop.refunds.failed"), 0);
   } finally {
-    await shop.stop();
+    await stopOtelShop(shop);
   }
 });
 
@@ -258,6 +278,6 @@ Deno.test("with OTEL_DENO=true an email that cannot be delivered shows in the fa
       0,
     );
   } finally {
-    await shop.stop();
+    await stopOtelShop(shop);
   }
 });
