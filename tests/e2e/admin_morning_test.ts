@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "playwright-core";
 import { e2eTest } from "./helpers/e2e.ts";
-import { expectToast, settle } from "./helpers/browser.ts";
+import { animationsDone, expectToast, settle } from "./helpers/browser.ts";
 import { ownerPost, paidOrder } from "./helpers/api.ts";
 
 const STARTER_PACK_ID = 384;
@@ -28,6 +28,7 @@ function buyer(n: number) {
 }
 
 async function axeFindings(page: Page): Promise<string[]> {
+  await animationsDone(page);
   const results = await new AxeBuilder({ page })
     .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
     .analyze();

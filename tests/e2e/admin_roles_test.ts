@@ -9,10 +9,11 @@ import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "playwright-core";
 import { e2eTest } from "./helpers/e2e.ts";
 import { austinBuyer, paidOrder } from "./helpers/api.ts";
-import { expectToast } from "./helpers/browser.ts";
+import { animationsDone, expectToast } from "./helpers/browser.ts";
 import { PACKS } from "../../shared/catalog/packs.ts";
 
 async function axeFindings(page: Page): Promise<string[]> {
+  await animationsDone(page);
   const results = await new AxeBuilder({ page })
     .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
     .analyze();

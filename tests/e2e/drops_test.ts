@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import AxeBuilder from "@axe-core/playwright";
 import { e2eTest } from "./helpers/e2e.ts";
+import { animationsDone } from "./helpers/browser.ts";
 import { PACK_INFO } from "../../shared/catalog/pack_info.ts";
 import { ITEMS } from "../../shared/catalog/items.ts";
 
@@ -30,6 +31,7 @@ async function holdSeconds(page: Page): Promise<number> {
 /** Serious or critical axe findings on the page as it is, in the given theme. */
 async function axeFindings(page: Page, theme: "light" | "dark"): Promise<string[]> {
   await page.emulateMedia({ colorScheme: theme });
+  await animationsDone(page);
   const results = await new AxeBuilder({ page })
     .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
   return results.violations.filter((v) => v.impact === "serious" || v.impact === "critical")

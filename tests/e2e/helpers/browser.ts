@@ -109,3 +109,17 @@ export async function settle(page: Page): Promise<void> {
     })
   );
 }
+
+/**
+ * Resolves once no finite animation runs (a toast fading in or out, a panel sliding): an
+ * accessibility check measures colours as drawn, and one taken mid-fade reads a half-drawn toast as
+ * a contrast failure of the moment, not of the page (seen in CI at load 15). Endless animations (a
+ * spinner) are not waited for.
+ */
+export async function animationsDone(page: Page): Promise<void> {
+  await page.waitForFunction(() =>
+    document.getAnimations().every((a) =>
+      a.playState !== "running" || a.effect?.getTiming().iterations === Infinity
+    )
+  );
+}
