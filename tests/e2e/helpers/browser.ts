@@ -111,15 +111,20 @@ export async function settle(page: Page): Promise<void> {
 }
 
 /**
- * Resolves once no finite animation runs (a toast fading in or out, a panel sliding): an
- * accessibility check measures colours as drawn, and one taken mid-fade reads a half-drawn toast as
- * a contrast failure of the moment, not of the page (seen in CI at load 15). Endless animations (a
- * spinner) are not waited for.
+ * Resolves once no toast is shown and no finite animation runs (a panel sliding): an accessibility
+ * check measures colours as drawn, and a toast that appears or fades during the scan is read
+ * half-drawn as a contrast failure of the moment, not of the page (seen twice in CI at load 15,
+ * once after the animations had ended: the toast came mid-scan). Endless animations (a spinner)
+ * are not waited for. A toast lasts 4 s.
  */
 export async function animationsDone(page: Page): Promise<void> {
-  await page.waitForFunction(() =>
-    document.getAnimations().every((a) =>
-      a.playState !== "running" || a.effect?.getTiming().iterations === Infinity
-    )
+  await page.waitForFunction(
+    () =>
+      (document.querySelector("[data-rht-toaster]")?.childElementCount ?? 0) === 0 &&
+      document.getAnimations().every((a) =>
+        a.playState !== "running" || a.effect?.getTiming().iterations === Infinity
+      ),
+    null,
+    { timeout: 15_000 },
   );
 }
