@@ -233,14 +233,19 @@ Deno.test("the opening email: a mailbox gets a few confirmations a day however m
   assert.equal(confirmations.length, 3);
 });
 
+/** A shopper signs up and, signed in, asks for the drop's opening email (no link to confirm). */
+async function signedInSignUp(t: TestApp, dropId: string, email: string): Promise<void> {
+  const account = { email, password: "Sw1tchesRule" };
+  await t.request("/auth/register", { method: "POST", body: account });
+  const token = (await t.request("/auth/login", { method: "POST", body: account })).json.token;
+  await notify(t, dropId, email, { Authorization: `Bearer ${token}` });
+}
+
 Deno.test("the opening email survives a restore: the start's sweep queues the opening again", async () => {
   await using t = await createTestApp();
   const queue = storedJobs(t.kv);
   const id = await scheduleTestDrop(t);
-  const account = { email: "ivy@example.com", password: "Sw1tchesRule" };
-  await t.request("/auth/register", { method: "POST", body: account });
-  const token = (await t.request("/auth/login", { method: "POST", body: account })).json.token;
-  await notify(t, id, "ivy@example.com", { Authorization: `Bearer ${token}` });
+  await signedInSignUp(t, id, "ivy@example.com");
   // A restore from a backup made before jobs were stored brings the records back, no jobs.
   await queue.clear();
   await sweepAtStart(t);
@@ -258,10 +263,7 @@ Deno.test("the opening email: once its pass is done, a start stores it no more",
   await using t = await createTestApp();
   const queue = storedJobs(t.kv);
   const id = await scheduleTestDrop(t);
-  const account = { email: "ivy@example.com", password: "Sw1tchesRule" };
-  await t.request("/auth/register", { method: "POST", body: account });
-  const token = (await t.request("/auth/login", { method: "POST", body: account })).json.token;
-  await notify(t, id, "ivy@example.com", { Authorization: `Bearer ${token}` });
+  await signedInSignUp(t, id, "ivy@example.com");
   t.clock.set(OPENS_AT);
   await queue.runDue(t);
   await t.deliverEmails();
