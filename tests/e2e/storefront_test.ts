@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import type { Locator, Page } from "playwright-core";
 import { e2eTest } from "./helpers/e2e.ts";
+import { animationsDone } from "./helpers/browser.ts";
 import { setComponentStock, setSwitchStock } from "./helpers/api.ts";
 import { PACKS } from "../../shared/catalog/packs.ts";
 import { SWITCHES } from "../../shared/catalog/switches.ts";
@@ -125,7 +126,10 @@ e2eTest("home: intro, gift box, a non-looping tester carousel, partners and call
     await slides.nth(2).getByRole("link").evaluate((a) => a === document.activeElement),
   );
 
-  // A card leads to its page.
+  // A card leads to its page. Clicked once the track has stopped sliding: Playwright's check that
+  // the link stands still can pass between two slow frames of the slide, and the click then landed
+  // beside the link (once in CI at load 14: no navigation).
+  await animationsDone(page);
   await slides.nth(4).getByRole("link").click();
   await page.waitForURL("**/testers/linear");
   await page.getByRole("heading", { level: 1, name: "Linear Collection" }).waitFor();
