@@ -5,8 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { findOrder } from "../../server/orders/store.ts";
-import { stripePayments } from "../../server/payments/stripe/provider.ts";
-import { FAKE_WEBHOOK_SECRET, startFakeStripe } from "../helpers/fake_stripe.ts";
+import { FAKE_STRIPE_ENV, fakeStripePayments, startFakeStripe } from "../helpers/fake_stripe.ts";
 import { createTestApp } from "../helpers/test_app.ts";
 import { storedJobs } from "../helpers/stored_jobs.ts";
 import { ledgerOf, placeFor, scheduleDrop } from "../helpers/drop_fixtures.ts";
@@ -14,24 +13,13 @@ import { STARTER } from "../helpers/shop_fixtures.ts";
 import { PACKS } from "../../shared/catalog/packs.ts";
 import { COMPONENTS, switchKey } from "../../shared/bom.ts";
 
-const STRIPE_ENV = {
-  STRIPE_SECRET_KEY: "sk_test_x",
-  STRIPE_PUBLISHABLE_KEY: "pk_test_x",
-  STRIPE_WEBHOOK_SECRET: FAKE_WEBHOOK_SECRET,
-};
+const STRIPE_ENV = FAKE_STRIPE_ENV;
 
 Deno.test("a Stripe payment whose address is longer than a KV key is recorded and counted", async () => {
   await using fake = await startFakeStripe();
   await using t = await createTestApp({
     env: STRIPE_ENV,
-    payments: (_kv, clock) =>
-      stripePayments({
-        secretKey: STRIPE_ENV.STRIPE_SECRET_KEY,
-        publishableKey: STRIPE_ENV.STRIPE_PUBLISHABLE_KEY,
-        webhookSecret: STRIPE_ENV.STRIPE_WEBHOOK_SECRET,
-        apiUrl: fake.url,
-        clock,
-      }),
+    payments: fakeStripePayments(fake),
   });
   const queue = storedJobs(t.kv);
   fake.now = () => t.clock.now();

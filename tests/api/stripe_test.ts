@@ -11,19 +11,20 @@ import type { StopJob } from "../../server/orders/stop_job.ts";
 import { migrate } from "../../server/ops/migrations.ts";
 import type { StockRecord } from "../../server/stock/record.ts";
 import { listOutbox } from "../../server/email/outbox.ts";
-import { INTERNATIONAL_COUNTRIES, stripePayments } from "../../server/payments/stripe/provider.ts";
-import { FAKE_WEBHOOK_SECRET, type FakeStripe, startFakeStripe } from "../helpers/fake_stripe.ts";
+import { INTERNATIONAL_COUNTRIES } from "../../server/payments/stripe/provider.ts";
+import {
+  FAKE_STRIPE_ENV,
+  type FakeStripe,
+  fakeStripePayments,
+  startFakeStripe,
+} from "../helpers/fake_stripe.ts";
 import { changedKeys, createTestApp, snapshot, type TestApp } from "../helpers/test_app.ts";
 import { storedJobs } from "../helpers/stored_jobs.ts";
 
 // deno-lint-ignore no-explicit-any
 type Json = any;
 
-const STRIPE_ENV = {
-  STRIPE_SECRET_KEY: "sk_test_x",
-  STRIPE_PUBLISHABLE_KEY: "pk_test_x",
-  STRIPE_WEBHOOK_SECRET: FAKE_WEBHOOK_SECRET,
-};
+const STRIPE_ENV = FAKE_STRIPE_ENV;
 
 const US_ADDRESS = {
   street: "1 Main St",
@@ -45,14 +46,7 @@ async function stripeShop(
   const t = await createTestApp({
     env: { ...STRIPE_ENV, ...env },
     onStep,
-    payments: (_kv, clock) =>
-      stripePayments({
-        secretKey: STRIPE_ENV.STRIPE_SECRET_KEY,
-        publishableKey: STRIPE_ENV.STRIPE_PUBLISHABLE_KEY,
-        webhookSecret: STRIPE_ENV.STRIPE_WEBHOOK_SECRET,
-        apiUrl: fake.url,
-        clock,
-      }),
+    payments: fakeStripePayments(fake),
   });
   const queue = storedJobs(t.kv);
   // Stripe's expires_at window is judged against the shop's (test) clock.

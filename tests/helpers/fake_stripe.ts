@@ -4,9 +4,31 @@
  * error shape, idempotency keys, and webhook events signed with the SDK's own test-header helper.
  */
 import Stripe from "stripe";
+import type { Clock } from "../../server/clock.ts";
+import type { PaymentProvider } from "../../server/payments/provider.ts";
+import { stripePayments } from "../../server/payments/stripe/provider.ts";
 
 /** The webhook secret the fake signs with (the tests' STRIPE_WEBHOOK_SECRET). */
 export const FAKE_WEBHOOK_SECRET = "whsec_test";
+
+/** The shop's Stripe keys in a test app talking to a fake Stripe. */
+export const FAKE_STRIPE_ENV = {
+  STRIPE_SECRET_KEY: "sk_test_x",
+  STRIPE_PUBLISHABLE_KEY: "pk_test_x",
+  STRIPE_WEBHOOK_SECRET: FAKE_WEBHOOK_SECRET,
+};
+
+/** A test app's `payments`: the shop's Stripe provider, with those keys, pointed at `fake`. */
+export function fakeStripePayments(fake: { url: string }) {
+  return (_kv: Deno.Kv, clock: Clock): PaymentProvider =>
+    stripePayments({
+      secretKey: FAKE_STRIPE_ENV.STRIPE_SECRET_KEY,
+      publishableKey: FAKE_STRIPE_ENV.STRIPE_PUBLISHABLE_KEY,
+      webhookSecret: FAKE_STRIPE_ENV.STRIPE_WEBHOOK_SECRET,
+      apiUrl: fake.url,
+      clock,
+    });
+}
 
 /** A request the fake received, with its form body decoded into nested objects. */
 export interface RecordedRequest {
