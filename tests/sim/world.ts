@@ -25,6 +25,7 @@ import { restoreLines } from "../../server/ops/restore.ts";
 import type { StockKey } from "../../shared/bom.ts";
 import { fixedClock, sendTo, TEST_ADMIN_PASSWORD, type TestRequest } from "../helpers/test_app.ts";
 import { SimCrash, SimKv } from "./sim_kv.ts";
+import type { StockRead } from "./view.ts";
 import { type SimMailer, simMailer } from "./sim_mailer.ts";
 import {
   type ProviderFaults,
@@ -105,6 +106,8 @@ export class World {
   readonly providerLog: ProviderLog = { attempts: [] };
   readonly instances: Instance[] = [];
   readonly stockLog: StockWrite[] = [];
+  /** The stock as the last view read it (view.ts). */
+  stockRead?: StockRead;
   /** Log lines of every instance (the last ones are printed with a failure). */
   readonly logs: LogEntry[] = [];
   /** Fault kinds this history exercised, for the run's coverage count. */
