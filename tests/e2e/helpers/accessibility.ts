@@ -5,7 +5,7 @@
  * checked from a few tabs at once: most of a check is waiting for the page to settle.
  */
 import assert from "node:assert/strict";
-import AxeBuilder from "@axe-core/playwright";
+import { axeFindings } from "./axe.ts";
 import { e2eTest } from "./e2e.ts";
 import { PAGES } from "../../../shared/routes.ts";
 
@@ -33,14 +33,9 @@ export function accessibilityTest(theme: "light" | "dark"): void {
           await page.locator("h1").first().waitFor();
           await page.waitForLoadState("networkidle");
           assert.equal(await page.locator("html").getAttribute("data-theme"), theme, path);
-          const results = await new AxeBuilder({ page })
-            .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
-            .analyze();
-          for (const v of results.violations) {
-            if (v.impact !== "serious" && v.impact !== "critical") continue;
-            const nodes = v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(" | ");
-            found.push(`${path}: ${v.id} (${v.impact}): ${v.help} — ${nodes}`);
-          }
+          found.push(
+            ...(await axeFindings(page, { quiet: false })).map((finding) => `${path}: ${finding}`),
+          );
           checked.push(path);
         }
       }));
