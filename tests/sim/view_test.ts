@@ -46,3 +46,34 @@ Deno.test("a stock write that escaped the log fails the check once the world hea
     world.close();
   }
 });
+
+Deno.test("a view lists again a prefix a shop instance wrote under, and keeps the others", async () => {
+  const world = await createWorld({ instances: 1, mode: "inline" });
+  try {
+    const model = newModel(0, new Map());
+    assert.equal((await readView(world, model)).promoUses.size, 0);
+    await world.instances[0].kv.set(["promo_uses", "SAVE10"], new Deno.KvU64(2n));
+    const view = await readView(world, model);
+    assert.equal(view.promoUses.get("SAVE10"), 2);
+    assert.ok(view.products.size > 0, "the products, unwritten, are still in the view");
+  } finally {
+    world.close();
+  }
+});
+
+Deno.test("any write that escaped the log fails the check once the world heals", async () => {
+  const world = await createWorld({ instances: 1, mode: "inline" });
+  try {
+    const model = newModel(0, new Map());
+    await readView(world, model);
+    await world.store.set(["promo_uses", "SAVE10"], new Deno.KvU64(1n));
+    await assert.rejects(
+      () => checkSettled(model, world),
+      (error) =>
+        error instanceof Violation &&
+        /the view read step by step differs from the store read afresh/.test(error.message),
+    );
+  } finally {
+    world.close();
+  }
+});
