@@ -4,7 +4,6 @@
  * 50 ms of React's synchronous work; the main thread's part, the page's API reads, is a few). Where a worker cannot start or dies, pages are rendered
  * on this thread from then on, as before (the render budgets of page_server.ts still bound them).
  */
-import { renderApp } from "./render_app.tsx";
 
 /** A page rendered, whole: its HTML and the API answers (by path) it was made from. */
 export interface RenderedPage {
@@ -43,6 +42,10 @@ const jobs = new Map<number, Job>();
 
 /** The page rendered on this thread. */
 async function renderHere(job: Omit<Job, "resolve" | "reject">): Promise<RenderedPage> {
+  // Loaded here only when this thread renders (no worker could start, or it died): the worker
+  // loads React and the app's components itself, and a process rendering no page (an API test's
+  // app) never needs them.
+  const { renderApp } = await import("./render_app.tsx");
   const rendered = await renderApp(job.url, job.imageBase, job.get, job.onError);
   const html = await new Response(rendered.html).text();
   return { html, answers: rendered.answers, paths: rendered.paths(), failed: rendered.failed() };

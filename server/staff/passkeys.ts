@@ -4,15 +4,11 @@
  * checked origin in development), so a passkey made for the shop works nowhere else. Every
  * passkey must verify its user (a PIN or a fingerprint), which makes it two factors on its own.
  */
-import {
-  type AuthenticationResponseJSON,
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  type PublicKeyCredentialCreationOptionsJSON,
-  type PublicKeyCredentialRequestOptionsJSON,
-  type RegistrationResponseJSON,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
+import type {
+  AuthenticationResponseJSON,
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+  RegistrationResponseJSON,
 } from "@simplewebauthn/server";
 import { SHOP_NAME } from "../../shared/policy.ts";
 import type { PasskeyView } from "../../shared/second_factor_views.ts";
@@ -31,6 +27,21 @@ import {
   toBase64Url,
 } from "./webauthn_challenges.ts";
 import { hashRecoveryCode, newRecoveryCodes } from "./recovery_codes.ts";
+
+/**
+ * The WebAuthn library, loaded when a passkey is first added or used: it brings an X.509 and
+ * ASN.1 stack whose loading cost about 0.15 s of a core in every process that started (measured),
+ * and most processes (an isolate answering shoppers) never meet a passkey.
+ */
+let webauthnLoading: Promise<typeof import("@simplewebauthn/server")> | null = null;
+function webauthn(): Promise<typeof import("@simplewebauthn/server")> {
+  if (!webauthnLoading) {
+    webauthnLoading = import("@simplewebauthn/server");
+    // A load that failed is tried again by the next passkey, not remembered.
+    webauthnLoading.catch(() => webauthnLoading = null);
+  }
+  return webauthnLoading;
+}
 
 /** Passkeys one account may hold: plenty for every device, and a bound on the record's size. */
 export const MAX_PASSKEYS = 10;
@@ -76,7 +87,7 @@ export async function registrationOptions(
   actor: Actor,
 ): Promise<PublicKeyCredentialCreationOptionsJSON> {
   const factors = await factorsOf(kv, actor.id);
-  const options = await generateRegistrationOptions({
+  const options = await (await webauthn()).generateRegistrationOptions({
     rpName: SHOP_NAME,
     rpID: rpIdOf(origin),
     userName: actor.name,
@@ -114,6 +125,7 @@ export async function addPasskey(
 ): Promise<AddedPasskey> {
   const challenge = challengeOfResponse(response.response?.clientDataJSON);
   await takeWebauthnChallenge(kv, clock, challenge, "register", actor.id);
+  const { verifyRegistrationResponse } = await webauthn();
   let info;
   try {
     const verified = await verifyRegistrationResponse({
@@ -229,7 +241,7 @@ export async function assertionOptions(
       id: p.id,
       transports: p.transports,
     }));
-  const options = await generateAuthenticationOptions({
+  const options = await (await webauthn()).generateAuthenticationOptions({
     rpID: rpIdOf(origin),
     allowCredentials: allow,
     userVerification: "required",
@@ -269,6 +281,7 @@ export async function verifyAssertion(
   const passkey = factors.passkeys.find((p) => p.id === response?.id);
   const refused = new Unauthorized("The passkey was not accepted. Please try again.");
   if (!passkey) throw refused;
+  const { verifyAuthenticationResponse } = await webauthn();
   try {
     const verified = await verifyAuthenticationResponse({
       response,

@@ -16,6 +16,7 @@ import {
   type TestApp,
 } from "../helpers/test_app.ts";
 import { FAKE_WEBHOOK_SECRET } from "../helpers/fake_stripe.ts";
+import { keyText, type WatchedKv, watchedKv } from "../helpers/watched_kv.ts";
 import { listOutbox } from "../../server/email/outbox.ts";
 import {
   newPackCart,
@@ -165,6 +166,8 @@ interface Route {
 /** What a group's routes share: the app and the fixtures made once. */
 interface GroupContext {
   t: TestApp;
+  /** The store every write of the group passes through, noted. */
+  watched: WatchedKv;
   [key: string]: unknown;
 }
 
@@ -532,31 +535,46 @@ interface Kept {
   value: unknown;
 }
 
-/**
- * Every KV entry but the uncounted ones, by key (as JSON). Over a thousand cases each snapshot the
- * whole store, which grows to thousands of entries, so this is the file's main cost: entries are
- * read in large batches, and values are turned into JSON only where a versionstamp moved.
- */
+/** Every KV entry but the uncounted ones, by key (as JSON). */
 async function kvState(kv: Deno.Kv): Promise<Map<string, Kept>> {
   const entries = new Map<string, Kept>();
   for await (const e of kv.list({ prefix: [] }, { batchSize: 1000 })) {
     if (UNCOUNTED.includes(String(e.key[0]))) continue;
-    entries.set(JSON.stringify(e.key, kvJson), { versionstamp: e.versionstamp, value: e.value });
+    entries.set(keyText(e.key), { versionstamp: e.versionstamp, value: e.value });
   }
   return entries;
 }
 
 /**
- * The keys (as JSON) added, removed or given another value between two states: as the shared
- * `changedKeys` of `snapshot`s, an entry written again with the same value is not a change.
+ * Brings `state` up to the store by reading again the keys written through the watched KV since
+ * the last call, and answers those (as JSON) added, removed or given another value: as the shared
+ * `changedKeys` of `snapshot`s, an entry written again with the same value is not a change. Over
+ * a thousand cases, reading the whole store (thousands of entries) after each was the file's main
+ * cost; `runRoute` reads it whole once per route, to check this reading against.
  */
-function changedSince(before: Map<string, Kept>, after: Map<string, Kept>): string[] {
-  return [...new Set([...before.keys(), ...after.keys()])].filter((k) => {
-    const [a, b] = [before.get(k), after.get(k)];
-    if (!a || !b) return true;
-    return a.versionstamp !== b.versionstamp &&
-      JSON.stringify(a.value, kvJson) !== JSON.stringify(b.value, kvJson);
-  });
+async function catchUp(state: Map<string, Kept>, watched: WatchedKv): Promise<string[]> {
+  const written = watched.take().filter((key) => !UNCOUNTED.includes(String(key[0])));
+  const changed: string[] = [];
+  for (let i = 0; i < written.length; i += 10) {
+    const batch = written.slice(i, i + 10);
+    const entries = await watched.kv.getMany(batch);
+    for (const entry of entries) {
+      const key = keyText(entry.key);
+      const a = state.get(key);
+      const b = entry.versionstamp === null
+        ? undefined
+        : { versionstamp: entry.versionstamp, value: entry.value };
+      if (b) state.set(key, b);
+      else state.delete(key);
+      if (!a && !b) continue;
+      if (
+        !a || !b ||
+        a.versionstamp !== b.versionstamp &&
+          JSON.stringify(a.value, kvJson) !== JSON.stringify(b.value, kvJson)
+      ) changed.push(key);
+    }
+  }
+  return changed;
 }
 
 /** JSON for what KV can hold beyond plain JSON (as the shared snapshot writes it). */
@@ -596,25 +614,35 @@ async function runRoute(ctx: GroupContext, route: Route): Promise<void> {
   }
   const failures: string[] = [];
   const shared = route.fresh ? null : await route.base(ctx);
-  // The state a refused case left, checked unchanged since (only rate limits were forgotten): the
-  // next case starts from it instead of reading the whole store again. A write in between, even
-  // one a case made after its answer, then shows as the next case's change: nothing is missed.
-  let last: Map<string, Kept> | null = null;
+  const { watched } = ctx;
+  // The store as it stands, kept up with every write since: each case reads again only the keys
+  // written after the one before (the fixtures' writes too, which are not a case's change).
+  watched.take();
+  const state = await kvState(t.kv);
+  // The refused case before this one, whose state was checked unchanged: a write seen before the
+  // next request was made after its answer, and is its change.
+  let lastRefused: string | null = null;
   for (const mutation of cases) {
-    if (route.fresh) last = null;
+    if (route.fresh) lastRefused = null;
     const base = shared ?? await route.base(ctx);
     // Cases would otherwise trip the login, contact and order lookup limits meant for people.
     await forgetRateLimits(t.kv);
+    const late = await catchUp(state, watched);
+    if (lastRefused && late.length) {
+      failures.push(
+        `${lastRefused}: changed the KV after its answer: ${late.slice(0, 3).join(", ")}`,
+      );
+    }
+    lastRefused = null;
     const sent = mutation.build(route, base);
     const status = route.statuses?.[mutation.label] ?? mutation.status;
     const accepted = status === undefined ? accepts[mutation.label] : undefined;
-    const before = accepted ? null : last ?? await kvState(t.kv);
-    last = null;
     const res = await t.request(sent.path, {
       method: route.method,
       body: sent.body,
       headers: sent.headers,
     });
+    const written = await catchUp(state, watched);
     tally.cases++;
     const fail = (what: string) =>
       failures.push(`${mutation.label}: ${what} (got ${res.status} ${res.text.slice(0, 160)})`);
@@ -637,21 +665,39 @@ async function runRoute(ctx: GroupContext, route: Route): Promise<void> {
       if (problem) fail(problem);
     }
     const writes = route.writes?.[mutation.label];
-    const after = await kvState(t.kv);
-    // A case that may write (its `writes`) leaves a state the next case must read afresh.
-    if (!writes) last = after;
-    const changed = changedSince(before!, after)
+    // A case that may write (its `writes`) is not blamed for what is written after it.
+    if (!writes) lastRefused = mutation.label;
+    const changed = written
       // A prefix covers its record's indexes too ("audit" its "audit_by_kind" copies).
       .filter((k) => !writes || !k.startsWith(`["${writes.prefix}`));
     if (changed.length) fail(`changed the KV: ${changed.slice(0, 3).join(", ")}`);
   }
+  const late = await catchUp(state, watched);
+  if (lastRefused && late.length) {
+    failures.push(
+      `${lastRefused}: changed the KV after its answer: ${late.slice(0, 3).join(", ")}`,
+    );
+  }
+  // Every write passed the watched KV, so the state kept up with it is the store read afresh.
+  const afresh = await kvState(t.kv);
+  assert.deepEqual(
+    [...state].map(([k, e]) => [k, e.versionstamp]).sort(),
+    [...afresh].map(([k, e]) => [k, e.versionstamp]).sort(),
+    `${name}: a write escaped the watched KV`,
+  );
   assert.deepEqual(failures, [], `${name}: ${failures.length} of ${cases.length} cases failed`);
 }
 
 async function runGroup(group: Group, test: Deno.TestContext): Promise<void> {
   // Sign-ins and sign-ups hash every case: a cheap hash, since what is tested is the answer.
-  await using t = await createTestApp({ passwordIterations: FEW_ITERATIONS, ...group.options });
-  const ctx: GroupContext = { t, ...(await group.setup?.(t)) };
+  await using store = await Deno.openKv(":memory:");
+  const watched = watchedKv(store);
+  await using t = await createTestApp({
+    passwordIterations: FEW_ITERATIONS,
+    ...group.options,
+    kv: watched.kv,
+  });
+  const ctx: GroupContext = { t, watched, ...(await group.setup?.(t)) };
   for (const route of group.routes) {
     await test.step(`${route.method} ${route.path}`, () => runRoute(ctx, route));
   }

@@ -4,10 +4,9 @@
  * search, and the inventory's low-stock filter; each new tab checked with axe in both themes.
  */
 import assert from "node:assert/strict";
-import AxeBuilder from "@axe-core/playwright";
-import type { Page } from "playwright-core";
+import { axeFindings } from "./helpers/axe.ts";
 import { e2eTest } from "./helpers/e2e.ts";
-import { animationsDone, expectToast, settle } from "./helpers/browser.ts";
+import { expectToast, settle } from "./helpers/browser.ts";
 import { ownerPost, paidOrder } from "./helpers/api.ts";
 
 const STARTER_PACK_ID = 384;
@@ -25,15 +24,6 @@ function buyer(n: number) {
       country: "US",
     },
   };
-}
-
-async function axeFindings(page: Page): Promise<string[]> {
-  await animationsDone(page);
-  const results = await new AxeBuilder({ page })
-    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
-    .analyze();
-  return results.violations.filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.id}: ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(" "))}`);
 }
 
 e2eTest(

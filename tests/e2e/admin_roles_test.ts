@@ -5,21 +5,11 @@
  * customer export, ships an order, and reads a role's refusal in a toast.
  */
 import assert from "node:assert/strict";
-import AxeBuilder from "@axe-core/playwright";
-import type { Page } from "playwright-core";
+import { axeFindings } from "./helpers/axe.ts";
 import { e2eTest } from "./helpers/e2e.ts";
 import { austinBuyer, paidOrder } from "./helpers/api.ts";
-import { animationsDone, expectToast } from "./helpers/browser.ts";
+import { expectToast } from "./helpers/browser.ts";
 import { PACKS } from "../../shared/catalog/packs.ts";
-
-async function axeFindings(page: Page): Promise<string[]> {
-  await animationsDone(page);
-  const results = await new AxeBuilder({ page })
-    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
-    .analyze();
-  return results.violations.filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.id}: ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(" "))}`);
-}
 
 /** A script's call with a bearer key; answers the status. */
 async function scriptCall(base: string, key: string, path = "/api/admin/orders"): Promise<number> {

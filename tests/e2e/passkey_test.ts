@@ -6,20 +6,14 @@
  */
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import AxeBuilder from "@axe-core/playwright";
+import { axeFindings } from "./helpers/axe.ts";
 import { e2eTest } from "./helpers/e2e.ts";
-import { animationsDone, expectToast } from "./helpers/browser.ts";
+import { expectToast } from "./helpers/browser.ts";
 import { addVirtualAuthenticator } from "./helpers/virtual_authenticator.ts";
 
 /** No serious or critical axe finding (WCAG 2.1 A and AA) on the page as it is now. */
 async function axe(page: Page, when: string): Promise<void> {
-  await animationsDone(page);
-  const results = await new AxeBuilder({ page })
-    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
-    .analyze();
-  const found = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.id}: ${v.nodes.slice(0, 2).map((n) => n.target.join(" "))}`);
-  assert.deepEqual(found, [], when);
+  assert.deepEqual(await axeFindings(page), [], when);
 }
 
 e2eTest(

@@ -149,7 +149,10 @@ e2eTest("the not-found page's link takes a shopper on to the shop", async (e2e) 
 });
 
 e2eTest("the logo changes colour every second and the mobile menu holds the cart", async (e2e) => {
-  const { page, problems } = await e2e.newPage({ viewport: { width: 390, height: 800 } });
+  const { page, problems } = await e2e.newPage({
+    viewport: { width: 390, height: 800 },
+    motion: true,
+  });
   await page.goto("/");
   const logo = page.locator(".logo");
   const first = await logo.getAttribute("data-color-index");

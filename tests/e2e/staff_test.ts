@@ -6,9 +6,9 @@
  */
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import AxeBuilder from "@axe-core/playwright";
+import { axeFindings } from "./helpers/axe.ts";
 import { e2eTest } from "./helpers/e2e.ts";
-import { animationsDone, expectToast } from "./helpers/browser.ts";
+import { expectToast } from "./helpers/browser.ts";
 import { listOutbox } from "../../server/email/outbox.ts";
 
 const HELPER = "helper@example.com";
@@ -26,15 +26,7 @@ async function invitationLink(kvPath: string, to: string): Promise<string> {
 
 /** Fails on a serious or critical accessibility violation in what `page` shows now. */
 async function accessible(page: Page, what: string): Promise<void> {
-  await animationsDone(page);
-  const results = await new AxeBuilder({ page })
-    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
-    .analyze();
-  const serious = results.violations.filter((v) =>
-    v.impact === "serious" || v.impact === "critical"
-  )
-    .map((v) => `${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(" | ")}`);
-  assert.deepEqual(serious, [], `${what}: accessibility violations`);
+  assert.deepEqual(await axeFindings(page), [], `${what}: accessibility violations`);
 }
 
 e2eTest(

@@ -70,7 +70,7 @@ async function shownReview(reviews: Locator): Promise<string | null> {
 e2eTest("home: intro, gift box, a non-looping tester carousel, partners and call to action", async (
   e2e,
 ) => {
-  const { page, problems } = await e2e.newPage();
+  const { page, problems } = await e2e.newPage({ motion: true });
   await page.goto("/");
   await page.locator("h1").waitFor();
   const intro = await page.locator(".home-intro").textContent();
@@ -149,7 +149,10 @@ e2eTest("home: intro, gift box, a non-looping tester carousel, partners and call
 });
 
 e2eTest("home: the tester carousel shows one card at a time at 390 px", async (e2e) => {
-  const { page, problems } = await e2e.newPage({ viewport: { width: 390, height: 844 } });
+  const { page, problems } = await e2e.newPage({
+    viewport: { width: 390, height: 844 },
+    motion: true,
+  });
   await page.goto("/");
   const carousel = page.getByRole("region", { name: "Pick your tester" });
   await carousel.waitFor();
@@ -171,7 +174,7 @@ e2eTest("home: the tester carousel shows one card at a time at 390 px", async (e
 });
 
 e2eTest("home: the reviews carousel loops, auto-advances and pauses", async (e2e) => {
-  const { page, problems } = await e2e.newPage();
+  const { page, problems } = await e2e.newPage({ motion: true });
   await page.clock.install();
   await page.goto("/");
   const reviews = page.getByRole("region", { name: "What testers say" });
@@ -238,7 +241,8 @@ e2eTest("home: the reviews carousel loops, auto-advances and pauses", async (e2e
 });
 
 e2eTest("home: reviews do not rotate under prefers-reduced-motion", async (e2e) => {
-  const { page, problems } = await e2e.newPage();
+  // Motion on at first, so the page's own switch to reduced motion below is what stops them.
+  const { page, problems } = await e2e.newPage({ motion: true });
   await page.emulateMedia({ reducedMotion: "reduce" });
   await page.clock.install();
   await page.goto("/");

@@ -381,7 +381,7 @@ async function setUp(setting: Setting, world: World): Promise<Model> {
     throw new Error("setting up: the opening shelves were not written");
   }
   const stock = new Map<StockKey, number>();
-  for (const [key, record] of (await readView(world.store, newModel(0, new Map()))).stock) {
+  for (const [key, record] of (await readView(world, newModel(0, new Map()))).stock) {
     stock.set(key, record.stock + record.used);
   }
   const model = newModel(SHOPPERS, stock);
@@ -433,7 +433,7 @@ export async function play(setting: Setting, steps: Step[]): Promise<Played> {
     await fc.asyncModelRun(() => ({ model, real: world }), steps);
     world.step++;
     await heal(model, world);
-    await checkOwnerViews(model, await readView(world.store, model), world, 0, ADMIN);
+    await checkOwnerViews(model, await readView(world, model), world, 0, ADMIN);
     return {
       steps: steps.filter((s) => !s.quiet).length,
       faults: world.faultsSeen,

@@ -27,6 +27,8 @@ export interface KvWorld {
   readonly store: Deno.Kv;
   /** Records stock records written by one commit. */
   logStock(versionstamp: string, writes: [StockKey, StockRecord][]): void;
+  /** Records the keys one commit wrote (set, deleted or summed), whatever they hold. */
+  logWrites(keys: Deno.KvKey[]): void;
 }
 
 const STOCK_PREFIX = keys.stocks()[0];
@@ -143,6 +145,7 @@ class SimAtomic implements Deno.AtomicOperation {
   readonly #kv: SimKv;
   readonly #op: Deno.AtomicOperation;
   readonly #stock = new Map<StockKey, StockRecord>();
+  readonly #written: Deno.KvKey[] = [];
 
   constructor(kv: SimKv, op: Deno.AtomicOperation) {
     this.#kv = kv;
@@ -156,6 +159,7 @@ class SimAtomic implements Deno.AtomicOperation {
 
   mutate(...mutations: Deno.KvMutation[]): this {
     this.#op.mutate(...mutations);
+    this.#written.push(...mutations.map((m) => m.key));
     for (const m of mutations) {
       if (m.type === "set") this.#noteStock(m.key, m.value);
       else this.#noteStock(m.key, undefined);
@@ -165,27 +169,32 @@ class SimAtomic implements Deno.AtomicOperation {
 
   sum(key: Deno.KvKey, n: bigint): this {
     this.#op.sum(key, n);
+    this.#written.push(key);
     return this;
   }
 
   min(key: Deno.KvKey, n: bigint): this {
     this.#op.min(key, n);
+    this.#written.push(key);
     return this;
   }
 
   max(key: Deno.KvKey, n: bigint): this {
     this.#op.max(key, n);
+    this.#written.push(key);
     return this;
   }
 
   set(key: Deno.KvKey, value: unknown, options?: { expireIn?: number }): this {
     this.#op.set(key, value, options);
+    this.#written.push(key);
     this.#noteStock(key, value);
     return this;
   }
 
   delete(key: Deno.KvKey): this {
     this.#op.delete(key);
+    this.#written.push(key);
     this.#noteStock(key, undefined);
     return this;
   }
@@ -200,6 +209,7 @@ class SimAtomic implements Deno.AtomicOperation {
     if (result.ok) {
       const world = this.#kv.world;
       if (this.#stock.size > 0) world.logStock(result.versionstamp, [...this.#stock]);
+      world.logWrites(this.#written);
     }
     return result;
   }

@@ -25,6 +25,7 @@ import { restoreLines } from "../../server/ops/restore.ts";
 import type { StockKey } from "../../shared/bom.ts";
 import { fixedClock, sendTo, TEST_ADMIN_PASSWORD, type TestRequest } from "../helpers/test_app.ts";
 import { SimCrash, SimKv } from "./sim_kv.ts";
+import type { Listed, StockRead } from "./view.ts";
 import { type SimMailer, simMailer } from "./sim_mailer.ts";
 import {
   type ProviderFaults,
@@ -105,6 +106,11 @@ export class World {
   readonly providerLog: ProviderLog = { attempts: [] };
   readonly instances: Instance[] = [];
   readonly stockLog: StockWrite[] = [];
+  /** Every key a commit wrote, in the order the commits answered (what the view reads again). */
+  readonly writeLog: Deno.KvKey[] = [];
+  /** The stock as the last view read it, and the last listing of each prefix (view.ts). */
+  stockRead?: StockRead;
+  listed?: Listed;
   /** Log lines of every instance (the last ones are printed with a failure). */
   readonly logs: LogEntry[] = [];
   /** Fault kinds this history exercised, for the run's coverage count. */
@@ -166,6 +172,20 @@ export class World {
     for (const [key, record] of writes) {
       this.stockLog.push({ epoch: this.epoch, versionstamp, step: this.step, key, record });
     }
+  }
+
+  logWrites(keys: Deno.KvKey[]): void {
+    this.writeLog.push(...keys);
+  }
+
+  /**
+   * Commits a write the world makes itself (a drop the owner opens, a place in its line), past
+   * every instance, logging its keys as the instances' writes are.
+   */
+  async commitOwn(op: Deno.AtomicOperation, written: Deno.KvKey[]): Promise<boolean> {
+    const result = await op.commit();
+    if (result.ok) this.logWrites(written);
+    return result.ok;
   }
 
   // --- requests and jobs ---

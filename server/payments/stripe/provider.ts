@@ -1,4 +1,4 @@
-import Stripe from "stripe";
+import type Stripe from "stripe";
 import { type Clock, systemClock } from "../../clock.ts";
 import { ConfigError, InvalidInput } from "../../errors.ts";
 import type {
@@ -94,9 +94,38 @@ const EXPIRY_MARGIN_SECONDS = 60;
 /** Marks intents Checkout creates, whose events the session's own events already cover. */
 const VIA_CHECKOUT = "checkout_session";
 
+/** Stripe's SDK (its default export, the client class with its helpers). */
+type StripeSdk = typeof Stripe;
+
+/**
+ * Stripe's SDK, loaded when a Stripe provider is made: a shop on the demo provider (development,
+ * every test's app) never loads it, which cost about 0.1 s of a core at each start (measured).
+ */
+let sdkLoading: Promise<StripeSdk> | null = null;
+/** The SDK once loaded: any call that can throw one of its errors has loaded it first. */
+let loadedSdk: StripeSdk | null = null;
+
+function stripeSdk(): Promise<StripeSdk> {
+  if (!sdkLoading) {
+    sdkLoading = import("stripe").then((module) => loadedSdk = module.default);
+    // A load that failed is tried again by the next call, not remembered.
+    sdkLoading.catch(() => sdkLoading = null);
+  }
+  return sdkLoading;
+}
+
 /** The Stripe provider: Checkout Sessions for hosted checkout, PaymentIntents for /checkout. */
 export function stripePayments(settings: StripeSettings): PaymentProvider {
-  const stripe = stripeClient(settings);
+  let client: Promise<Stripe> | null = null;
+  const stripe = (): Promise<Stripe> => {
+    if (!client) {
+      client = stripeSdk().then((sdk) => stripeClient(sdk, settings));
+      client.catch(() => client = null);
+    }
+    return client;
+  };
+  // Loading starts with the provider, so the first checkout does not wait for it.
+  stripe();
   const clock = settings.clock ?? systemClock;
 
   const provider: PaymentProvider = {
@@ -127,7 +156,7 @@ export function stripePayments(settings: StripeSettings): PaymentProvider {
         });
       }
       const metadata = { orderNumber: input.orderNumber };
-      const session = await stripe.checkout.sessions.create({
+      const session = await (await stripe()).checkout.sessions.create({
         mode: "payment",
         line_items: lineItems,
         // A shipping rate rather than a line: promotion codes never discount shipping.
@@ -160,7 +189,7 @@ export function stripePayments(settings: StripeSettings): PaymentProvider {
     },
 
     async createEmbeddedPayment(input: EmbeddedPaymentInput): Promise<PaymentRef> {
-      const intent = await stripe.paymentIntents.create({
+      const intent = await (await stripe()).paymentIntents.create({
         amount: input.amountCents,
         currency: "usd",
         automatic_payment_methods: { enabled: true },
@@ -180,8 +209,8 @@ export function stripePayments(settings: StripeSettings): PaymentProvider {
 
     async stop(ref: PaymentRef, orderNumber: string): Promise<PaymentEvent | null> {
       try {
-        if (isHosted(ref)) await stripe.checkout.sessions.expire(ref.id);
-        else await stripe.paymentIntents.cancel(ref.id);
+        if (isHosted(ref)) await (await stripe()).checkout.sessions.expire(ref.id);
+        else await (await stripe()).paymentIntents.cancel(ref.id);
         return null;
       } catch (err) {
         // Already expired, completed or cancelled: ask which, so a taken payment is not lost.
@@ -195,7 +224,7 @@ export function stripePayments(settings: StripeSettings): PaymentProvider {
       if (!isHosted(ref)) return true;
       // A Checkout Session's expires_at is fixed when it is made (Stripe cannot change it), so a
       // hold can only run on to the session's own end.
-      const session = await stripe.checkout.sessions.retrieve(ref.id);
+      const session = await (await stripe()).checkout.sessions.retrieve(ref.id);
       return session.status === "open" && session.expires_at * 1000 >= expiresAt;
     },
 
@@ -203,34 +232,36 @@ export function stripePayments(settings: StripeSettings): PaymentProvider {
       // No amount: a full refund of what Stripe charged, which a promotion code may have lowered.
       const paymentIntent = !isHosted(ref)
         ? ref.id
-        : idOf((await stripe.checkout.sessions.retrieve(ref.id)).payment_intent);
+        : idOf((await (await stripe()).checkout.sessions.retrieve(ref.id)).payment_intent);
       // A session a promotion code made free charged nothing, so there is nothing to give back.
       if (!paymentIntent) return { id: null, status: "succeeded" };
       try {
         // The order number rides on the refund, so its later events find the order.
-        const refund = await stripe.refunds.create({
+        const refund = await (await stripe()).refunds.create({
           payment_intent: paymentIntent,
           metadata: { orderNumber },
         }, { idempotencyKey });
         return refundOutcome(refund);
       } catch (err) {
-        if (!(err instanceof Stripe.errors.StripeError && err.code === "charge_already_refunded")) {
+        const { errors } = await stripeSdk();
+        if (!(err instanceof errors.StripeError && err.code === "charge_already_refunded")) {
           throw err;
         }
         // Refunded another way (in Stripe's dashboard): that refund is this one.
-        const [latest] = (await stripe.refunds.list({ payment_intent: paymentIntent, limit: 1 }))
-          .data;
+        const [latest] =
+          (await (await stripe()).refunds.list({ payment_intent: paymentIntent, limit: 1 }))
+            .data;
         return latest ? refundOutcome(latest) : { id: null, status: "succeeded" };
       }
     },
 
     async refundStatus(refundId: string): Promise<RefundOutcome> {
-      return refundOutcome(await stripe.refunds.retrieve(refundId));
+      return refundOutcome(await (await stripe()).refunds.retrieve(refundId));
     },
 
     async poll(ref: PaymentRef, orderNumber: string): Promise<PaymentEvent | null> {
       if (isHosted(ref)) {
-        const session = await stripe.checkout.sessions.retrieve(ref.id);
+        const session = await (await stripe()).checkout.sessions.retrieve(ref.id);
         if (!sessionPaid(session)) return null;
         return {
           id: `poll_${ref.id}_paid`,
@@ -241,7 +272,7 @@ export function stripePayments(settings: StripeSettings): PaymentProvider {
           details: sessionDetails(session),
         };
       }
-      const intent = await stripe.paymentIntents.retrieve(ref.id);
+      const intent = await (await stripe()).paymentIntents.retrieve(ref.id);
       if (intent.status !== "succeeded") return null;
       return {
         id: `poll_${ref.id}_paid`,
@@ -258,12 +289,13 @@ export function stripePayments(settings: StripeSettings): PaymentProvider {
       let event: Stripe.Event;
       try {
         // The signature covers the exact bytes Stripe sent, so the body is read as text.
-        event = await Stripe.webhooks.constructEventAsync(
+        const sdk = await stripeSdk();
+        event = await sdk.webhooks.constructEventAsync(
           body,
           signature,
           settings.webhookSecret,
           undefined,
-          cryptoProvider,
+          cryptoProviderOf(sdk),
         );
       } catch {
         throw new InvalidInput("Invalid signature");
@@ -275,12 +307,17 @@ export function stripePayments(settings: StripeSettings): PaymentProvider {
 }
 
 /** Web Crypto: the SDK's synchronous Node crypto does not exist in Deno's worker build. */
-const cryptoProvider = Stripe.createSubtleCryptoProvider();
+let cryptoProvider: ReturnType<StripeSdk["createSubtleCryptoProvider"]> | null = null;
+
+function cryptoProviderOf(sdk: StripeSdk) {
+  cryptoProvider ??= sdk.createSubtleCryptoProvider();
+  return cryptoProvider;
+}
 
 /** A Stripe client for the settings; `apiUrl` moves it off api.stripe.com (tests). */
-function stripeClient(settings: StripeSettings): Stripe {
-  const config: ConstructorParameters<typeof Stripe>[1] = {
-    httpClient: Stripe.createFetchHttpClient(),
+function stripeClient(sdk: StripeSdk, settings: StripeSettings): Stripe {
+  const config: ConstructorParameters<StripeSdk>[1] = {
+    httpClient: sdk.createFetchHttpClient(),
     // A checkout must fail fast (503, nothing charged) rather than hang for the SDK's 80 s.
     timeout: 20_000,
     maxNetworkRetries: 2,
@@ -291,7 +328,7 @@ function stripeClient(settings: StripeSettings): Stripe {
     config.port = url.port || (url.protocol === "http:" ? 80 : 443);
     config.protocol = url.protocol === "http:" ? "http" : "https";
   }
-  return new Stripe(settings.secretKey, config);
+  return new sdk(settings.secretKey, config);
 }
 
 /**
@@ -310,7 +347,7 @@ export function sessionExpiresAt(reservationEndsAt: number, now: number): number
 
 /** Stripe's answer for an object that is past the state the call needs (already expired etc.). */
 function isInvalidState(err: unknown): boolean {
-  return err instanceof Stripe.errors.StripeInvalidRequestError;
+  return loadedSdk !== null && err instanceof loadedSdk.errors.StripeInvalidRequestError;
 }
 
 function idOf(value: string | { id: string } | null): string | null {

@@ -1,51 +1,10 @@
 /**
- * axe-core over one page of each page template (a module under client/features/) in one theme.
- * Pages sharing a template (the six pack pages) differ only in data, so one of them stands for
- * all. Each theme is its own test file, so the two run in parallel, and within one the pages are
- * checked from a few tabs at once: most of a check is waiting for the page to settle.
+ * One page of each page template (a module under client/features/): pages sharing a template
+ * (the six pack pages) differ only in data, so one of them stands for all.
  */
-import assert from "node:assert/strict";
-import AxeBuilder from "@axe-core/playwright";
-import { e2eTest } from "./e2e.ts";
 import { PAGES } from "../../../shared/routes.ts";
 
 /** One path per page template, with sample values for its parameters. */
 export const TEMPLATE_PATHS: readonly string[] = [
   ...new Map(PAGES.map((p) => [p.module, p.path.replace(/:\w+/, "abc")])).values(),
 ];
-
-/** Tabs checking pages at once, per theme. */
-const TABS = 3;
-
-/** Registers the accessibility test of every page template in `theme`. */
-export function accessibilityTest(theme: "light" | "dark"): void {
-  e2eTest(
-    `no serious or critical accessibility violation on any page template (${theme} theme)`,
-    async (e2e) => {
-      const queue = [...TEMPLATE_PATHS];
-      const found: string[] = [];
-      const checked: string[] = [];
-      await Promise.all(Array.from({ length: TABS }, async () => {
-        const { page } = await e2e.newPage({ allow: [/./] });
-        await page.emulateMedia({ colorScheme: theme });
-        for (let path = queue.shift(); path !== undefined; path = queue.shift()) {
-          await page.goto(path);
-          await page.locator("h1").first().waitFor();
-          await page.waitForLoadState("networkidle");
-          assert.equal(await page.locator("html").getAttribute("data-theme"), theme, path);
-          const results = await new AxeBuilder({ page })
-            .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
-            .analyze();
-          for (const v of results.violations) {
-            if (v.impact !== "serious" && v.impact !== "critical") continue;
-            const nodes = v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(" | ");
-            found.push(`${path}: ${v.id} (${v.impact}): ${v.help} — ${nodes}`);
-          }
-          checked.push(path);
-        }
-      }));
-      assert.deepEqual(found, [], `violations in the ${theme} theme`);
-      assert.deepEqual(checked.sort(), [...TEMPLATE_PATHS].sort(), "every template was checked");
-    },
-  );
-}

@@ -345,7 +345,7 @@ export class OwnerLooks extends Step {
     super();
   }
   async act(model: Model, world: World) {
-    const view = await readView(world.store, model);
+    const view = await readView(world, model);
     await checkOwnerViews(model, view, world, this.p.at, ADMIN);
   }
   toString() {

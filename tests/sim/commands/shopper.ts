@@ -236,7 +236,7 @@ export class Checkout extends Step {
     if (!order) throw new Violation(`checkout answered ${orderNumber}, which is not stored`);
     const holds = linesText(order.items.map((i): [string, number] => [i.lineId, i.quantity]));
     // A payment made while this checkout ran (another action of this step) took its lines out.
-    observePayments(model, await readView(world.store, model));
+    observePayments(model, await readView(world, model));
     if (!cart.states.slice(since).includes(holds)) {
       throw new Violation(
         `checkout ${orderNumber} holds ${holds}, but while it ran the cart held ${

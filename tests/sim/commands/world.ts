@@ -199,12 +199,12 @@ export class Interleave extends Step {
     if (!reached) {
       trap.release();
       await first;
-      observePayments(model, await readView(world.store, model));
+      observePayments(model, await readView(world, model));
       await this.p.second.act(model, world);
       return;
     }
     world.faultsSeen.add(`two at once at "${this.stepName}"`);
-    observePayments(model, await readView(world.store, model));
+    observePayments(model, await readView(world, model));
     try {
       const second = this.p.second.act(model, world);
       // The second may need what the waiting first holds (a lock turn): it gets a while, then

@@ -1,3 +1,0 @@
-import { accessibilityTest } from "./helpers/accessibility.ts";
-
-accessibilityTest("dark");
