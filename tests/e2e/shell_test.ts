@@ -1,47 +1,87 @@
 import assert from "node:assert/strict";
+import type { Page } from "playwright-core";
 import { e2eTest } from "./helpers/e2e.ts";
 import { PAGES } from "../../shared/routes.ts";
 import { SHOP_NAME, TIMINGS } from "../../shared/policy.ts";
 import { SEEDED_NOTICE_TEXT } from "../../server/catalog/notice_store.ts";
 import { settle } from "./helpers/browser.ts";
+import { axeFindings } from "./helpers/axe.ts";
+import { TEMPLATE_PATHS } from "./helpers/accessibility.ts";
 
 const SAMPLE_PATHS = PAGES.map((p) => p.path.replace(/:\w+/, "abc"));
 
-e2eTest("every route loads inside the site frame with a heading and no errors", async (e2e, t) => {
-  // Looking up an unknown order or payment session is expected to answer 404 from the API.
-  const { page, problems } = await e2e.newPage({
-    allow: [/\/api\/orders\/abc/, /\/api\/demo\/checkout-sessions\/abc/],
-  });
-  for (const path of SAMPLE_PATHS) {
-    await t.step(path, async () => {
-      problems.errors.length = 0;
-      const response = await page.goto(path);
-      assert.equal(response?.status(), 200, `${path} answers the app`);
-      await page.locator("h1").first().waitFor();
-      assert.ok((await page.locator("h1").first().textContent())?.trim(), "has a heading");
-      assert.equal(await page.locator(".banner").textContent(), SEEDED_NOTICE_TEXT);
-      assert.equal(await page.locator(".logo").textContent(), SHOP_NAME);
-      for (const link of ["Home", "Shop", "Contact"]) {
-        assert.equal(
-          await page.getByRole("navigation", { name: "Main" })
-            .getByRole("link", { name: link, exact: true }).count(),
-          1,
-        );
-      }
-      assert.equal(await page.getByRole("link", { name: /^Cart(, \d+ items?)?$/ }).count(), 1);
-      const footer = page.getByRole("navigation", { name: "Policies" });
-      for (
-        const href of ["/refund-policy", "/privacy-policy", "/shipping-policy", "/tos", "/contact"]
-      ) {
-        assert.equal(await footer.locator(`a[href="${href}"]`).count(), 1, `footer links ${href}`);
-      }
-      assert.match(await page.title(), new RegExp(SHOP_NAME));
-      // Give late requests (lazy chunks, data) a moment to fail if they are going to.
-      await page.waitForLoadState("networkidle");
-      assert.deepEqual(problems.errors, [], `${path} has no console errors or failed requests`);
+/** Turns the page to `theme` as the visitor's system setting would, once the page has followed. */
+async function turn(page: Page, theme: "light" | "dark"): Promise<void> {
+  await page.emulateMedia({ colorScheme: theme });
+  await page.waitForFunction((t) => document.documentElement.dataset.theme === t, theme);
+}
+
+/**
+ * Every route, and on the way the accessibility of one page of each template (pages sharing a
+ * template differ only in data, so one stands for all): axe whole in the light theme, then the
+ * page turned dark as a visitor's system setting turns it, and its colours checked (the dark theme
+ * is the same markup under other colours: tests/e2e/helpers/axe.ts). One load serves both checks.
+ */
+e2eTest(
+  "every route loads inside the site frame with a heading and no errors; each template passes axe in both themes",
+  async (e2e, t) => {
+    assert.ok(TEMPLATE_PATHS.every((p) => SAMPLE_PATHS.includes(p)), "every template is a route");
+    // Looking up an unknown order or payment session is expected to answer 404 from the API.
+    const { page, problems } = await e2e.newPage({
+      allow: [/\/api\/orders\/abc/, /\/api\/demo\/checkout-sessions\/abc/],
     });
-  }
-});
+    for (const path of SAMPLE_PATHS) {
+      await t.step(path, async () => {
+        problems.errors.length = 0;
+        await page.emulateMedia({ colorScheme: "light" });
+        const response = await page.goto(path);
+        assert.equal(response?.status(), 200, `${path} answers the app`);
+        await page.locator("h1").first().waitFor();
+        assert.ok((await page.locator("h1").first().textContent())?.trim(), "has a heading");
+        assert.equal(await page.locator(".banner").textContent(), SEEDED_NOTICE_TEXT);
+        assert.equal(await page.locator(".logo").textContent(), SHOP_NAME);
+        for (const link of ["Home", "Shop", "Contact"]) {
+          assert.equal(
+            await page.getByRole("navigation", { name: "Main" })
+              .getByRole("link", { name: link, exact: true }).count(),
+            1,
+          );
+        }
+        assert.equal(await page.getByRole("link", { name: /^Cart(, \d+ items?)?$/ }).count(), 1);
+        const footer = page.getByRole("navigation", { name: "Policies" });
+        for (
+          const href of [
+            "/refund-policy",
+            "/privacy-policy",
+            "/shipping-policy",
+            "/tos",
+            "/contact",
+          ]
+        ) {
+          assert.equal(
+            await footer.locator(`a[href="${href}"]`).count(),
+            1,
+            `footer links ${href}`,
+          );
+        }
+        assert.match(await page.title(), new RegExp(SHOP_NAME));
+        // Give late requests (lazy chunks, data) a moment to fail if they are going to.
+        await page.waitForLoadState("networkidle");
+        assert.deepEqual(problems.errors, [], `${path} has no console errors or failed requests`);
+        if (!TEMPLATE_PATHS.includes(path)) return;
+        assert.equal(await page.locator("html").getAttribute("data-theme"), "light", path);
+        for (const theme of ["light", "dark"] as const) {
+          await turn(page, theme);
+          assert.deepEqual(
+            await axeFindings(page, { quiet: false }),
+            [],
+            `${path}, ${theme} theme`,
+          );
+        }
+      });
+    }
+  },
+);
 
 /** Sets the site notice as the owner would (the admin PUT). */
 async function putNotice(
