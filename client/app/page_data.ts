@@ -2,30 +2,13 @@ import { createContext, use, useContext } from "react";
 import { ApiError } from "./api.ts";
 import type { Outcome } from "./request_runner.ts";
 import { pageUrl } from "../../shared/page_url.ts";
+import { type EmbeddedPageData, isRefusal, PAGE_DATA_ID } from "../../shared/page_data_wire.ts";
 
 /**
  * The answers of the shop's own GET API a page was rendered with, by path. The server renders a
  * public page with the data it needs and embeds those answers in the HTML, so the browser
  * hydrates the same page without asking again (no request waterfall at load).
  */
-
-/**
- * How an answer the API refused (4xx) is embedded: the page renders what the browser would show
- * for that refusal (an unknown order, say), and the browser does not ask again.
- */
-export interface Refusal {
-  $refused: { status: number; error: string };
-}
-
-/** A refusal to embed, from the API's status and `{ error }` message. */
-export function refusal(status: number, error: string): Refusal {
-  return { $refused: { status, error } };
-}
-
-/** Whether an answer is the API's refusal. */
-export function isRefusal(answer: unknown): answer is Refusal {
-  return typeof answer === "object" && answer !== null && "$refused" in answer;
-}
 
 /** An embedded answer or refusal as the outcome of the request the page would have made. */
 function outcomeOf(answer: unknown): Outcome<unknown> | undefined {
@@ -45,18 +28,6 @@ export interface ServerPageData {
 
 /** Set by the server's renderer only; in the browser the embedded answers are used instead. */
 export const ServerPageDataContext = createContext<ServerPageData | null>(null);
-
-/** The id of the script element the server writes the answers into. */
-export const PAGE_DATA_ID = "page-data";
-
-/**
- * What the server embeds: the URL the page was rendered for (shared/page_url.ts: its path and the
- * parameters it reads) and the answers it used.
- */
-export interface EmbeddedPageData {
-  url: string;
-  answers: Record<string, unknown>;
-}
 
 let embedded: EmbeddedPageData | null = null;
 

@@ -1,5 +1,5 @@
 import type { Context, Hono } from "hono";
-import { refusal } from "../../client/app/page_data.ts";
+import { refusal } from "../../shared/page_data_wire.ts";
 import type { ApiGet } from "./page_server.ts";
 
 /**

@@ -1,5 +1,5 @@
 import type { PageInfo } from "../../shared/routes.ts";
-import { isRefusal, PAGE_DATA_ID } from "../../client/app/page_data.ts";
+import { isRefusal, PAGE_DATA_ID } from "../../shared/page_data_wire.ts";
 import { type RenderedPage, renderPage } from "./render_elsewhere.ts";
 import { structuredData } from "./structured_data.ts";
 
