@@ -286,10 +286,12 @@ export function stripePayments(settings: StripeSettings): PaymentProvider {
     async parseWebhook(body: string, headers: Headers): Promise<PaymentEvent | null> {
       const signature = headers.get("stripe-signature");
       if (!signature) throw new InvalidInput("Invalid signature");
+      // Loaded before the check: an SDK that failed to load is the shop's failure (Stripe sends
+      // the event again), not a bad signature.
+      const sdk = await stripeSdk();
       let event: Stripe.Event;
       try {
         // The signature covers the exact bytes Stripe sent, so the body is read as text.
-        const sdk = await stripeSdk();
         event = await sdk.webhooks.constructEventAsync(
           body,
           signature,
