@@ -37,7 +37,7 @@ let webauthnLoading: Promise<typeof import("@simplewebauthn/server")> | null = n
 function webauthn(): Promise<typeof import("@simplewebauthn/server")> {
   if (!webauthnLoading) {
     webauthnLoading = import("@simplewebauthn/server");
-    // A load that failed is tried again by the next passkey, not remembered.
+    // A load that failed is not kept here: the next passkey asks for the module again.
     webauthnLoading.catch(() => webauthnLoading = null);
   }
   return webauthnLoading;
@@ -123,9 +123,10 @@ export async function addPasskey(
   name: string,
   response: RegistrationResponseJSON,
 ): Promise<AddedPasskey> {
+  // Loaded before the challenge is taken: a library that failed to load leaves it for a retry.
+  const { verifyRegistrationResponse } = await webauthn();
   const challenge = challengeOfResponse(response.response?.clientDataJSON);
   await takeWebauthnChallenge(kv, clock, challenge, "register", actor.id);
-  const { verifyRegistrationResponse } = await webauthn();
   let info;
   try {
     const verified = await verifyRegistrationResponse({

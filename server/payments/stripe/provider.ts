@@ -108,7 +108,7 @@ let loadedSdk: StripeSdk | null = null;
 function stripeSdk(): Promise<StripeSdk> {
   if (!sdkLoading) {
     sdkLoading = import("stripe").then((module) => loadedSdk = module.default);
-    // A load that failed is tried again by the next call, not remembered.
+    // A load that failed is not kept here: the next call asks for the module again.
     sdkLoading.catch(() => sdkLoading = null);
   }
   return sdkLoading;
