@@ -72,6 +72,16 @@ export interface StockRead {
   stock: Map<StockKey, StockRecord>;
 }
 
+/** Whether a reading made at `last` still stands for the store now, the log `logged` long. */
+function stillStands(
+  last: { store: Deno.Kv; epoch: number; logged: number } | undefined,
+  source: ViewSource,
+  logged: number,
+): boolean {
+  return last !== undefined && last.store === source.store && last.epoch === source.epoch &&
+    last.logged <= logged;
+}
+
 /**
  * Lists `prefix` again only where a commit wrote under it since the last view: the others are as
  * they were (every write of the shop passes the instances' KV, which logs its keys, and the
@@ -82,9 +92,8 @@ function lister(source: ViewSource) {
   const { store, epoch } = source;
   const logged = source.writeLog.length;
   const last = source.listed;
-  const valid = last !== undefined && last.store === store && last.epoch === epoch &&
-    last.logged <= logged;
-  const written = valid ? source.writeLog.slice(last.logged) : [];
+  const valid = stillStands(last, source, logged);
+  const written = valid ? source.writeLog.slice(last!.logged) : [];
   const entries = new Map<string, Deno.KvEntry<unknown>[]>();
   source.listed = { store, epoch, logged, entries };
   const under = (key: Deno.KvKey, prefix: Deno.KvKey) => prefix.every((part, i) => key[i] === part);
@@ -100,11 +109,6 @@ function lister(source: ViewSource) {
     entries.set(name, listedNow);
     for (const e of listedNow) fn(e as Deno.KvEntry<T>);
   };
-}
-
-/** Every entry under `prefix`, listed afresh. */
-async function eachAfresh<T>(kv: Deno.Kv, prefix: Deno.KvKey, fn: (e: Deno.KvEntry<T>) => void) {
-  for await (const e of kv.list<T>({ prefix }, { batchSize: 500 })) fn(e);
 }
 
 function count(value: unknown): number {
@@ -123,9 +127,9 @@ async function readStock(source: ViewSource): Promise<Map<StockKey, StockRecord>
   const logged = source.stockLog.length;
   const last = source.stockRead;
   let stock: Map<StockKey, StockRecord>;
-  if (last && last.store === store && last.epoch === epoch && last.logged <= logged) {
-    stock = new Map(last.stock);
-    const written = [...new Set(source.stockLog.slice(last.logged).map((w) => w.key))];
+  if (stillStands(last, source, logged)) {
+    stock = new Map(last!.stock);
+    const written = [...new Set(source.stockLog.slice(last!.logged).map((w) => w.key))];
     for (let i = 0; i < written.length; i += 10) {
       const batch = written.slice(i, i + 10);
       const entries = await store.getMany<StockRecord[]>(batch.map((k) => keys.stock(k)));
@@ -145,11 +149,9 @@ async function readStock(source: ViewSource): Promise<Map<StockKey, StockRecord>
 /** Every stock record in the store, read afresh. */
 export async function stockReadWhole(store: Deno.Kv): Promise<Map<StockKey, StockRecord>> {
   const stock = new Map<StockKey, StockRecord>();
-  await eachAfresh<StockRecord>(
-    store,
-    keys.stocks(),
-    (e) => stock.set(e.key[1] as StockKey, e.value),
-  );
+  for await (const e of store.list<StockRecord>({ prefix: keys.stocks() }, { batchSize: 500 })) {
+    stock.set(e.key[1] as StockKey, e.value);
+  }
   return stock;
 }
 

@@ -106,6 +106,11 @@ export class World {
   readonly providerLog: ProviderLog = { attempts: [] };
   readonly instances: Instance[] = [];
   readonly stockLog: StockWrite[] = [];
+  /**
+   * The store for writes the world makes itself (a drop the owner opens, a place in its line):
+   * past every instance, never dying, its commits logged as the instances' are.
+   */
+  readonly own: SimKv = new SimKv(this);
   /** Every key a commit wrote, in the order the commits answered (what the view reads again). */
   readonly writeLog: Deno.KvKey[] = [];
   /** The stock as the last view read it, and the last listing of each prefix (view.ts). */
@@ -176,16 +181,6 @@ export class World {
 
   logWrites(keys: Deno.KvKey[]): void {
     this.writeLog.push(...keys);
-  }
-
-  /**
-   * Commits a write the world makes itself (a drop the owner opens, a place in its line), past
-   * every instance, logging its keys as the instances' writes are.
-   */
-  async commitOwn(op: Deno.AtomicOperation, written: Deno.KvKey[]): Promise<boolean> {
-    const result = await op.commit();
-    if (result.ok) this.logWrites(written);
-    return result.ok;
   }
 
   // --- requests and jobs ---

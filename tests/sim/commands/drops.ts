@@ -81,11 +81,8 @@ export class ScheduleDrop extends Step {
       cancelledAt: null,
       soldOutAt: null,
     };
-    const byTarget = keys.dropByTarget(`${what.target.kind}:${what.target.id}`);
-    await world.commitOwn(
-      world.store.atomic().set(keys.drop(drop.id), drop).set(byTarget, drop.id),
-      [keys.drop(drop.id), byTarget],
-    );
+    await world.own.atomic().set(keys.drop(drop.id), drop)
+      .set(keys.dropByTarget(`${what.target.kind}:${what.target.id}`), drop.id).commit();
   }
   toString() {
     const what = nth(DROP_TARGETS, this.p.target)!;
@@ -178,10 +175,8 @@ async function placeOf(
   if (known) {
     const entry = await world.store.get<TicketRecord>(keys.dropTicket(drop.id, known));
     if (admit && entry.value && entry.value.admittedAt === null) {
-      await world.commitOwn(
-        world.store.atomic().check(entry).set(entry.key, { ...entry.value, admittedAt: now }),
-        [entry.key],
-      );
+      await world.own.atomic().check(entry)
+        .set(entry.key, { ...entry.value, admittedAt: now }).commit();
     }
     return known;
   }
@@ -197,10 +192,7 @@ async function placeOf(
     admittedAt: admit ? now : null,
     units: 0,
   };
-  const written = [keys.dropTicket(drop.id, ticket.ticket), keys.dropTicketOf(drop.id, holder)];
-  await world.commitOwn(
-    world.store.atomic().set(written[0], ticket).set(written[1], ticket.ticket),
-    written,
-  );
+  await world.own.atomic().set(keys.dropTicket(drop.id, ticket.ticket), ticket)
+    .set(keys.dropTicketOf(drop.id, holder), ticket.ticket).commit();
   return ticket.ticket;
 }
