@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { axeFindings } from "./helpers/axe.ts";
 import { e2eTest } from "./helpers/e2e.ts";
 import { ownerPost, paidOrder } from "./helpers/api.ts";
-import { settle } from "./helpers/browser.ts";
+import { settle, turnTheme } from "./helpers/browser.ts";
 
 const STARTER_PACK_ID = 384;
 
@@ -99,11 +99,7 @@ e2eTest("the owner reads who did what in the Audit tab, filters it and exports i
 
   // Accessible in both themes (once every toast is gone: axeFindings waits for that).
   for (const colorScheme of ["light", "dark"] as const) {
-    await page.emulateMedia({ colorScheme });
-    await page.waitForFunction(
-      (theme) => document.documentElement.dataset.theme === theme,
-      colorScheme,
-    );
+    await turnTheme(page, colorScheme);
     assert.deepEqual(await axeFindings(page), [], `Audit tab, ${colorScheme} theme`);
   }
 

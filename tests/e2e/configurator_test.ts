@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { e2eTest } from "./helpers/e2e.ts";
 import { axeFindings } from "./helpers/axe.ts";
-import { expectToast } from "./helpers/browser.ts";
+import { expectToast, turnTheme } from "./helpers/browser.ts";
 import { SWITCHES } from "../../shared/catalog/switches.ts";
 import { allBrands, filterSwitches, sortAvailableFirst } from "../../shared/filter.ts";
 import { cubeCents, customTesterCents, formatCents } from "../../shared/pricing.ts";
@@ -372,8 +372,7 @@ e2eTest(
     );
     // The card, the panel and the refusal in both themes.
     for (const theme of ["light", "dark"] as const) {
-      await page.emulateMedia({ colorScheme: theme });
-      await page.waitForFunction((t) => document.documentElement.dataset.theme === t, theme);
+      await turnTheme(page, theme);
       // Only the parts this test added to the page: axe over the whole grid takes seconds.
       const findings = await axeFindings(page, {
         include: [".switch-drop-panels", `.switch-grid li:has([data-testid="switch-${sw.id}"])`],

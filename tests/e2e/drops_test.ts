@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { axeFindings } from "./helpers/axe.ts";
+import { turnTheme } from "./helpers/browser.ts";
 import { e2eTest } from "./helpers/e2e.ts";
 import { PACK_INFO } from "../../shared/catalog/pack_info.ts";
 import { ITEMS } from "../../shared/catalog/items.ts";
@@ -29,8 +30,7 @@ async function holdSeconds(page: Page): Promise<number> {
 
 /** Serious or critical axe findings on the page as it is, in the given theme. */
 async function findingsIn(page: Page, theme: "light" | "dark"): Promise<string[]> {
-  await page.emulateMedia({ colorScheme: theme });
-  await page.waitForFunction((t) => document.documentElement.dataset.theme === t, theme);
+  await turnTheme(page, theme);
   return (await axeFindings(page)).map((finding) => `${page.url()} ${finding}`);
 }
 

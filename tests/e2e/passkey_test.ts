@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { axeFindings } from "./helpers/axe.ts";
 import { e2eTest } from "./helpers/e2e.ts";
-import { expectToast } from "./helpers/browser.ts";
+import { expectToast, turnTheme } from "./helpers/browser.ts";
 import { addVirtualAuthenticator } from "./helpers/virtual_authenticator.ts";
 
 /** No serious or critical axe finding (WCAG 2.1 A and AA) on the page as it is now. */
@@ -40,8 +40,7 @@ e2eTest(
     // The first factor hands out recovery codes, shown once until the owner says they are saved.
     assert.equal(await page.getByTestId("recovery-codes").locator("li").count(), 10);
     await axe(page, "the Security tab showing recovery codes");
-    await page.emulateMedia({ colorScheme: "dark" });
-    await page.waitForFunction(() => document.documentElement.dataset.theme === "dark");
+    await turnTheme(page, "dark");
     await axe(page, "the Security tab showing recovery codes, dark theme");
     await page.getByLabel("I saved them").check();
     await page.getByRole("button", { name: "Done" }).click();

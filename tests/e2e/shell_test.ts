@@ -1,20 +1,13 @@
 import assert from "node:assert/strict";
-import type { Page } from "playwright-core";
 import { e2eTest } from "./helpers/e2e.ts";
 import { PAGES } from "../../shared/routes.ts";
 import { SHOP_NAME, TIMINGS } from "../../shared/policy.ts";
 import { SEEDED_NOTICE_TEXT } from "../../server/catalog/notice_store.ts";
-import { settle } from "./helpers/browser.ts";
+import { settle, turnTheme } from "./helpers/browser.ts";
 import { axeFindings } from "./helpers/axe.ts";
 import { TEMPLATE_PATHS } from "./helpers/accessibility.ts";
 
 const SAMPLE_PATHS = PAGES.map((p) => p.path.replace(/:\w+/, "abc"));
-
-/** Turns the page to `theme` as the visitor's system setting would, once the page has followed. */
-async function turn(page: Page, theme: "light" | "dark"): Promise<void> {
-  await page.emulateMedia({ colorScheme: theme });
-  await page.waitForFunction((t) => document.documentElement.dataset.theme === t, theme);
-}
 
 /**
  * Every route, and on the way the accessibility of one page of each template (pages sharing a
@@ -71,7 +64,7 @@ e2eTest(
         if (!TEMPLATE_PATHS.includes(path)) return;
         assert.equal(await page.locator("html").getAttribute("data-theme"), "light", path);
         for (const theme of ["light", "dark"] as const) {
-          await turn(page, theme);
+          await turnTheme(page, theme);
           assert.deepEqual(
             await axeFindings(page, { quiet: false }),
             [],

@@ -140,3 +140,12 @@ export async function animationsDone(page: Page): Promise<void> {
     { timeout: 15_000 },
   );
 }
+
+/**
+ * Turns the page to `theme` as the visitor's system setting would, and resolves once the page has
+ * followed (the theme script sets <html data-theme>).
+ */
+export async function turnTheme(page: Page, theme: "light" | "dark"): Promise<void> {
+  await page.emulateMedia({ colorScheme: theme });
+  await page.waitForFunction((t) => document.documentElement.dataset.theme === t, theme);
+}
