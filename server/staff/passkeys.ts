@@ -27,21 +27,14 @@ import {
   toBase64Url,
 } from "./webauthn_challenges.ts";
 import { hashRecoveryCode, newRecoveryCodes } from "./recovery_codes.ts";
+import { loadOnce } from "../load_once.ts";
 
 /**
  * The WebAuthn library, loaded when a passkey is first added or used: it brings an X.509 and
  * ASN.1 stack whose loading cost about 0.15 s of a core in every process that started (measured),
  * and most processes (an isolate answering shoppers) never meet a passkey.
  */
-let webauthnLoading: Promise<typeof import("@simplewebauthn/server")> | null = null;
-function webauthn(): Promise<typeof import("@simplewebauthn/server")> {
-  if (!webauthnLoading) {
-    webauthnLoading = import("@simplewebauthn/server");
-    // A load that failed is not kept here: the next passkey asks for the module again.
-    webauthnLoading.catch(() => webauthnLoading = null);
-  }
-  return webauthnLoading;
-}
+const webauthn = loadOnce(() => import("@simplewebauthn/server"));
 
 /** Passkeys one account may hold: plenty for every device, and a bound on the record's size. */
 export const MAX_PASSKEYS = 10;

@@ -89,8 +89,19 @@ Deno.test("the server imports no client code but the app it renders (server/ssr)
  * back up. A new room must be placed here before it can import or be imported.
  */
 const SERVER_LAYERS: readonly (readonly string[])[] = [
-  // Ground: errors, time, logs, ids, CSV fields, addresses, generated images, telemetry.
-  ["errors.ts", "clock.ts", "log.ts", "crypto.ts", "csv.ts", "net", "images", "telemetry.ts"],
+  // Ground: errors, time, logs, ids, CSV fields, addresses, generated images, telemetry, loading
+  // a library when first needed.
+  [
+    "errors.ts",
+    "clock.ts",
+    "log.ts",
+    "crypto.ts",
+    "csv.ts",
+    "net",
+    "images",
+    "telemetry.ts",
+    "load_once.ts",
+  ],
   // Plumbing, no rule: KV keys and helpers, request validation, the admin password's hashing.
   ["kv", "http", "password_gate.ts"],
   // The audit log: every wing's admin writes add their entry to their own atomic write.

@@ -11,6 +11,7 @@ import type {
   RefundOutcome,
 } from "../provider.ts";
 import { storedPaymentKind } from "../provider.ts";
+import { loadOnce } from "../../load_once.ts";
 
 /** Stripe settings. */
 export interface StripeSettings {
@@ -97,33 +98,17 @@ const VIA_CHECKOUT = "checkout_session";
 /** Stripe's SDK (its default export, the client class with its helpers). */
 type StripeSdk = typeof Stripe;
 
+/** The SDK once loaded: any call that can throw one of its errors has loaded it first. */
+let loadedSdk: StripeSdk | null = null;
 /**
  * Stripe's SDK, loaded when a Stripe provider is made: a shop on the demo provider (development,
  * every test's app) never loads it, which cost about 0.1 s of a core at each start (measured).
  */
-let sdkLoading: Promise<StripeSdk> | null = null;
-/** The SDK once loaded: any call that can throw one of its errors has loaded it first. */
-let loadedSdk: StripeSdk | null = null;
-
-function stripeSdk(): Promise<StripeSdk> {
-  if (!sdkLoading) {
-    sdkLoading = import("stripe").then((module) => loadedSdk = module.default);
-    // A load that failed is not kept here: the next call asks for the module again.
-    sdkLoading.catch(() => sdkLoading = null);
-  }
-  return sdkLoading;
-}
+const stripeSdk = loadOnce(() => import("stripe").then((module) => loadedSdk = module.default));
 
 /** The Stripe provider: Checkout Sessions for hosted checkout, PaymentIntents for /checkout. */
 export function stripePayments(settings: StripeSettings): PaymentProvider {
-  let client: Promise<Stripe> | null = null;
-  const stripe = (): Promise<Stripe> => {
-    if (!client) {
-      client = stripeSdk().then((sdk) => stripeClient(sdk, settings));
-      client.catch(() => client = null);
-    }
-    return client;
-  };
+  const stripe = loadOnce(async () => stripeClient(await stripeSdk(), settings));
   // Loading starts with the provider, so the first checkout does not wait for it.
   stripe();
   const clock = settings.clock ?? systemClock;
