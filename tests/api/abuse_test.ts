@@ -9,7 +9,6 @@ import {
   adminCookie,
   bearer,
   createTestApp,
-  FEW_ITERATIONS,
   PRODUCTION,
   TEST_ADMIN_PASSWORD,
   type TestApp,
@@ -33,7 +32,7 @@ function adminVerify(t: TestApp, password: string, client: string) {
 }
 
 Deno.test("50 wrong admin passwords at once from one address: exactly 5 are compared", async () => {
-  await using t = await createTestApp({ passwordIterations: FEW_ITERATIONS });
+  await using t = await createTestApp();
   const answers = await Promise.all(
     Array.from({ length: 50 }, (_, i) => adminVerify(t, `wrong-password-${i}`, ATTACKER)),
   );
@@ -49,7 +48,7 @@ Deno.test("50 wrong admin passwords at once from one address: exactly 5 are comp
 });
 
 Deno.test("50 wrong bearer passwords at once: exactly 5 are compared; the right one still works elsewhere", async () => {
-  await using t = await createTestApp({ passwordIterations: FEW_ITERATIONS });
+  await using t = await createTestApp();
   const answers = await Promise.all(
     Array.from(
       { length: 50 },
@@ -73,7 +72,7 @@ Deno.test("50 wrong bearer passwords at once: exactly 5 are compared; the right 
 });
 
 Deno.test("admin guesses from many addresses reach a ceiling that slows the guessers, not the owner", async () => {
-  await using t = await createTestApp({ passwordIterations: FEW_ITERATIONS });
+  await using t = await createTestApp();
   // 12 addresses x 5 guesses = 60, a round at a time: 50 under the ceiling; past it, addresses
   // that have failed share one attempt every 5 seconds.
   const answers = [];
@@ -113,7 +112,7 @@ function login(t: TestApp, email: string, password: string, client: string) {
 }
 
 Deno.test("wrong shopper passwords at once from one address: 5 compared; the owner elsewhere signs in", async () => {
-  await using t = await createTestApp({ passwordIterations: FEW_ITERATIONS });
+  await using t = await createTestApp();
   await registerAccount(t, "dana@example.com");
   const answers = await Promise.all(
     Array.from({ length: 12 }, (_, i) => login(t, "dana@example.com", `guess-${i}xx`, ATTACKER)),
@@ -128,7 +127,7 @@ Deno.test("wrong shopper passwords at once from one address: 5 compared; the own
 });
 
 Deno.test("one account guessed from 60 addresses of one /24: 50, then 3 fresh and 1 slowed are compared", async () => {
-  await using t = await createTestApp({ passwordIterations: FEW_ITERATIONS });
+  await using t = await createTestApp();
   await registerAccount(t, "erin@example.com");
   // In waves the hashing queue holds, so every attempt let through is judged (one the full queue
   // answers 503 judges nothing and counts nowhere); within a wave they race.
@@ -158,7 +157,7 @@ Deno.test("one account guessed from 60 addresses of one /24: 50, then 3 fresh an
 });
 
 Deno.test("sign-ins answered 'busy' while others fill the hashing queue count nowhere: the shopper signs in once it drains", async () => {
-  await using t = await createTestApp({ passwordIterations: FEW_ITERATIONS });
+  await using t = await createTestApp();
   await registerAccount(t, "gil@example.com");
   const first = await login(t, "gil@example.com", "The-Right-Password-1", OWNER);
   assert.equal(first.status, 200, first.text);
@@ -192,7 +191,7 @@ Deno.test("sign-ins answered 'busy' while others fill the hashing queue count no
 });
 
 Deno.test("one address naming many accounts: 20 sign-in attempts per 10 minutes", async () => {
-  await using t = await createTestApp({ passwordIterations: FEW_ITERATIONS });
+  await using t = await createTestApp();
   const answers = await Promise.all(
     Array.from({ length: 26 }, (_, i) => login(t, `user${i}@example.com`, "guess-guess", ATTACKER)),
   );
@@ -201,7 +200,7 @@ Deno.test("one address naming many accounts: 20 sign-in attempts per 10 minutes"
 });
 
 Deno.test("sign-ups at once from one address: exactly 10 go on", async () => {
-  await using t = await createTestApp({ passwordIterations: FEW_ITERATIONS });
+  await using t = await createTestApp();
   const answers = await Promise.all(
     Array.from({ length: 14 }, (_, i) =>
       t.request("/auth/register", {
@@ -214,7 +213,7 @@ Deno.test("sign-ups at once from one address: exactly 10 go on", async () => {
 });
 
 Deno.test("sign-ups from one network: 30 per /24 per 10 minutes, each a hash; other networks sign up", async () => {
-  await using t = await createTestApp({ passwordIterations: FEW_ITERATIONS });
+  await using t = await createTestApp();
   function signUp(i: number, client: string) {
     return t.request("/auth/register", {
       method: "POST",
@@ -239,7 +238,7 @@ Deno.test("sign-ups from one network: 30 per /24 per 10 minutes, each a hash; ot
 });
 
 Deno.test("order number guesses at once: exactly 30 misses are looked up; real orders are not counted", async () => {
-  await using t = await createTestApp({ passwordIterations: FEW_ITERATIONS });
+  await using t = await createTestApp();
   const guesses = await Promise.all(
     Array.from(
       { length: 40 },
@@ -256,7 +255,7 @@ Deno.test("order number guesses at once: exactly 30 misses are looked up; real o
 });
 
 Deno.test("new carts: 60 per address per 10 minutes; the cart in use and other shoppers go on", async () => {
-  await using t = await createTestApp({ passwordIterations: FEW_ITERATIONS });
+  await using t = await createTestApp();
   const add = (client: string, cartId = "") =>
     t.request(`/api/cart/add?itemId=${STARTER.id}&cartId=${cartId}`, { method: "POST", client });
   let cartId = "";
@@ -276,7 +275,7 @@ Deno.test("new carts: 60 per address per 10 minutes; the cart in use and other s
 });
 
 Deno.test("a cart is stored only once it has a line", async () => {
-  await using t = await createTestApp({ passwordIterations: FEW_ITERATIONS });
+  await using t = await createTestApp();
   const carts = async () =>
     (await Array.fromAsync(t.kv.list({ prefix: keys.cart("").slice(0, 1) }))).length;
   const before = await carts();
@@ -294,7 +293,7 @@ Deno.test("a cart is stored only once it has a line", async () => {
 });
 
 Deno.test("checkouts: 20 per address per 10 minutes", async () => {
-  await using t = await createTestApp({ passwordIterations: FEW_ITERATIONS });
+  await using t = await createTestApp();
   const cartId = await newPackCart(t);
   for (let i = 0; i < 20; i++) {
     const res = await t.request(`/api/cart/${cartId}/checkout/us`, {
@@ -317,7 +316,7 @@ Deno.test("checkouts: 20 per address per 10 minutes", async () => {
 });
 
 Deno.test("writes from another site are refused; the shop's own pages and scripts go on", async () => {
-  await using t = await createTestApp({ passwordIterations: FEW_ITERATIONS });
+  await using t = await createTestApp();
   const cookie = await adminCookie(t);
   const { orderNumber } = await paidOrder(t);
   const cancel = (headers: Record<string, string>) =>
@@ -379,7 +378,6 @@ Deno.test("writes from another site are refused; the shop's own pages and script
 
 Deno.test("with PUBLIC_URL, a forged Host never reaches a link", async () => {
   await using t = await createTestApp({
-    passwordIterations: FEW_ITERATIONS,
     env: { PUBLIC_URL: "https://shop.example" },
   });
   const evil = "http://evil.example";
@@ -419,7 +417,7 @@ Deno.test("with PUBLIC_URL, a forged Host never reaches a link", async () => {
 });
 
 Deno.test("without PUBLIC_URL (development), a Host the server does not listen on is refused", async () => {
-  await using t = await createTestApp({ passwordIterations: FEW_ITERATIONS });
+  await using t = await createTestApp();
   const cartId = await newPackCart(t);
   for (const path of [`/api/cart/${cartId}/checkout/us`, "/robots.txt", "/sitemap.xml"]) {
     const res = await t.request(`http://evil.example${path}`, {
@@ -436,7 +434,7 @@ Deno.test("without PUBLIC_URL (development), a Host the server does not listen o
 });
 
 Deno.test("answers with personal data or a token are never stored by a cache", async () => {
-  await using t = await createTestApp({ passwordIterations: FEW_ITERATIONS });
+  await using t = await createTestApp();
   const { orderNumber, sessionId } = await paidOrder(t);
   const cartId = await newPackCart(t);
   const cookie = await adminCookie(t);
@@ -469,7 +467,7 @@ Deno.test("answers with personal data or a token are never stored by a cache", a
 });
 
 Deno.test("production shops keep PUBLIC_URL: links use it whatever the Host", async () => {
-  await using t = await createTestApp({ passwordIterations: FEW_ITERATIONS, env: PRODUCTION });
+  await using t = await createTestApp({ env: PRODUCTION });
   const res = await t.request("http://evil.example/robots.txt");
   assert.match(res.text, /Sitemap: https:\/\/shop\.example\/sitemap\.xml/);
 });

@@ -4,12 +4,7 @@
  * orders kept anonymised.
  */
 import assert from "node:assert/strict";
-import {
-  createTestApp,
-  FEW_ITERATIONS,
-  TEST_ADMIN_PASSWORD,
-  type TestApp,
-} from "../helpers/test_app.ts";
+import { createTestApp, TEST_ADMIN_PASSWORD, type TestApp } from "../helpers/test_app.ts";
 import { newPackCart, sessionIdOf, STARTER, US_ADDRESS } from "../helpers/shop_fixtures.ts";
 import { ERASED_TEXT, listOutbox } from "../../server/email/outbox.ts";
 import { getOrder } from "../../server/orders/store.ts";
@@ -60,7 +55,7 @@ async function confirm(t: TestApp, token: string, password: string) {
 }
 
 Deno.test("a reset link sets a new password once and signs out every session", async () => {
-  await using t = await createTestApp({ passwordIterations: FEW_ITERATIONS });
+  await using t = await createTestApp();
   const phone = await account(t);
   const laptop = await signIn(t, PASSWORD);
   const asked = await askReset(t, EMAIL);
@@ -85,7 +80,7 @@ Deno.test("a reset link sets a new password once and signs out every session", a
 });
 
 Deno.test("a link older than an hour, or from before the last new password, is refused", async () => {
-  await using t = await createTestApp({ passwordIterations: FEW_ITERATIONS });
+  await using t = await createTestApp();
   await account(t);
   await askReset(t, EMAIL);
   const first = await resetToken(t);
@@ -102,7 +97,7 @@ Deno.test("a link older than an hour, or from before the last new password, is r
 });
 
 Deno.test("the answer never tells whether an account exists; requests are limited", async () => {
-  await using t = await createTestApp({ passwordIterations: FEW_ITERATIONS });
+  await using t = await createTestApp();
   await account(t);
   const known = await askReset(t, EMAIL);
   const unknown = await askReset(t, "nobody@example.com");
@@ -148,7 +143,7 @@ async function ordersAsShopper(t: TestApp, token: string): Promise<string> {
 }
 
 Deno.test("my data: the export holds the account and orders, never the password", async () => {
-  await using t = await createTestApp({ passwordIterations: FEW_ITERATIONS });
+  await using t = await createTestApp();
   const token = await account(t);
   const orderNumber = await ordersAsShopper(t, token);
   const res = await t.request("/auth/me/export", { headers: { Authorization: `Bearer ${token}` } });
@@ -167,7 +162,7 @@ Deno.test("my data: the export holds the account and orders, never the password"
 });
 
 Deno.test("deleting the account: sessions and sign-in end, orders stay anonymised", async () => {
-  await using t = await createTestApp({ passwordIterations: FEW_ITERATIONS });
+  await using t = await createTestApp();
   const token = await account(t);
   const orderNumber = await ordersAsShopper(t, token);
   const headers = { Authorization: `Bearer ${token}` };
@@ -209,7 +204,7 @@ Deno.test("deleting the account: sessions and sign-in end, orders stay anonymise
 });
 
 Deno.test("deleting the account forgets its back-in-stock sign-ups and the devices it signed in on", async () => {
-  await using t = await createTestApp({ passwordIterations: FEW_ITERATIONS });
+  await using t = await createTestApp();
   const token = await account(t);
   const headers = { Authorization: `Bearer ${token}` };
   const own = await t.request("/api/stock-alerts", {
@@ -243,7 +238,7 @@ async function keysMentioning(t: TestApp, email: string): Promise<string[]> {
 }
 
 Deno.test("deleting the account takes its emails out of the owner's Emails tab; none can be resent", async () => {
-  await using t = await createTestApp({ passwordIterations: FEW_ITERATIONS });
+  await using t = await createTestApp();
   const token = await account(t);
   const orderNumber = await ordersAsShopper(t, token);
   await askReset(t, EMAIL);

@@ -7,7 +7,7 @@ import type { User } from "../../server/accounts/users.ts";
 
 const GOOD = { email: "dana@example.com", password: "Sw1tchesRule" };
 // The first test signs up at the shop's own hash cost and asserts it; the others test answers,
-// tokens and limits around the hash, so they hash at FEW_ITERATIONS (4 s of CPU less).
+// tokens and limits around the hash, at the test apps' FEW_ITERATIONS.
 
 async function register(t: TestApp, body: Record<string, unknown> = GOOD) {
   return await t.request("/auth/register", { method: "POST", body });
@@ -18,7 +18,7 @@ async function login(t: TestApp, body: Record<string, unknown> = GOOD) {
 }
 
 Deno.test("register, duplicate register (400), login success and failure", async () => {
-  await using t = await createTestApp();
+  await using t = await createTestApp({ realHashCost: true });
   const created = await register(t, { ...GOOD, user_id: "guest-user-id-1234" });
   assert.equal(created.status, 201);
   assert.equal(created.json.userId, "guest-user-id-1234", "the browser's id is kept");
@@ -46,7 +46,7 @@ Deno.test("register, duplicate register (400), login success and failure", async
 });
 
 Deno.test("validation the spec leaves unenforced is enforced, after stripping tags", async () => {
-  await using t = await createTestApp({ passwordIterations: FEW_ITERATIONS });
+  await using t = await createTestApp();
   const cases: [Record<string, unknown>, RegExp][] = [
     [{ ...GOOD, email: "not-an-email" }, /Please enter a valid email address/],
     [{ ...GOOD, email: "<b>dana</b>" }, /Please enter a valid email address/],
@@ -68,7 +68,7 @@ Deno.test("validation the spec leaves unenforced is enforced, after stripping ta
 });
 
 Deno.test("the token is required and checked; logout and expiry end it", async () => {
-  await using t = await createTestApp({ passwordIterations: FEW_ITERATIONS });
+  await using t = await createTestApp();
   await register(t);
   const { token } = (await login(t)).json;
   for (const path of ["/auth/orders", "/auth/me"]) {
@@ -94,7 +94,7 @@ Deno.test("the token is required and checked; logout and expiry end it", async (
 });
 
 Deno.test("login is rate limited per account and per client", async () => {
-  await using t = await createTestApp({ passwordIterations: FEW_ITERATIONS });
+  await using t = await createTestApp();
   await register(t);
   for (let i = 0; i < 5; i++) {
     assert.equal((await login(t, { ...GOOD, password: `Wrong${i}abc` })).status, 401);
@@ -108,7 +108,7 @@ Deno.test("login is rate limited per account and per client", async () => {
 });
 
 Deno.test("register is rate limited per client", async () => {
-  await using t = await createTestApp({ passwordIterations: FEW_ITERATIONS });
+  await using t = await createTestApp();
   for (let i = 0; i < 10; i++) {
     await register(t, { email: `u${i}@example.com`, password: "Abcdefg1" });
   }
@@ -117,7 +117,7 @@ Deno.test("register is rate limited per client", async () => {
 });
 
 Deno.test("at login the guest cart joins the user's cart, found again on another device", async () => {
-  await using t = await createTestApp({ passwordIterations: FEW_ITERATIONS });
+  await using t = await createTestApp();
   await register(t);
   // Device A, signed in: a Layout Tester in the account's cart.
   const a = (await login(t)).json;
@@ -143,7 +143,7 @@ Deno.test("at login the guest cart joins the user's cart, found again on another
 });
 
 Deno.test("a guest cart becomes the account's cart when the account has none", async () => {
-  await using t = await createTestApp({ passwordIterations: FEW_ITERATIONS });
+  await using t = await createTestApp();
   await register(t);
   const guest = await t.request("/api/cart/add?itemId=384", { method: "POST" });
   const res = (await login(t, { ...GOOD, cartId: guest.json.id })).json;
@@ -152,7 +152,7 @@ Deno.test("a guest cart becomes the account's cart when the account has none", a
 });
 
 Deno.test("a signed-in checkout records the user; /auth/orders lists it", async () => {
-  await using t = await createTestApp({ passwordIterations: FEW_ITERATIONS });
+  await using t = await createTestApp();
   await register(t);
   const { token } = (await login(t)).json;
   const cart = await t.request("/api/cart/add?itemId=384", {
@@ -200,14 +200,10 @@ Deno.test("an app given another hash cost makes new hashes with it; stored ones 
   const kv = await Deno.openKv(":memory:");
   try {
     {
-      await using shop = await createTestApp({ kv });
+      await using shop = await createTestApp({ kv, realHashCost: true });
       assert.equal((await register(shop)).status, 201);
     }
-    await using cheap = await createTestApp({
-      kv,
-      seed: false,
-      passwordIterations: FEW_ITERATIONS,
-    });
+    await using cheap = await createTestApp({ kv, seed: false });
     const other = { email: "lee@example.com", password: "Sw1tchesRule" };
     assert.equal((await register(cheap, other)).status, 201);
     const iterationsOf = async (email: string) => {

@@ -10,7 +10,6 @@ import {
   adminCookie,
   createTestApp,
   fakeDist,
-  FEW_ITERATIONS,
   forgetRateLimits,
   TEST_ADMIN_PASSWORD,
   type TestApp,
@@ -691,7 +690,6 @@ async function runGroup(group: Group, test: Deno.TestContext): Promise<void> {
   await using store = await Deno.openKv(":memory:");
   const watched = watchedKv(store);
   await using t = await createTestApp({
-    passwordIterations: FEW_ITERATIONS,
     ...group.options,
     kv: watched.kv,
   });
@@ -2361,7 +2359,7 @@ const XSS_ESCAPED = "&#60;img src=x onerror=alert(1)&#62;";
  * belongs to the e2e suite.
  */
 Deno.test("markup in names and addresses: stored as typed, escaped in emails, text in the CSV", async () => {
-  await using t = await createTestApp({ passwordIterations: FEW_ITERATIONS });
+  await using t = await createTestApp();
   const cookie = await adminCookie(t);
   const tagged = { street: XSS, apartment: XSS, city: XSS, state: XSS };
 
@@ -2450,7 +2448,7 @@ Deno.test("markup in names and addresses: stored as typed, escaped in emails, te
 });
 
 Deno.test("invisible and text-direction marks in names are a 400 naming the field, nothing stored", async () => {
-  await using t = await createTestApp({ passwordIterations: FEW_ITERATIONS });
+  await using t = await createTestApp();
   // One checkout, refused each time (a refused payment leaves it open).
   const hosted = await startHostedCheckout(t);
   for (const mark of ["\u200f", "\u061c", "\ufeff", "\u00ad", "\u2066"]) {

@@ -5,12 +5,7 @@
  * from other /24s of 127.0.0.0/8, or from the device they signed in on before.
  */
 import assert from "node:assert/strict";
-import {
-  createTestApp,
-  FEW_ITERATIONS,
-  TEST_ADMIN_PASSWORD,
-  type TestApp,
-} from "../helpers/test_app.ts";
+import { createTestApp, TEST_ADMIN_PASSWORD, type TestApp } from "../helpers/test_app.ts";
 import { type LoopbackAnswer, serveOnLoopback, tally } from "../helpers/loopback.ts";
 import { passwordGate } from "../../server/password_gate.ts";
 
@@ -92,7 +87,7 @@ async function storm(guess: (from: string, i: number) => Promise<LoopbackAnswer>
 }
 
 Deno.test("a rotating-address storm against the admin: the owner signs in at the first try", async () => {
-  await using t = await createTestApp({ passwordIterations: FEW_ITERATIONS });
+  await using t = await createTestApp();
   await using shop = serveOnLoopback(t.app);
   // The owner signed in on this laptop yesterday, so the shop knows the device.
   const laptop = deviceCookie(await verify(shop, "127.0.9.1", TEST_ADMIN_PASSWORD));
@@ -115,7 +110,7 @@ Deno.test("a rotating-address storm against the admin: the owner signs in at the
 });
 
 Deno.test("a rotating-address storm against a shopper: the shopper signs in at the first try", async () => {
-  await using t = await createTestApp({ passwordIterations: FEW_ITERATIONS });
+  await using t = await createTestApp();
   await using shop = serveOnLoopback(t.app);
   const victim = "victim@example.com";
   await register(t, victim);
@@ -136,7 +131,7 @@ Deno.test("a rotating-address storm against a shopper: the shopper signs in at t
 });
 
 Deno.test("a shopper refused while others guess keeps their chance: no 15-minute wait", async () => {
-  await using t = await createTestApp({ passwordIterations: FEW_ITERATIONS });
+  await using t = await createTestApp();
   await using shop = serveOnLoopback(t.app);
   const victim = "robin@example.com";
   await register(t, victim);
@@ -171,7 +166,7 @@ function stuffing(shop: Shop, addresses: string[], width = Infinity) {
 }
 
 Deno.test("340 wrong sign-ins from 17 addresses leave every other shopper able to sign in", async () => {
-  await using t = await createTestApp({ passwordIterations: FEW_ITERATIONS });
+  await using t = await createTestApp();
   await using shop = serveOnLoopback(t.app);
   const shoppers = ["ann@example.com", "bo@example.com", "cy@example.com"];
   for (const email of shoppers) await register(t, email);
@@ -190,7 +185,7 @@ Deno.test("340 wrong sign-ins from 17 addresses leave every other shopper able t
 });
 
 Deno.test("one /24 gets 200 sign-in attempts per 10 minutes; other networks go on", async () => {
-  await using t = await createTestApp({ passwordIterations: FEW_ITERATIONS });
+  await using t = await createTestApp();
   await using shop = serveOnLoopback(t.app);
   await register(t, "neighbour@example.com");
   await register(t, "elsewhere@example.com");

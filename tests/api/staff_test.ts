@@ -8,7 +8,6 @@ import assert from "node:assert/strict";
 import {
   adminCookie,
   createTestApp,
-  FEW_ITERATIONS,
   forgetRateLimits,
   TEST_ADMIN_PASSWORD,
   type TestApp,
@@ -109,7 +108,7 @@ async function auditEntries(t: TestApp): Promise<AuditEntry[]> {
 }
 
 Deno.test("invite, accept, sign in as staff: the member's dashboard opens with the staff role", async () => {
-  await using t = await createTestApp({ passwordIterations: FEW_ITERATIONS });
+  await using t = await createTestApp();
   const owner = await adminCookie(t);
   const invited = await invite(t, owner);
   assert.equal(invited.status, 201, invited.text);
@@ -160,7 +159,7 @@ Deno.test("invite, accept, sign in as staff: the member's dashboard opens with t
 });
 
 Deno.test("an invitation link works once, and not after a day; a new one kills the old", async () => {
-  await using t = await createTestApp({ passwordIterations: FEW_ITERATIONS });
+  await using t = await createTestApp();
   const owner = await adminCookie(t);
   assert.equal((await invite(t, owner)).status, 201);
   const first = await inviteToken(t);
@@ -197,7 +196,7 @@ Deno.test("an invitation link works once, and not after a day; a new one kills t
 });
 
 Deno.test("a weak password, a bad email or an unknown role is a 400 naming the field", async () => {
-  await using t = await createTestApp({ passwordIterations: FEW_ITERATIONS });
+  await using t = await createTestApp();
   const owner = await adminCookie(t);
   const badEmail = await invite(t, owner, "not-an-email");
   assert.equal(badEmail.status, 400);
@@ -214,7 +213,7 @@ Deno.test("a weak password, a bad email or an unknown role is a 400 naming the f
 });
 
 Deno.test("removal ends the member's open sessions at once", async () => {
-  await using t = await createTestApp({ passwordIterations: FEW_ITERATIONS });
+  await using t = await createTestApp();
   const owner = await adminCookie(t);
   const { id, cookie } = await helperSignedIn(t, owner);
   const laptop = (await staffLogin(t, HELPER, PASSWORD, { client: "127.0.0.32" })).cookie;
@@ -246,7 +245,7 @@ Deno.test("removal ends the member's open sessions at once", async () => {
 });
 
 Deno.test("a role change takes effect on the member's next request", async () => {
-  await using t = await createTestApp({ passwordIterations: FEW_ITERATIONS });
+  await using t = await createTestApp();
   const owner = await adminCookie(t);
   const { id, cookie } = await helperSignedIn(t, owner);
   assert.equal((await get(t, "/api/admin/staff", cookie)).status, 403);
@@ -282,7 +281,7 @@ Deno.test("a role change takes effect on the member's next request", async () =>
 });
 
 Deno.test("a staff member cannot use the Staff routes: 403 naming the owner role, never 401", async () => {
-  await using t = await createTestApp({ passwordIterations: FEW_ITERATIONS });
+  await using t = await createTestApp();
   const owner = await adminCookie(t);
   const { id, cookie } = await helperSignedIn(t, owner);
   const calls: [string, string, unknown?][] = [
@@ -305,7 +304,7 @@ Deno.test("a staff member cannot use the Staff routes: 403 naming the owner role
 });
 
 Deno.test("sessions: each account lists and ends its own; the owner sees and ends everyone's", async () => {
-  await using t = await createTestApp({ passwordIterations: FEW_ITERATIONS });
+  await using t = await createTestApp();
   const owner = await adminCookie(t);
   const { cookie: phone } = await helperSignedIn(t, owner);
   const laptopLogin = await staffLogin(t, HELPER, PASSWORD, {
@@ -395,7 +394,7 @@ Deno.test("sessions: each account lists and ends its own; the owner sees and end
 });
 
 Deno.test("a wrong email and a wrong password read the same", async () => {
-  await using t = await createTestApp({ passwordIterations: FEW_ITERATIONS });
+  await using t = await createTestApp();
   const owner = await adminCookie(t);
   await helperSignedIn(t, owner);
   const wrongPassword = await staffLogin(t, HELPER, "WrongPass123", { client: "127.0.0.40" });
@@ -432,7 +431,7 @@ Deno.test("a wrong email and a wrong password read the same", async () => {
 });
 
 Deno.test("staff sign-ins are counted before compared, per client and per account", async () => {
-  await using t = await createTestApp({ passwordIterations: FEW_ITERATIONS });
+  await using t = await createTestApp();
   const owner = await adminCookie(t);
   await helperSignedIn(t, owner);
   for (let i = 0; i < 5; i++) {
@@ -456,7 +455,7 @@ Deno.test("staff sign-ins are counted before compared, per client and per accoun
 });
 
 Deno.test("invitation acceptance is counted before compared: many wrong tokens from one client are limited", async () => {
-  await using t = await createTestApp({ passwordIterations: FEW_ITERATIONS });
+  await using t = await createTestApp();
   const owner = await adminCookie(t);
   assert.equal((await invite(t, owner)).status, 201);
   const token = await inviteToken(t);
@@ -474,7 +473,7 @@ Deno.test("invitation acceptance is counted before compared: many wrong tokens f
 });
 
 Deno.test("staff and session changes, sign-ins and sign-outs write their audit entries", async () => {
-  await using t = await createTestApp({ passwordIterations: FEW_ITERATIONS });
+  await using t = await createTestApp();
   const owner = await adminCookie(t);
   const { id, cookie } = await helperSignedIn(t, owner);
   t.clock.advance(1000);
