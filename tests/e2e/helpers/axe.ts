@@ -3,10 +3,15 @@
  * it is now, answering its serious and critical findings (each file used to spell this out).
  */
 import assert from "node:assert/strict";
-import axe from "axe-core";
 import type { AxeResults, RunOptions } from "axe-core";
 import type { Page } from "playwright-core";
 import { animationsDone } from "./browser.ts";
+
+/**
+ * axe-core's minified build (650 KB), injected into pages: the package's `source` is its readable
+ * build, 1.5 MB for the browser to parse at each injection.
+ */
+const AXE_SOURCE = await Deno.readTextFile(new URL(import.meta.resolve("axe-core/axe.min.js")));
 
 /** What the shop's pages are held to. */
 const WCAG = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
@@ -53,7 +58,7 @@ export async function axeFindings(page: Page, options: AxeOptions = {}): Promise
 }
 
 /**
- * axe run in the page's document, its 550 KB script injected once per document (a theme's two
+ * axe run in the page's document, its script injected once per document (a theme's two
  * checks share it). Not @axe-core/playwright's AxeBuilder: its default run gathers each frame's
  * results in a blank page it opens and injects the script into again, and it injects into the
  * page at every check; together about two thirds of a check's CPU in Chromium (0.45 s -> 0.15 s
@@ -66,7 +71,7 @@ async function runAxe(
 ): Promise<AxeResults> {
   const frames = page.frames().filter((f) => f !== page.mainFrame()).map((f) => f.url());
   assert.deepEqual(frames, [], "the page has frames, which this check does not read");
-  if (!(await page.evaluate(() => "axe" in globalThis))) await page.evaluate(axe.source);
+  if (!(await page.evaluate(() => "axe" in globalThis))) await page.evaluate(AXE_SOURCE);
   return await page.evaluate(({ include, options }) => {
     const inPage = globalThis as unknown as {
       axe: { run(context: unknown, options: RunOptions): Promise<AxeResults> };
