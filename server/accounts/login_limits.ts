@@ -27,6 +27,7 @@ import {
   type RateLimit,
   resetRateLimit,
 } from "../kv/rate_limit.ts";
+import { allLanded } from "../kv/kv_util.ts";
 import { knownDeviceId, rememberDevice } from "./known_devices.ts";
 
 const MINUTE = 60_000;
@@ -271,7 +272,7 @@ async function beginAttempt(
   // block's, which bound the hashing a network can cause, right or wrong.
   const taken: Hit[] = [];
   async function refuse(refusing: Count, message: string, bucket: string): Promise<never> {
-    await Promise.all(taken.map((hit) => hit.giveBack()));
+    await allLanded(taken.map((hit) => hit.giveBack()));
     throw new LimitReached(message, refusing.retryAfterSeconds, bucket);
   }
   async function take(limit: RateLimit, key: string, message: string): Promise<Count> {
@@ -286,7 +287,7 @@ async function beginAttempt(
   }
   const remember = () => rememberDevice(kv, clock, account, caller.device);
   const abandon = async () => {
-    await Promise.all(taken.splice(0).map((hit) => hit.giveBack()));
+    await allLanded(taken.splice(0).map((hit) => hit.giveBack()));
   };
 
   const perClient = rules.client
@@ -323,7 +324,7 @@ async function beginAttempt(
   const kept = [perClient, failures, perBlock];
   return {
     async succeeded() {
-      await Promise.all([
+      await allLanded([
         resetRateLimit(kv, clock, rules.failures, pair),
         ...taken.filter((hit) => !kept.includes(hit)).map((hit) => hit.giveBack()),
       ]);

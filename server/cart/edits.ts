@@ -118,6 +118,17 @@ export interface AddInput {
  * Validates the configuration and that stock covers the new quantity.
  */
 export async function addToCart(kv: Deno.Kv, clock: Clock, input: AddInput): Promise<CartRecord> {
+  try {
+    return await addLine(kv, clock, input);
+  } finally {
+    // The add answers only once the write it started alongside is done: a refused add (a sold-out
+    // item, a bad configuration) used to answer while its new cart's count was still on its way
+    // to the store, a write landing after the request ended (the simulation's backup met one).
+    await input.admitted?.catch(() => {});
+  }
+}
+
+async function addLine(kv: Deno.Kv, clock: Clock, input: AddInput): Promise<CartRecord> {
   // The cart, the line's catalogue records and the stock version are read at once (one round trip
   // on a remote KV instead of three); the cart is read again only when the commit must retry.
   let firstRead: Promise<Deno.KvEntryMaybe<CartRecord> | null> | null = input.cartId

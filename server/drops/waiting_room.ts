@@ -8,6 +8,7 @@ import type { JoinAnswer, TicketAnswer } from "../../shared/drops.ts";
 import type { Clock } from "../clock.ts";
 import { Forbidden, LimitReached, NotFound } from "../errors.ts";
 import { type Hit, hitRateLimit, type RateLimit } from "../kv/rate_limit.ts";
+import { allLanded } from "../kv/kv_util.ts";
 import { enterRoom } from "./join.ts";
 import { TRANSFERRED } from "./purchase_rules.ts";
 import type { Rooms } from "./room_snapshot.ts";
@@ -50,7 +51,9 @@ export async function takePlace(
   const { limits } = request;
   let counted: Hit[];
   try {
-    counted = await Promise.all([
+    // Both counts land before any answer: one refusing must not leave the other's write on its
+    // way to the store after the request ended.
+    counted = await allLanded([
       hitRateLimit(
         kv,
         clock,
@@ -90,7 +93,7 @@ export async function takePlace(
       return await request.carts.createEmpty();
     },
   });
-  if (!entered.created) await Promise.all(counted.map((count) => count.giveBack()));
+  if (!entered.created) await allLanded(counted.map((count) => count.giveBack()));
   const answerCart = entered.cartId ?? cartId ??
     (request.userId ? await request.carts.ofUser(request.userId) : null);
   return { ticket: entered.ticket.ticket, state: entered.state, cartId: answerCart };

@@ -123,3 +123,15 @@ export async function setMissing(
   }
   return missing.length;
 }
+
+/**
+ * Like Promise.all, but answers (or throws the first failure) only once every promise has settled:
+ * writes a request started together have all landed before it answers, even when one of them
+ * refused. Promise.all rejects at the first refusal, leaving the others' writes on their way.
+ */
+export async function allLanded<T>(writes: Promise<T>[]): Promise<T[]> {
+  const settled = await Promise.allSettled(writes);
+  const failed = settled.find((s) => s.status === "rejected");
+  if (failed) throw failed.reason;
+  return settled.map((s) => (s as PromiseFulfilledResult<T>).value);
+}

@@ -13,6 +13,7 @@ import {
 } from "../../shared/pricing.ts";
 import { CART_TTL_MS } from "../../server/cart/store.ts";
 import { MAX_CART_LINES } from "../../server/cart/rules.ts";
+import { addToCart } from "../../server/cart/edits.ts";
 import { MAX_LINE_QUANTITY } from "../../shared/policy.ts";
 import { keys } from "../../server/kv/keys.ts";
 import { commitStockChange } from "../../server/kv/version.ts";
@@ -839,4 +840,32 @@ Deno.test("a pack short of one of its switches names that switch", async () => {
   assert.deepEqual(res.json.items[0].item.shortStock, [
     { name: `${first.brand} ${first.name}`, available: 0, needed: 1 },
   ]);
+});
+
+Deno.test("a refused add answers only once the new cart's count it started has landed", async () => {
+  // The route counts a new cart alongside the add's reads (cart.ts); an add refused before it
+  // waited for the count (here a custom tester of the wrong size, refused before any read) used
+  // to answer while the count's write was still on its way, a write after the request's end.
+  await using t = await createTestApp();
+  let land!: () => void;
+  const counted = new Promise<void>((resolve) => land = resolve);
+  let answered = false;
+  const add = addToCart(t.kv, t.clock, {
+    cartId: null,
+    spec: {
+      kind: "custom",
+      size: 10,
+      keycaps: "none",
+      bodyColor: "white",
+      switchIds: pick(3),
+    },
+    quantity: 1,
+    admitted: counted,
+  }).finally(() => answered = true);
+  add.catch(() => {});
+  // One turn of the event loop: every continuation of the refusal has run by then.
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  assert.equal(answered, false, "the add waits for the count it started");
+  land();
+  await assert.rejects(add, /Please select 10 switches/);
 });

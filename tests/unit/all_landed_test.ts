@@ -1,0 +1,55 @@
+/**
+ * allLanded (server/kv/kv_util.ts): writes started together have all landed before the caller
+ * answers, even when one of them refused.
+ */
+import assert from "node:assert/strict";
+import { allLanded } from "../../server/kv/kv_util.ts";
+
+/** A promise settled by hand. */
+function pending<T>() {
+  let resolve!: (value: T) => void;
+  let reject!: (reason: unknown) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+}
+
+/** Lets every queued continuation run (one turn of the event loop; no time passes). */
+function turn(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}
+
+Deno.test("a refusal is answered only once the other writes have landed", async () => {
+  const refused = pending<number>();
+  const slow = pending<number>();
+  let answered = false;
+  const all = allLanded([refused.promise, slow.promise]).finally(() => answered = true);
+  all.catch(() => {});
+  refused.reject(new Error("limit reached"));
+  await turn();
+  assert.equal(answered, false, "still waiting for the other write");
+  slow.resolve(2);
+  await assert.rejects(all, /limit reached/);
+});
+
+Deno.test("every value, in the order given, once all have landed", async () => {
+  const first = pending<string>();
+  const second = pending<string>();
+  const all = allLanded([first.promise, second.promise]);
+  second.resolve("b");
+  first.resolve("a");
+  assert.deepEqual(await all, ["a", "b"]);
+});
+
+Deno.test("of several refusals, the first in the order given is thrown", async () => {
+  await assert.rejects(
+    allLanded([
+      Promise.resolve(1),
+      Promise.reject(new Error("one")),
+      Promise.reject(new Error("two")),
+    ]),
+    /one/,
+  );
+});
