@@ -11,6 +11,7 @@
  * A crash after any step leaves nothing half-written: an order without a payment expires with
  * its hold, and a payment taken for it is still recorded or refunded (payment.ts).
  */
+import type { Clock } from "../clock.ts";
 import { putJob } from "../kv/jobs.ts";
 import { Conflict, NotFound, Unavailable } from "../errors.ts";
 import { CART_GONE, type CartRecord, liveCart } from "../cart/store.ts";
@@ -19,7 +20,8 @@ import { type HoldsEntry } from "../stock/holds.ts";
 import { keys } from "../kv/keys.ts";
 import { hitRateLimit, type RateLimit } from "../kv/rate_limit.ts";
 import { updateOrder } from "./store.ts";
-import { normalizePromoCode, readUsage } from "../promos/store.ts";
+import { normalizePromoCode, readUsage, type UsageWant } from "../promos/store.ts";
+import { allLanded } from "../kv/kv_util.ts";
 import { checkTerms, usageWant } from "../promos/rules.ts";
 import type { PaymentRef } from "../payments/provider.ts";
 import { MAX_ORDER_COMPONENTS, needOf, type Order } from "./order.ts";
@@ -138,39 +140,13 @@ async function loadCart(
       `You have started ${deps.config.checkoutsPerClient} checkouts in the last few minutes. Please wait a few minutes before starting another.`,
     )
     : Promise.resolve();
-  // A refusal found while reading must not leave the count's rejection unobserved.
-  counted.catch(() => {});
-  // One read for the cart and what the reservation checks first (its pending checkout, the
-  // client's holds); the reservation reads those two again only if it must retry.
-  const [cartEntry, pending, holds] = await kv.getMany<[CartRecord, string, never]>([
-    keys.cart(input.cartId),
-    keys.pendingCheckout(input.cartId),
-    keys.holds(input.client),
-  ]) as [Deno.KvEntryMaybe<CartRecord>, Deno.KvEntryMaybe<string>, HoldsEntry];
-  const cart = liveCart(cartEntry, clock)?.value;
-  // Whether a drop takes the cart's units, asked while the cart is priced (no trip of its own).
-  const dropIndex = cart
-    ? readDropIndex(
-      kv,
-      guessTargets(
-        cart.lines.map((l) =>
-          l.kind === "product"
-            ? { productId: l.productId }
-            : { productId: null, switchIds: l.switchIds }
-        ),
-      ),
-    )
-    : null;
-  dropIndex?.catch(() => {});
   const typed = input.promoCode?.trim() || null;
   const promo = typed ? { typed, want: usageWant(normalizePromoCode(typed), input.email) } : null;
-  const [lines, usage] = cart
-    ? await Promise.all([
-      priceLines(kv, cart.lines, deps.imageBase),
-      promo ? readUsage(kv, [promo.want]) : null,
-    ])
-    : [[], null];
-  await counted;
+  // The count is waited for however the reads end: a read that fails must not answer the
+  // request while the count's write is still on its way to the store.
+  const reading = readCart(kv, clock, input, promo, deps.imageBase);
+  await allLanded<unknown>([counted, reading]);
+  const { cartEntry, pending, holds, cart, dropIndex, lines, usage } = await reading;
   if (!cart) throw new NotFound(CART_GONE);
   // A wrong code is refused before anything else; the reservation checks it all again, counts
   // included, on what it reads.
@@ -203,6 +179,47 @@ async function loadCart(
     promo,
     firstReads: { cart: cartEntry, pending, holds, usage, dropIndex },
   };
+}
+
+/**
+ * One read for the cart and what the reservation checks first (its pending checkout, the client's
+ * holds), then the cart priced and the promo code's usage; the reservation reads those again only
+ * if it must retry.
+ */
+async function readCart(
+  kv: Deno.Kv,
+  clock: Clock,
+  input: CheckoutInput,
+  promo: { typed: string; want: UsageWant } | null,
+  imageBase: string,
+) {
+  const [cartEntry, pending, holds] = await kv.getMany<[CartRecord, string, never]>([
+    keys.cart(input.cartId),
+    keys.pendingCheckout(input.cartId),
+    keys.holds(input.client),
+  ]) as [Deno.KvEntryMaybe<CartRecord>, Deno.KvEntryMaybe<string>, HoldsEntry];
+  const cart = liveCart(cartEntry, clock)?.value;
+  // Whether a drop takes the cart's units, asked while the cart is priced (no trip of its own).
+  const dropIndex = cart
+    ? readDropIndex(
+      kv,
+      guessTargets(
+        cart.lines.map((l) =>
+          l.kind === "product"
+            ? { productId: l.productId }
+            : { productId: null, switchIds: l.switchIds }
+        ),
+      ),
+    )
+    : null;
+  dropIndex?.catch(() => {});
+  const [lines, usage] = cart
+    ? await Promise.all([
+      priceLines(kv, cart.lines, imageBase),
+      promo ? readUsage(kv, [promo.want]) : null,
+    ])
+    : [[], null];
+  return { cartEntry, pending, holds, cart, dropIndex, lines, usage };
 }
 
 async function createPayment(
