@@ -129,6 +129,8 @@ async function loadCart(
   count: boolean,
 ): Promise<PricedCart> {
   const { kv, clock } = deps;
+  const typed = input.promoCode?.trim() || null;
+  const promo = typed ? { typed, want: usageWant(normalizePromoCode(typed), input.email) } : null;
   // The attempt is counted while the cart is read and priced (the count's read and commit would
   // otherwise add two round trips), and waited for before anything is decided or reserved.
   const counted = count
@@ -140,8 +142,6 @@ async function loadCart(
       `You have started ${deps.config.checkoutsPerClient} checkouts in the last few minutes. Please wait a few minutes before starting another.`,
     )
     : Promise.resolve();
-  const typed = input.promoCode?.trim() || null;
-  const promo = typed ? { typed, want: usageWant(normalizePromoCode(typed), input.email) } : null;
   // The count is waited for however the reads end: a read that fails must not answer the
   // request while the count's write is still on its way to the store.
   const reading = readCart(kv, clock, input, promo, deps.imageBase);

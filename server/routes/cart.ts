@@ -45,21 +45,22 @@ export function cartRoutes(
 
   app.post("/add", validateQuery(simpleAddSchema), async (c) => {
     const { itemId, quantity, cartId, ticket } = c.req.valid("query");
-    const admitted = countNewCart(c, cartId);
+    // The shopper first: the count starts only where the add that waits for it follows.
+    const userId = (await optionalUser({ kv, clock }, c))?.userId;
     const cart = await addToCart(kv, clock, {
-      admitted,
+      admitted: countNewCart(c, cartId),
       cartId: cartId || null,
       spec: { kind: "product", productId: itemId },
       quantity,
       ticket,
-      userId: (await optionalUser({ kv, clock }, c))?.userId,
+      userId,
     });
     return c.json({ ...(await viewCart(kv, cart, imageBase)), message: "Item added to cart" });
   });
 
   app.post("/add/tester", validateJson(testerAddSchema), async (c) => {
     const body = c.req.valid("json");
-    const admitted = countNewCart(c, body.cartId);
+    const userId = (await optionalUser({ kv, clock }, c))?.userId;
     const switchIds = body.switches.map((s) => s.id);
     const spec: LineSpec = body.name === "Custom Switch Tester"
       ? {
@@ -71,12 +72,12 @@ export function cartRoutes(
       }
       : { kind: "cube", keycaps: body.keycaps, bodyColor: body.bodyColor, switchIds };
     const cart = await addToCart(kv, clock, {
-      admitted,
+      admitted: countNewCart(c, body.cartId),
       cartId: body.cartId || null,
       spec,
       quantity: body.quantity,
       ticket: body.ticket,
-      userId: (await optionalUser({ kv, clock }, c))?.userId,
+      userId,
     });
     return c.json({
       ...(await viewCart(kv, cart, imageBase)),
