@@ -71,7 +71,10 @@ async function runAxe(
 ): Promise<AxeResults> {
   const frames = page.frames().filter((f) => f !== page.mainFrame()).map((f) => f.url());
   assert.deepEqual(frames, [], "the page has frames, which this check does not read");
-  if (!(await page.evaluate(() => "axe" in globalThis))) await page.evaluate(AXE_SOURCE);
+  const injected = await page.evaluate(() =>
+    typeof (globalThis as { axe?: { run?: unknown } }).axe?.run === "function"
+  );
+  if (!injected) await page.evaluate(AXE_SOURCE);
   return await page.evaluate(({ include, options }) => {
     const inPage = globalThis as unknown as {
       axe: { run(context: unknown, options: RunOptions): Promise<AxeResults> };
