@@ -1,0 +1,29 @@
+/**
+ * Migrations on a new store (server/ops/migrations.ts): nothing to migrate, so all are marked done
+ * in one write; a store holding anything runs each one not marked, as before.
+ */
+import assert from "node:assert/strict";
+import { migrate } from "../../server/ops/migrations.ts";
+import { keys } from "../../server/kv/keys.ts";
+import { fixedClock } from "../helpers/test_app.ts";
+
+const MARKERS = keys.migration("").slice(0, -1);
+
+async function markers(kv: Deno.Kv): Promise<string[]> {
+  return (await Array.fromAsync(kv.list({ prefix: MARKERS }))).map((e) => JSON.stringify(e.key));
+}
+
+Deno.test("a new store is marked migrated in one write, with the markers running them leaves", async () => {
+  using fresh = await Deno.openKv(":memory:");
+  using used = await Deno.openKv(":memory:");
+  await used.set(["something", "from", "before"], 1);
+
+  assert.deepEqual(await migrate(fresh, fixedClock()), [], "nothing run on an empty store");
+  const ran = await migrate(used, fixedClock());
+  assert.ok(ran.length > 0, "a store holding anything runs its migrations");
+  assert.deepEqual(ran, [...ran].sort((a, b) => a - b), "in order");
+  assert.deepEqual(await markers(fresh), await markers(used), "the same migrations count as done");
+
+  assert.deepEqual(await migrate(fresh, fixedClock()), [], "none runs again");
+  assert.deepEqual(await migrate(used, fixedClock()), [], "none runs again");
+});
