@@ -41,6 +41,11 @@ export class SimKv implements Deno.Kv {
   #world: KvWorld;
   /** Set when the instance's process dies: nothing it does afterwards reaches the store. */
   dead = false;
+  /** Store calls on their way (reads and commits), for World.quiesce. */
+  readonly inFlight = new Set<Promise<unknown>>();
+  /** Commits begun, and those on their way now. */
+  commitsBegun = 0;
+  commitsInFlight = 0;
 
   constructor(world: KvWorld) {
     this.#world = world;
@@ -60,7 +65,7 @@ export class SimKv implements Deno.Kv {
     options?: { consistency?: Deno.KvConsistencyLevel },
   ): Promise<Deno.KvEntryMaybe<T>> {
     this.alive();
-    const entry = await this.#world.store.get<T>(key, options);
+    const entry = await this.track(this.#world.store.get<T>(key, options));
     this.alive();
     return entry;
   }
@@ -70,7 +75,7 @@ export class SimKv implements Deno.Kv {
     options?: { consistency?: Deno.KvConsistencyLevel },
   ): Promise<{ [K in keyof T]: Deno.KvEntryMaybe<T[K]> }> {
     this.alive();
-    const entries = await this.#world.store.getMany<T>(keys, options);
+    const entries = await this.track(this.#world.store.getMany<T>(keys, options));
     this.alive();
     return entries;
   }
@@ -94,13 +99,14 @@ export class SimKv implements Deno.Kv {
     this.alive();
     const inner = this.#world.store.list<T>(selector, options);
     const alive = () => this.alive();
+    const track = <R>(call: Promise<R>) => this.track(call);
     return {
       get cursor() {
         return inner.cursor;
       },
       async next() {
         alive();
-        const result = await inner.next();
+        const result = await track(inner.next());
         alive();
         return result;
       },
@@ -116,6 +122,14 @@ export class SimKv implements Deno.Kv {
 
   listenQueue(): Promise<void> {
     throw new Error(NO_QUEUE);
+  }
+
+  /** Notes a store call while it is on its way. */
+  track<R>(call: Promise<R>): Promise<R> {
+    this.inFlight.add(call);
+    const done = () => this.inFlight.delete(call);
+    call.then(done, done);
+    return call;
   }
 
   atomic(): Deno.AtomicOperation {
@@ -205,7 +219,14 @@ class SimAtomic implements Deno.AtomicOperation {
 
   async commit(): Promise<Deno.KvCommitResult | Deno.KvCommitError> {
     this.#kv.alive();
-    const result = await this.#op.commit();
+    this.#kv.commitsBegun++;
+    this.#kv.commitsInFlight++;
+    let result: Deno.KvCommitResult | Deno.KvCommitError;
+    try {
+      result = await this.#kv.track(this.#op.commit());
+    } finally {
+      this.#kv.commitsInFlight--;
+    }
     if (result.ok) {
       const world = this.#kv.world;
       if (this.#stock.size > 0) world.logStock(result.versionstamp, [...this.#stock]);

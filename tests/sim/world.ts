@@ -332,6 +332,29 @@ export class World {
     }
   }
 
+  /**
+   * Waits until no store call of the shop's processes is on its way, once a step's requests have
+   * answered: a commit on its way then, or begun since, is a request's write outliving its answer
+   * (what a backup, a stop or a frozen Deploy isolate would meet). Reads may outlive an answer (a
+   * cache refreshed in the background); they are waited for, since one may lead to a write.
+   */
+  async quiesce(): Promise<void> {
+    const kvs = [...this.instances.map((i) => i.kv), this.own].filter((kv) => !kv.dead);
+    const late = kvs.some((kv) => kv.commitsInFlight > 0);
+    const begun = () => kvs.reduce((n, kv) => n + kv.commitsBegun, 0);
+    const before = begun();
+    for (;;) {
+      const pending = kvs.flatMap((kv) => [...kv.inFlight]);
+      if (pending.length === 0) break;
+      await Promise.allSettled(pending);
+    }
+    if (late || begun() !== before) {
+      throw new Violation(
+        "a request answered while its write was still on its way to the store (or began one after)",
+      );
+    }
+  }
+
   // --- backups ---
 
   /**

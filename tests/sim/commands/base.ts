@@ -21,6 +21,7 @@ export abstract class Step implements AsyncCommand<Model, World, false> {
     world.step++;
     if (trace.on && !this.quiet) console.log(`  step ${world.step}: ${this}`);
     await this.act(model, world);
+    await world.quiesce();
     await checkStep(model, world);
   }
 
