@@ -27,3 +27,12 @@ Deno.test("a new store is marked migrated in one write, with the markers running
   assert.deepEqual(await migrate(fresh, fixedClock()), [], "none runs again");
   assert.deepEqual(await migrate(used, fixedClock()), [], "none runs again");
 });
+
+Deno.test("two processes starting on one new store at once: one marks, neither runs anything", async () => {
+  using kv = await Deno.openKv(":memory:");
+  const answers = await Promise.all([migrate(kv, fixedClock()), migrate(kv, fixedClock())]);
+  assert.deepEqual(answers, [[], []]);
+  using alone = await Deno.openKv(":memory:");
+  await migrate(alone, fixedClock());
+  assert.deepEqual(await markers(kv), await markers(alone), "every migration counts as done");
+});
