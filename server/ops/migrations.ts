@@ -359,8 +359,8 @@ async function markedDoneIfEmpty(kv: Deno.Kv, clock: Clock): Promise<boolean> {
   // One check and one set per migration: an atomic write takes 100 checks, ten times today's count.
   const op = kv.atomic();
   for (const migration of MIGRATIONS) {
-    op.check({ key: markerOf(migration), versionstamp: null })
-      .set(markerOf(migration), { at: clock.now() });
+    const marker = markerOf(migration);
+    op.check({ key: marker, versionstamp: null }).set(marker, { at: clock.now() });
   }
   return (await op.commit()).ok;
 }

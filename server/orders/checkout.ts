@@ -144,7 +144,7 @@ async function loadCart(
     : Promise.resolve();
   // The count is waited for however the reads end: a read that fails must not answer the
   // request while the count's write is still on its way to the store.
-  const reading = readCart(kv, clock, input, promo, deps.imageBase);
+  const reading = readCart(kv, clock, input, promo?.want ?? null, deps.imageBase);
   await allLanded<unknown>([counted, reading]);
   const { cartEntry, pending, holds, cart, dropIndex, lines, usage } = await reading;
   if (!cart) throw new NotFound(CART_GONE);
@@ -190,7 +190,7 @@ async function readCart(
   kv: Deno.Kv,
   clock: Clock,
   input: CheckoutInput,
-  promo: { typed: string; want: UsageWant } | null,
+  promoWant: UsageWant | null,
   imageBase: string,
 ) {
   const [cartEntry, pending, holds] = await kv.getMany<[CartRecord, string, never]>([
@@ -216,7 +216,7 @@ async function readCart(
   const [lines, usage] = cart
     ? await Promise.all([
       priceLines(kv, cart.lines, imageBase),
-      promo ? readUsage(kv, [promo.want]) : null,
+      promoWant ? readUsage(kv, [promoWant]) : null,
     ])
     : [[], null];
   return { cartEntry, pending, holds, cart, dropIndex, lines, usage };
