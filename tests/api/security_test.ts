@@ -11,6 +11,7 @@ import {
   changedKeys,
   createTestApp,
   fakeDist,
+  FEW_ITERATIONS,
   forgetRateLimits,
   PRODUCTION,
   sendTo,
@@ -474,7 +475,16 @@ Deno.test("in development a Host naming another port is refused, so no link carr
   await using t = await createTestApp();
   // The app as main.ts builds it once the server has bound port 8000.
   const { kv, config, clock, logger, mailer, payments } = t;
-  const app = createApp({ kv, config, clock, logger, mailer, payments, listenPort: 8000 });
+  const app = createApp({
+    kv,
+    config,
+    clock,
+    logger,
+    mailer,
+    payments,
+    listenPort: 8000,
+    passwordIterations: FEW_ITERATIONS,
+  });
   const request = (path: string, init?: TestRequest) => sendTo(app, path, init);
   const account = { email: "pat@example.com", password: "Sw1tchesRule" };
   const made = await request("http://localhost:8000/auth/register", {
