@@ -47,6 +47,11 @@ export async function axeFindings(page: Page, options: AxeOptions = {}): Promise
       runOnly: theme === "dark"
         ? { type: "rule", values: COLOUR_RULES }
         : { type: "tag", values: WCAG },
+      // Only the violations are read: axe still finds every one, with every node, but keeps one
+      // node of each passing rule instead of all of them. Building and sending back the passes
+      // was a third to a half of a check's CPU in Chromium and nearly all of it in Deno (the
+      // custom tester's page: 0.84 s -> 0.54 s and 0.28 s -> 0.02 s; measured, same findings).
+      resultTypes: ["violations"],
     },
   });
   return results.violations.filter((v) => v.impact === "serious" || v.impact === "critical")
