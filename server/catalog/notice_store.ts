@@ -14,9 +14,9 @@ export const SEEDED_NOTICE_TEXT =
   "New orders ship on September 26th. Use code LATEDELIVERY for 16% off.";
 
 /** Writes the launch banner where no notice is stored. */
-export async function seedNotice(kv: Deno.Kv, now: number): Promise<number> {
+export async function seedNotice(kv: Deno.Kv, now: number, newStore = false): Promise<number> {
   const notice: NoticeRecord = { text: SEEDED_NOTICE_TEXT, active: true, updatedAt: now };
-  return await setMissing(kv, [[keys.notice(), notice]]);
+  return await setMissing(kv, [[keys.notice(), notice]], undefined, newStore);
 }
 
 /** The stored notice (a miss before the first seeding). */

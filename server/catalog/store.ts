@@ -50,7 +50,7 @@ export function seedPackRecords(now: number): PackRecord[] {
  * Writes catalogue records that are absent; existing ones (maybe edited) are left alone: after
  * the first boot KV is the catalogue's truth.
  */
-export async function seedCatalog(kv: Deno.Kv, clock: Clock): Promise<number> {
+export async function seedCatalog(kv: Deno.Kv, clock: Clock, newStore = false): Promise<number> {
   const entries: [Deno.KvKey, unknown][] = [
     ...SWITCHES.map(({ initialStock: _, ...data }): [Deno.KvKey, SwitchRecord] => [
       keys.switch(data.id),
@@ -59,7 +59,7 @@ export async function seedCatalog(kv: Deno.Kv, clock: Clock): Promise<number> {
     ...PRODUCTS.map((p): [Deno.KvKey, ProductRecord] => [keys.product(p.id), p]),
     ...seedPackRecords(clock.now()).map((p): [Deno.KvKey, PackRecord] => [keys.pack(p.id), p]),
   ];
-  return await setMissing(kv, entries, (op) => commitStockChange(kv, op, clock.now()));
+  return await setMissing(kv, entries, (op) => commitStockChange(kv, op, clock.now()), newStore);
 }
 
 /** Orders switches as the shop lists them: by brand, then name. */

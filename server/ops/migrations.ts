@@ -330,9 +330,20 @@ async function upgradeEach<T>(
   }
 }
 
-/** Applies every migration not applied yet, in order; answers the ids it ran. */
-export async function migrate(kv: Deno.Kv, clock: Clock): Promise<number[]> {
-  if (await markedDoneIfEmpty(kv, clock)) return [];
+/** What `migrate` did. */
+export interface MigrationRun {
+  /** The ids of the migrations it ran. */
+  applied: number[];
+  /**
+   * The store held nothing (a new shop's first start): its markers were all written at once, and
+   * the seed may write without reading each key first (`setMissing`).
+   */
+  newStore: boolean;
+}
+
+/** Applies every migration not applied yet, in order. */
+export async function migrate(kv: Deno.Kv, clock: Clock): Promise<MigrationRun> {
+  if (await markedDoneIfEmpty(kv, clock)) return { applied: [], newStore: true };
   const applied: number[] = [];
   for (const migration of MIGRATIONS) {
     const marker = markerOf(migration);
@@ -341,7 +352,7 @@ export async function migrate(kv: Deno.Kv, clock: Clock): Promise<number[]> {
     await kv.set(marker, { at: clock.now() });
     applied.push(migration.id);
   }
-  return applied;
+  return { applied, newStore: false };
 }
 
 function markerOf(migration: Migration): Deno.KvKey {

@@ -11,11 +11,11 @@ import { type Clock, systemClock } from "../clock.ts";
  */
 export async function seedKv(kv: Deno.Kv, clock: Clock = systemClock): Promise<void> {
   // Stored data first takes today's shape, so the seeding below never meets an old one.
-  await migrate(kv, clock);
+  const { newStore } = await migrate(kv, clock);
   await Promise.all([
-    seedCatalog(kv, clock),
-    seedStock(kv, clock),
-    seedPromoCodes(kv, clock.now()),
-    seedNotice(kv, clock.now()),
+    seedCatalog(kv, clock, newStore),
+    seedStock(kv, clock, newStore),
+    seedPromoCodes(kv, clock.now(), newStore),
+    seedNotice(kv, clock.now(), newStore),
   ]);
 }

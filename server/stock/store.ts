@@ -89,7 +89,7 @@ function writeWithSignals(
 }
 
 /** Writes initial stock where absent; stock changed since (sales, admin edits) is kept. */
-export async function seedStock(kv: Deno.Kv, clock: Clock): Promise<number> {
+export async function seedStock(kv: Deno.Kv, clock: Clock, newStore = false): Promise<number> {
   const entries: [Deno.KvKey, StockRecord][] = [
     ...SWITCHES.map((s): [Deno.KvKey, StockRecord] => [
       keys.stock(switchKey(s.id)),
@@ -100,7 +100,12 @@ export async function seedStock(kv: Deno.Kv, clock: Clock): Promise<number> {
       { stock: INITIAL_COMPONENT_STOCK[c], reserved: 0, used: 0 },
     ]),
   ];
-  const written = await setMissing(kv, entries, (op) => commitStockChange(kv, op, clock.now()));
+  const written = await setMissing(
+    kv,
+    entries,
+    (op) => commitStockChange(kv, op, clock.now()),
+    newStore,
+  );
   // A store whose stock never changed since an older seeding has no version yet; give it one, so
   // the catalogue routes can cache by it (a concurrent bump wins the check, which is as good).
   const absent = kv.atomic().check({ key: keys.stockVersion(), versionstamp: null });
