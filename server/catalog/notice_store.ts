@@ -16,7 +16,7 @@ export const SEEDED_NOTICE_TEXT =
 /** Writes the launch banner where no notice is stored. */
 export async function seedNotice(kv: Deno.Kv, now: number, newStore = false): Promise<number> {
   const notice: NoticeRecord = { text: SEEDED_NOTICE_TEXT, active: true, updatedAt: now };
-  return await setMissing(kv, [[keys.notice(), notice]], undefined, newStore);
+  return await setMissing(kv, [[keys.notice(), notice]], { storeWasEmpty: newStore });
 }
 
 /** The stored notice (a miss before the first seeding). */

@@ -59,7 +59,10 @@ export async function seedCatalog(kv: Deno.Kv, clock: Clock, newStore = false): 
     ...PRODUCTS.map((p): [Deno.KvKey, ProductRecord] => [keys.product(p.id), p]),
     ...seedPackRecords(clock.now()).map((p): [Deno.KvKey, PackRecord] => [keys.pack(p.id), p]),
   ];
-  return await setMissing(kv, entries, (op) => commitStockChange(kv, op, clock.now()), newStore);
+  return await setMissing(kv, entries, {
+    commit: (op) => commitStockChange(kv, op, clock.now()),
+    storeWasEmpty: newStore,
+  });
 }
 
 /** Orders switches as the shop lists them: by brand, then name. */

@@ -1,7 +1,10 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { Unavailable } from "../errors.ts";
 
-/** Small helpers over Deno KV's limits (10 keys per getMany, 1000 mutations per atomic). */
+/**
+ * Small helpers over Deno KV's limits (10 keys per getMany; 100 checks and 1000 mutations per
+ * atomic write).
+ */
 
 /** Reads any number of keys, ten at a time, in parallel. */
 export async function getManyBatched<T>(
@@ -101,39 +104,75 @@ export async function withRetries<T>(
 
 const MAX_TRIES = 30;
 
+/** How `setMissing` writes. */
+export interface SetMissingOptions {
+  /**
+   * Commits one batch and answers whether it landed (the stock's writes bump its version, so
+   * views kept per version see the new records); a plain commit by default.
+   */
+  commit?: (op: Deno.AtomicOperation) => Promise<boolean>;
+  /**
+   * The caller found the store holding nothing a moment ago (a new shop's first start, as
+   * `migrate` reports it): the keys are written without reading each first (about 30 round trips
+   * of ten keys for the seed).
+   */
+  storeWasEmpty?: boolean;
+}
+
 /**
- * Sets each key that does not exist yet, never overwriting; returns how many were written. Each
- * batch is committed by `commit` (the stock's writes bump its version, so views kept per version
- * see the new records), which answers whether it landed.
- *
- * `storeWasEmpty`: the caller found the store holding nothing a moment ago (a new shop's first
- * start, as `migrate` reports it), so the keys are written without reading each first (about 30
- * round trips of ten keys for the seed). Every write still checks its keys are absent: a batch
- * that meets a key written since (another process seeding the same new store) is read and its
- * missing keys written as on any other store, so nothing is overwritten either way.
+ * Checks per atomic write are limited to 100 by KV, and each key written here is checked absent.
+ */
+const SET_MISSING_BATCH = 100;
+
+/**
+ * Sets each key that does not exist yet, never overwriting; returns how many were written. Every
+ * write checks its keys are absent, so a key someone else wrote first (the owner, another process
+ * seeding the same store) is kept, and the batch is read again and its still-missing keys written.
  */
 export async function setMissing(
   kv: Deno.Kv,
   entries: [Deno.KvKey, unknown][],
-  commit: (op: Deno.AtomicOperation) => Promise<boolean> = async (op) => (await op.commit()).ok,
-  storeWasEmpty = false,
+  options: SetMissingOptions = {},
 ): Promise<number> {
-  let missing = entries;
-  if (!storeWasEmpty) {
-    const existing = await getManyBatched(kv, entries.map(([key]) => key));
-    missing = entries.filter((_, i) => existing[i].versionstamp === null);
-  }
+  const commit = options.commit ?? (async (op) => (await op.commit()).ok);
+  const missing = options.storeWasEmpty ? entries : await absentOf(kv, entries);
   let written = 0;
-  for (let i = 0; i < missing.length; i += 100) {
-    const batch = missing.slice(i, i + 100);
-    const op = kv.atomic();
-    for (const [key, value] of batch) op.check({ key, versionstamp: null }).set(key, value);
-    if (await commit(op)) written += batch.length;
-    // A key of the batch exists after all: only a store found empty can meet one unread.
-    else if (storeWasEmpty) written += await setMissing(kv, batch, commit);
-    // Otherwise a concurrent seeder won the race; its values are the same.
+  for (let i = 0; i < missing.length; i += SET_MISSING_BATCH) {
+    written += await setAbsent(kv, missing.slice(i, i + SET_MISSING_BATCH), commit);
   }
   return written;
+}
+
+/** The entries whose keys the store does not hold. */
+async function absentOf(
+  kv: Deno.Kv,
+  entries: [Deno.KvKey, unknown][],
+): Promise<[Deno.KvKey, unknown][]> {
+  const existing = await getManyBatched(kv, entries.map(([key]) => key));
+  return entries.filter((_, i) => existing[i].versionstamp === null);
+}
+
+/**
+ * Writes a batch believed absent in one checked write; when one of its keys turns out written
+ * meanwhile, reads which are still absent and tries again (a failed batch left alone would leave
+ * every other key of it missing until the next start).
+ */
+async function setAbsent(
+  kv: Deno.Kv,
+  batch: [Deno.KvKey, unknown][],
+  commit: (op: Deno.AtomicOperation) => Promise<boolean>,
+): Promise<number> {
+  let left = batch;
+  for (let tries = 0; left.length > 0; tries++) {
+    if (tries === MAX_TRIES) {
+      throw new Unavailable(`${left.length} keys kept being written while they were seeded`);
+    }
+    const op = kv.atomic();
+    for (const [key, value] of left) op.check({ key, versionstamp: null }).set(key, value);
+    if (await commit(op)) return left.length;
+    left = await absentOf(kv, left);
+  }
+  return 0;
 }
 
 /**

@@ -49,7 +49,7 @@ export function promoRecord(
 /** Writes the banner's code where absent: after the first boot the owner's records stand. */
 export async function seedPromoCodes(kv: Deno.Kv, now: number, newStore = false): Promise<number> {
   const code = promoRecord({ ...SEEDED_PROMO }, now);
-  return await setMissing(kv, [[keys.promo(code.code), code]], undefined, newStore);
+  return await setMissing(kv, [[keys.promo(code.code), code]], { storeWasEmpty: newStore });
 }
 
 /** Normalises what a shopper typed: codes are case-insensitive and ignore spaces. */

@@ -100,12 +100,10 @@ export async function seedStock(kv: Deno.Kv, clock: Clock, newStore = false): Pr
       { stock: INITIAL_COMPONENT_STOCK[c], reserved: 0, used: 0 },
     ]),
   ];
-  const written = await setMissing(
-    kv,
-    entries,
-    (op) => commitStockChange(kv, op, clock.now()),
-    newStore,
-  );
+  const written = await setMissing(kv, entries, {
+    commit: (op) => commitStockChange(kv, op, clock.now()),
+    storeWasEmpty: newStore,
+  });
   // A store whose stock never changed since an older seeding has no version yet; give it one, so
   // the catalogue routes can cache by it (a concurrent bump wins the check, which is as good).
   const absent = kv.atomic().check({ key: keys.stockVersion(), versionstamp: null });
