@@ -113,8 +113,8 @@ export interface SetMissingOptions {
   commit?: (op: Deno.AtomicOperation) => Promise<boolean>;
   /**
    * The caller found the store holding nothing a moment ago (a new shop's first start, as
-   * `migrate` reports it): the keys are written without reading each first (about 30 round trips
-   * of ten keys for the seed).
+   * `migrate` reports it): the keys are written without reading each first (the seed's 30 reads of
+   * ten keys, a round trip of waiting before each seeder's first write on a remote KV).
    */
   storeWasEmpty?: boolean;
 }
@@ -165,7 +165,9 @@ async function setAbsent(
   let left = batch;
   for (let tries = 0; left.length > 0; tries++) {
     if (tries === MAX_TRIES) {
-      throw new Unavailable(`${left.length} keys kept being written while they were seeded`);
+      throw new Unavailable(
+        `${left.length} keys kept being written while they were seeded; start the shop again`,
+      );
     }
     const op = kv.atomic();
     for (const [key, value] of left) op.check({ key, versionstamp: null }).set(key, value);
