@@ -847,8 +847,7 @@ Deno.test("a refused add answers only once the new cart's count it started has l
   // waited for the count (here a custom tester of the wrong size, refused before any read) used
   // to answer while the count's write was still on its way, a write after the request's end.
   await using t = await createTestApp();
-  let land!: () => void;
-  const counted = new Promise<void>((resolve) => land = resolve);
+  const count = Promise.withResolvers<void>();
   let answered = false;
   const add = addToCart(t.kv, t.clock, {
     cartId: null,
@@ -860,12 +859,12 @@ Deno.test("a refused add answers only once the new cart's count it started has l
       switchIds: pick(3),
     },
     quantity: 1,
-    admitted: counted,
+    admitted: count.promise,
   }).finally(() => answered = true);
   add.catch(() => {});
   // One turn of the event loop: every continuation of the refusal has run by then.
   await new Promise((resolve) => setTimeout(resolve, 0));
   assert.equal(answered, false, "the add waits for the count it started");
-  land();
+  count.resolve();
   await assert.rejects(add, /Please select 10 switches/);
 });

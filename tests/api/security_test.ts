@@ -11,16 +11,12 @@ import {
   changedKeys,
   createTestApp,
   fakeDist,
-  FEW_ITERATIONS,
   forgetRateLimits,
   PRODUCTION,
-  sendTo,
   snapshot,
   TEST_ADMIN_PASSWORD,
   type TestApp,
-  type TestRequest,
 } from "../helpers/test_app.ts";
-import { createApp } from "../../server/app.ts";
 import { newPackCart, paidOrder, US_ADDRESS } from "../helpers/shop_fixtures.ts";
 import { ADMIN_ABSOLUTE_MS, ADMIN_IDLE_MS } from "../../server/accounts/admin_sessions.ts";
 import { newOrderNumber } from "../../server/orders/order.ts";
@@ -472,20 +468,9 @@ async function rawGet(port: number, path: string, host: string) {
 }
 
 Deno.test("in development a Host naming another port is refused, so no link carries it", async () => {
-  await using t = await createTestApp();
   // The app as main.ts builds it once the server has bound port 8000.
-  const { kv, config, clock, logger, mailer, payments } = t;
-  const app = createApp({
-    kv,
-    config,
-    clock,
-    logger,
-    mailer,
-    payments,
-    listenPort: 8000,
-    passwordIterations: FEW_ITERATIONS,
-  });
-  const request = (path: string, init?: TestRequest) => sendTo(app, path, init);
+  await using t = await createTestApp({ listenPort: 8000 });
+  const { request } = t;
   const account = { email: "pat@example.com", password: "Sw1tchesRule" };
   const made = await request("http://localhost:8000/auth/register", {
     method: "POST",

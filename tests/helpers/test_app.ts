@@ -77,6 +77,8 @@ export interface TestAppOptions {
    * busy for 0.08 s, and the suite's other tests signed in about 150 times at it.
    */
   realHashCost?: boolean;
+  /** The port main.ts tells the app it bound (for the Host checks of development). */
+  listenPort?: number;
 }
 
 /**
@@ -175,6 +177,7 @@ export async function createTestApp(options: TestAppOptions = {}) {
     queue: options.queue,
     shutdown: options.shutdown,
     passwordIterations: options.realHashCost ? undefined : FEW_ITERATIONS,
+    listenPort: options.listenPort,
   });
   /** Delivers queued emails now (stock alerts first), as the queue worker would. */
   const deliverEmails = async () => {

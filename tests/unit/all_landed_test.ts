@@ -5,25 +5,14 @@
 import assert from "node:assert/strict";
 import { allLanded } from "../../server/kv/kv_util.ts";
 
-/** A promise settled by hand. */
-function pending<T>() {
-  let resolve!: (value: T) => void;
-  let reject!: (reason: unknown) => void;
-  const promise = new Promise<T>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  return { promise, resolve, reject };
-}
-
 /** Lets every queued continuation run (one turn of the event loop; no time passes). */
 function turn(): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, 0));
 }
 
 Deno.test("a refusal is answered only once the other writes have landed", async () => {
-  const refused = pending<number>();
-  const slow = pending<number>();
+  const refused = Promise.withResolvers<number>();
+  const slow = Promise.withResolvers<number>();
   let answered = false;
   const all = allLanded([refused.promise, slow.promise]).finally(() => answered = true);
   all.catch(() => {});
@@ -35,8 +24,8 @@ Deno.test("a refusal is answered only once the other writes have landed", async 
 });
 
 Deno.test("every value, in the order given, once all have landed", async () => {
-  const first = pending<string>();
-  const second = pending<string>();
+  const first = Promise.withResolvers<string>();
+  const second = Promise.withResolvers<string>();
   const all = allLanded([first.promise, second.promise]);
   second.resolve("b");
   first.resolve("a");
