@@ -192,8 +192,11 @@ export function devStaticRoutes(
   options: DevStaticOptions = {},
 ): Hono {
   const bootId = crypto.randomUUID().slice(0, 8);
+  // The dev loop's builds are development builds (client/build.ts): its pages render with
+  // React's development build too, warnings and all.
+  const pageOptions: PageServerOptions = { reactBuild: "development", ...options };
   let stamp = buildStamp(distDir);
-  let statics = staticRoutes(distDir, imageBase, api, options);
+  let statics = staticRoutes(distDir, imageBase, api, pageOptions);
   let build = 0;
   let errors = readBuildErrors(distDir);
   let errorsJson = JSON.stringify(errors);
@@ -219,7 +222,7 @@ export function devStaticRoutes(
     const built = now !== stamp;
     if (built) {
       stamp = now;
-      statics = staticRoutes(distDir, imageBase, api, options);
+      statics = staticRoutes(distDir, imageBase, api, pageOptions);
       build++;
     }
     const failed = readBuildErrors(distDir);

@@ -21,6 +21,7 @@ import { type Clock, systemClock } from "../clock.ts";
 import type { Logger } from "../log.ts";
 import { createClientBudget } from "../http/client_budget.ts";
 import { startRenderer } from "./render_elsewhere.ts";
+import type { ReactBuild } from "./react_build.ts";
 
 /** A GET of the shop's own API, made in-process for the request `c` (as its client). */
 export type ApiGet = (path: string, c: Context) => Promise<unknown>;
@@ -62,6 +63,8 @@ export interface PageServerOptions {
   rendersPerShop?: number;
   /** Bytes of rendered pages kept (gzipped). */
   cacheBytes?: number;
+  /** The build of the client in distDir, which the pages render with too; production by default. */
+  reactBuild?: ReactBuild;
 }
 
 /**
@@ -172,7 +175,7 @@ export function staticRoutes(
     ? `<style data-precedence="app">${cssText}</style>`
     : null;
 
-  if (indexHtml !== null) startRenderer();
+  if (indexHtml !== null) startRenderer(options.reactBuild ?? "production");
   const rendered = createPageCache(options.cacheBytes ?? PAGE_CACHE_BYTES);
   // A render is tens of milliseconds of this process's only thread: each client has a budget of
   // new ones, and the shop one for all, so no number of clients can keep the thread busy.

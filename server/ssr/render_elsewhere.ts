@@ -5,6 +5,8 @@
  * on this thread from then on, as before (the render budgets of page_server.ts still bound them).
  */
 
+import { chooseReactBuild, type ReactBuild } from "./react_build.ts";
+
 /** A page rendered, whole: its HTML and the API answers (by path) it was made from. */
 export interface RenderedPage {
   html: string;
@@ -89,9 +91,10 @@ function renderingWorker(): Worker | null {
 
 /**
  * Starts the rendering worker now, so the first visitor does not wait the second it takes to load
- * the app's code into it.
+ * the app's code into it, with the React build that matches the client served (react_build.ts).
  */
-export function startRenderer(): void {
+export function startRenderer(build: ReactBuild): void {
+  chooseReactBuild(build);
   renderingWorker();
 }
 
