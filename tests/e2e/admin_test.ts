@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { e2eTest } from "./helpers/e2e.ts";
-import { expectToast } from "./helpers/browser.ts";
+import { expectToast, settle } from "./helpers/browser.ts";
 import { SWITCHES } from "../../shared/catalog/switches.ts";
 import { maskEmail, maskOrderNumber, maskTracking } from "../../shared/mask.ts";
 import { carrierTrackingUrl } from "../../shared/status.ts";
@@ -65,10 +65,12 @@ e2eTest(
       address: SAM_ADDRESS,
     }, STARTER_PACK_ID);
     const { page, context, problems } = await e2e.newPage({
-      // Expected: the wrong password, the stale flag's session check, and a refused stock value.
+      // Expected: the wrong password, the stale flag's session check, a refused stock value, and
+      // the orders read that logging out overtakes.
       allow: [
         /401.*\/api\/admin\/verify/,
         /401.*\/api\/admin\/session/,
+        /401.*\/api\/admin\/orders/,
         /400.*\/api\/admin\/inventory\/switches\//,
       ],
     });
@@ -289,9 +291,32 @@ e2eTest(
     await page.getByRole("button", { name: "Test Ping" }).click();
     await expectToast(page, /^pong: the server is up/);
 
-    // Log out: the form is back and the server session is gone.
+    // Log out while the Orders tab's read is still under way: the form is back and the server
+    // session is gone. The read, answered after that, is refused (401), which is no error to show
+    // the owner who asked to leave: no toast, nothing in the console.
+    const ordersAsked = Promise.withResolvers<void>();
+    const ordersHeld = Promise.withResolvers<void>();
+    await page.route((url) => url.pathname === "/api/admin/orders", async (route) => {
+      ordersAsked.resolve();
+      await ordersHeld.promise;
+      await route.continue();
+    });
+    await page.getByRole("tab", { name: "Orders" }).click();
+    await ordersAsked.promise;
     await page.getByRole("button", { name: "Log out" }).click();
     await page.getByRole("heading", { name: "Admin Access" }).waitFor();
+    const refused = page.waitForResponse((res) =>
+      new URL(res.url()).pathname === "/api/admin/orders"
+    );
+    ordersHeld.resolve();
+    assert.equal((await refused).status(), 401);
+    await (await refused).finished();
+    await settle(page);
+    await settle(page);
+    assert.deepEqual(
+      await page.getByRole("status").filter({ hasText: /session has ended/ }).allTextContents(),
+      [],
+    );
     assert.equal(await page.evaluate(() => sessionStorage.getItem("adminAuth")), null);
     assert.equal((await context.request.get(`${shop.url}/api/admin/session`)).status(), 401);
 

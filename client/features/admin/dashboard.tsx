@@ -64,8 +64,12 @@ export function Dashboard({ onLoggedOut }: DashboardProps) {
   const session = useRequest("admin-session-facts", () => fetchAdminSession());
   const can = useMemo(() => new Set<Capability>(session.data?.can ?? []), [session.data]);
   const tabs = TABS.filter((tab) => can.has(tab.needs));
+  // Logging out closes the open tab first: a read it still has under way is refused (401) once the
+  // session is gone, which is no error to show the owner who asked to leave.
+  const [leaving, setLeaving] = useState(false);
 
   async function logout() {
+    setLeaving(true);
     try {
       await logoutAdmin();
       toast.success("Logged out");
@@ -99,7 +103,7 @@ export function Dashboard({ onLoggedOut }: DashboardProps) {
           Signed in as {session.data.name} ({ROLE_LABELS[session.data.role]})
         </p>
       )}
-      {tabs.length === 0
+      {leaving ? <p className="loading" role="status">Logging out...</p> : tabs.length === 0
         ? (
           session.state === "failed"
             ? (

@@ -71,10 +71,18 @@ export function DropForm({ onScheduled }: { onScheduled: (id: string) => void })
   });
   const { values } = fields;
   useEffect(() => {
-    loadTargets().then(setTargets, (err) => {
+    // A closed form (another tab opened, or logging out) says nothing of a read under way.
+    let closed = false;
+    loadTargets().then((loaded) => {
+      if (!closed) setTargets(loaded);
+    }, (err) => {
+      if (closed) return;
       console.error(err);
       toast.error(adminErrorMessage(err, "The catalogue could not be loaded"));
     });
+    return () => {
+      closed = true;
+    };
   }, []);
   const choices = targets?.[values.kind as DropTargetKind] ?? [];
   const opensAtIso = localInputToIso(values.opensAt);

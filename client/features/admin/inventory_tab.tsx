@@ -1,8 +1,9 @@
-import { type FormEvent, useCallback, useEffect, useMemo, useState } from "react";
+import { type FormEvent, useMemo, useState } from "react";
 import { toast } from "react-hot-toast";
 import type { InventoryView, StockCounts, StockPlanning } from "../../../shared/api_types.ts";
 import { adminErrorMessage, fetchInventory, updateStock } from "./admin_api.ts";
 import { ComponentPies, SwitchesStockChart, withBreaks } from "./inventory_charts.tsx";
+import { SectionStatus, useSectionData } from "./use_section.tsx";
 
 /** One editable stock line: a switch or a component. */
 interface StockRow extends StockCounts, StockPlanning {
@@ -32,41 +33,17 @@ function rowsOf(inventory: InventoryView): StockRow[] {
  * table where each shelf count can be edited and saved in place.
  */
 export function InventoryTab() {
-  const [inventory, setInventory] = useState<InventoryView | null>(null);
-  const [failed, setFailed] = useState(false);
+  const section = useSectionData(fetchInventory, "The inventory could not be loaded");
+  const inventory = section.data;
 
-  const load = useCallback(async () => {
-    try {
-      setInventory(await fetchInventory());
-      setFailed(false);
-    } catch (err) {
-      console.error(err);
-      setFailed(true);
-      toast.error(adminErrorMessage(err, "An error occurred"));
-    }
-  }, []);
-
-  useEffect(() => {
-    load();
-  }, [load]);
-
-  if (!inventory) {
-    return failed
-      ? (
-        <div className="admin-empty">
-          <p className="error-text">The inventory could not be loaded.</p>
-          <button type="button" className="button" onClick={load}>Try again</button>
-        </div>
-      )
-      : <p className="loading" role="status">Loading inventory...</p>;
-  }
+  if (!inventory) return <SectionStatus section={section} loading="Loading inventory..." />;
 
   return (
     <div className="admin-inventory">
       <SwitchesStockChart switches={inventory.switches} />
       <ComponentPies components={inventory.inventory} />
       <WaitingProducts products={inventory.waitingProducts} />
-      <StockEditor rows={rowsOf(inventory)} onSaved={load} />
+      <StockEditor rows={rowsOf(inventory)} onSaved={section.load} />
     </div>
   );
 }
@@ -93,7 +70,7 @@ function WaitingProducts({ products }: { products: InventoryView["waitingProduct
 }
 
 /** The searchable stock table: a number input and a Save button per line. */
-function StockEditor({ rows, onSaved }: { rows: StockRow[]; onSaved: () => Promise<void> }) {
+function StockEditor({ rows, onSaved }: { rows: StockRow[]; onSaved: () => Promise<unknown> }) {
   const [query, setQuery] = useState("");
   const [lowOnly, setLowOnly] = useState(false);
   const shown = useMemo(() => {
@@ -169,7 +146,7 @@ function changesOf(stock: string | null, lowAt: string | null) {
 }
 
 /** One stock line; the inputs keep what was typed until it is saved. */
-function StockLine({ row, onSaved }: { row: StockRow; onSaved: () => Promise<void> }) {
+function StockLine({ row, onSaved }: { row: StockRow; onSaved: () => Promise<unknown> }) {
   const [draft, setDraft] = useState<string | null>(null);
   const [lowDraft, setLowDraft] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);

@@ -60,6 +60,10 @@ export function OrdersTab() {
 
   useEffect(() => {
     load();
+    // A closed tab (another tab opened, or logging out) shows nothing of a read still under way.
+    return () => {
+      latest.current++;
+    };
   }, [load]);
 
   async function loadMore() {

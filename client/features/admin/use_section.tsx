@@ -9,7 +9,7 @@ import {
 import { toast } from "react-hot-toast";
 import { adminErrorMessage } from "./admin_api.ts";
 
-/** A Catalogue section's data, loaded when the section opens and again on demand. */
+/** A dashboard section's data, loaded when the section opens and again on demand. */
 export interface SectionData<T> {
   /** null until the first load succeeds. */
   data: T | null;
@@ -52,6 +52,10 @@ export function useSectionData<T>(fetch: () => Promise<T>, failure: string): Sec
 
   useEffect(() => {
     load();
+    // A closed section (another tab opened, or logging out) shows nothing of a read under way.
+    return () => {
+      latest.current++;
+    };
   }, [load]);
 
   return { data, setData, failed, failure, load };
