@@ -25,9 +25,7 @@ e2eTest(
       price: 0.01,
     });
 
-    const { page, problems } = await e2e.newPage();
-    await page.goto("/");
-    await page.evaluate((id) => localStorage.setItem("cartId", id), cartId);
+    const { page, problems } = await e2e.newPage({ storage: { cartId } });
     await page.goto("/cart");
     const badge = page.getByTestId("cart-badge");
     await badge.waitFor();

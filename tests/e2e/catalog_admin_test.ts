@@ -87,9 +87,7 @@ async function cartWithTester(e2e: E2E, switchIds: number[]): Promise<string> {
 
 /** Opens the cart page of `cartId` in a fresh context and answers the page. */
 async function openCart(e2e: E2E, cartId: string): Promise<Page> {
-  const { page } = await e2e.newPage();
-  await page.goto("/");
-  await page.evaluate((id) => localStorage.setItem("cartId", id), cartId);
+  const { page } = await e2e.newPage({ storage: { cartId } });
   await page.goto("/cart");
   await page.getByTestId("cart-line").first().waitFor();
   return page;

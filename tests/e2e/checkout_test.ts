@@ -34,15 +34,8 @@ async function scarceAvailable(e2e: E2E): Promise<boolean> {
 }
 
 /** Opens a page whose localStorage holds the cart id, as the storefront leaves it. */
-async function pageWithCart(
-  e2e: E2E,
-  cartId: string,
-  viewport?: { width: number; height: number },
-) {
-  const opened = await e2e.newPage({ allow: EXPECTED_ERRORS, viewport });
-  await opened.page.goto("/");
-  await opened.page.evaluate((id) => localStorage.setItem("cartId", id), cartId);
-  return opened;
+function pageWithCart(e2e: E2E, cartId: string, viewport?: { width: number; height: number }) {
+  return e2e.newPage({ allow: EXPECTED_ERRORS, viewport, storage: { cartId } });
 }
 
 async function text(page: Page, testId: string): Promise<string | null> {

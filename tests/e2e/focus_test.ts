@@ -205,9 +205,8 @@ e2eTest(
     await postOk(shop.url, `/api/cart/add?itemId=2&quantity=1&cartId=${cartId}`);
     const { page, problems } = await e2e.newPage({
       allow: [/409/, /checkout\/us/, /orders\/create/],
+      storage: { cartId },
     });
-    await page.goto("/");
-    await page.evaluate((id) => localStorage.setItem("cartId", id), cartId);
     await page.goto("/cart");
     const lines = page.getByTestId("cart-line");
     await lines.nth(2).waitFor();
@@ -298,9 +297,7 @@ e2eTest(
     // On a phone the cart is in the top bar, with its count, not in the folded menu: it stays in
     // view beside the open menu, and Tab reaches it just before the menu's button.
     const { id: cartId } = await postOk(shop.url, "/api/cart/add?itemId=1&quantity=2");
-    const phone = await e2e.newPage({ viewport: { width: 390, height: 740 } });
-    await phone.page.goto("/");
-    await phone.page.evaluate((id) => localStorage.setItem("cartId", id), cartId);
+    const phone = await e2e.newPage({ viewport: { width: 390, height: 740 }, storage: { cartId } });
     await phone.page.goto("/shop");
     await waitForBadge(phone.page, 2);
     const menuButton = phone.page.getByRole("button", { name: "Open menu" });
