@@ -291,28 +291,39 @@ e2eTest(
     await page.getByRole("button", { name: "Test Ping" }).click();
     await expectToast(page, /^pong: the server is up/);
 
-    // Log out while the Orders tab's read is still under way: the form is back and the server
-    // session is gone. The read, answered after that, is refused (401), which is no error to show
-    // the owner who asked to leave: no toast, nothing in the console.
+    // Log out while the Orders tab's read is still under way, and let that read answer once the
+    // server has ended the session but before the page has heard so: the read is refused (401),
+    // which is no error to show the owner who asked to leave (no toast, nothing in the console).
+    // Then the form is back and the server session is gone.
+    const isOrders = (url: URL) => url.pathname === "/api/admin/orders";
     const ordersAsked = Promise.withResolvers<void>();
     const ordersHeld = Promise.withResolvers<void>();
-    await page.route((url) => url.pathname === "/api/admin/orders", async (route) => {
+    await page.route(isOrders, async (route) => {
       ordersAsked.resolve();
       await ordersHeld.promise;
       await route.continue();
     });
+    const sessionEnded = Promise.withResolvers<void>();
+    const logoutHeld = Promise.withResolvers<void>();
+    await page.route((url) => url.pathname === "/api/admin/logout", async (route) => {
+      const response = await route.fetch();
+      sessionEnded.resolve();
+      await logoutHeld.promise;
+      await route.fulfill({ response });
+    });
     await page.getByRole("tab", { name: "Orders" }).click();
     await ordersAsked.promise;
     await page.getByRole("button", { name: "Log out" }).click();
-    await page.getByRole("heading", { name: "Admin Access" }).waitFor();
-    const refused = page.waitForResponse((res) =>
-      new URL(res.url()).pathname === "/api/admin/orders"
-    );
+    await sessionEnded.promise;
+    const refused = page.waitForResponse((res) => isOrders(new URL(res.url())));
     ordersHeld.resolve();
     assert.equal((await refused).status(), 401);
     await (await refused).finished();
     await settle(page);
     await settle(page);
+    logoutHeld.resolve();
+    await page.getByRole("heading", { name: "Admin Access" }).waitFor();
+    await expectToast(page, "Logged out");
     assert.deepEqual(
       await page.getByRole("status").filter({ hasText: /session has ended/ }).allTextContents(),
       [],

@@ -34,10 +34,15 @@ import {
   type TrackingInput,
 } from "../../../shared/schemas.ts";
 
-/** Drops the admin flag when the server says the session is gone, then rethrows. */
+/**
+ * Drops the admin flag when the server says the session is gone, then rethrows. The flag drops in
+ * a task of its own, after the caller's handling of the refusal: dropping it closes the dashboard,
+ * and a closed tab says nothing of its reads (so the owner who logged out on purpose is not told
+ * the session ended), while an open one tells the owner whose session ended otherwise.
+ */
 function watchSession(err: unknown): never {
   if (err instanceof ApiError && err.status === 401) {
-    useStore.getState().setAdminAuth(false);
+    setTimeout(() => useStore.getState().setAdminAuth(false));
   }
   throw err;
 }

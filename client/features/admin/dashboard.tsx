@@ -69,6 +69,7 @@ export function Dashboard({ onLoggedOut }: DashboardProps) {
   const [leaving, setLeaving] = useState(false);
 
   async function logout() {
+    if (leaving) return;
     setLeaving(true);
     try {
       await logoutAdmin();
@@ -85,7 +86,14 @@ export function Dashboard({ onLoggedOut }: DashboardProps) {
     <section className="page admin-dashboard">
       <div className="admin-header">
         <h1>Admin Dashboard</h1>
-        <button type="button" className="button secondary" onClick={logout}>Log out</button>
+        <button
+          type="button"
+          className="button secondary"
+          onClick={logout}
+          aria-disabled={leaving || undefined}
+        >
+          Log out
+        </button>
       </div>
       {
         // Above the tabs, so every admin page says it: an owner must not ship orders that were

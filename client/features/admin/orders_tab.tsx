@@ -77,6 +77,7 @@ export function OrdersTab() {
       setOrders((shown) => [...(shown ?? []), ...page.orders]);
       setNextCursor(page.nextCursor);
     } catch (err) {
+      if (turn !== latest.current) return;
       console.error(err);
       toast.error(adminErrorMessage(err, "Failed to fetch orders", [400]));
     } finally {
@@ -121,6 +122,8 @@ export function OrdersTab() {
   async function shipListed() {
     if (busy || !toShip) return;
     setBusy("ship");
+    // The list is read again after, unless a newer read or closing the tab came first.
+    const turn = latest.current;
     try {
       const text = shipResultText(await shipChosenOrders(toShip.map((o) => o.orderNumber)));
       setToShip(null);
@@ -132,7 +135,7 @@ export function OrdersTab() {
     } finally {
       setBusy(null);
     }
-    await load();
+    if (turn === latest.current) await load();
   }
 
   const search = (
