@@ -102,7 +102,10 @@ class ServerProcess {
   #env: Record<string, string>;
 
   constructor(env: Record<string, string>) {
-    this.#env = { [DEV_RELOAD_ENV]: "1", ...env };
+    // The dev loop's client is a development build, and its pages render with React's development
+    // build to match (server/ssr/react_build.ts), whatever NODE_ENV the loop itself was started with
+    // (a test process that has run a shop's page server carries NODE_ENV=production).
+    this.#env = { [DEV_RELOAD_ENV]: "1", ...env, NODE_ENV: "development" };
   }
 
   get running(): boolean {

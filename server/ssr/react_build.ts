@@ -13,12 +13,14 @@ export type ReactBuild = "production" | "development";
  * before React is first loaded: the rendering worker loads it as it starts, and reads the process's
  * environment, which every thread of the process shares. So does every page server in one process:
  * the first to start chooses (the shop serves one build; tests start many page servers in one
- * process). Without permission to read or set the environment, React makes its own choice.
+ * process). Where the environment cannot be read or changed (no permission, or a platform that
+ * refuses changes while running), React makes its own choice: pages still render, with the
+ * development build, and one line says so.
  */
 export function chooseReactBuild(build: ReactBuild): void {
   try {
     if (Deno.env.get("NODE_ENV") === undefined) Deno.env.set("NODE_ENV", build);
   } catch (error) {
-    if (!(error instanceof Deno.errors.NotCapable)) throw error;
+    console.warn(`NODE_ENV could not be set to ${build}; React chooses its own build`, error);
   }
 }

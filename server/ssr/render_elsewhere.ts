@@ -1,8 +1,9 @@
 /**
  * Where pages are rendered: in a worker (render_worker.ts), one per process, started with the page
- * server, so the thread that answers requests only waits (a render of /testers/custom is some
- * 50 ms of React's synchronous work; the main thread's part, the page's API reads, is a few). Where a worker cannot start or dies, pages are rendered
- * on this thread from then on, as before (the render budgets of page_server.ts still bound them).
+ * server, so the thread that answers requests only waits (a render of /testers/custom is several
+ * milliseconds of React's synchronous work, tens on a busy machine; the main thread's part, the
+ * page's API reads, is a few). Where a worker cannot start or dies, pages are rendered on this
+ * thread from then on, as before (the render budgets of page_server.ts still bound them).
  */
 
 import { chooseReactBuild, type ReactBuild } from "./react_build.ts";

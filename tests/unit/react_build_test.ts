@@ -18,10 +18,13 @@ async function buildAfter(body: string, env: Record<string, string> = {}): Promi
     const React = await import("react");
     console.log("react:" + (typeof React.act === "function" ? "development" : "production"));
     Deno.exit(0);`;
+  // This process's environment without NODE_ENV, which a page server started by another test in
+  // this process may have set.
+  const { NODE_ENV: _, ...inherited } = Deno.env.toObject();
   const { code: status, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
-    args: ["eval", "--ext=ts", code],
+    args: ["eval", "--ext=ts", "--node-modules-dir=manual", code],
     cwd: ROOT,
-    env,
+    env: { ...inherited, ...env },
     clearEnv: true,
     stdout: "piped",
     stderr: "piped",
