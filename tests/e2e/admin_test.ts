@@ -315,6 +315,7 @@ e2eTest(
     await ordersAsked.promise;
     await page.getByRole("button", { name: "Log out" }).click();
     await sessionEnded.promise;
+    await page.getByRole("status").filter({ hasText: "Logging out..." }).waitFor();
     const refused = page.waitForResponse((res) => isOrders(new URL(res.url())));
     ordersHeld.resolve();
     assert.equal((await refused).status(), 401);

@@ -10,6 +10,7 @@ import { axeFindings } from "./helpers/axe.ts";
 import { e2eTest } from "./helpers/e2e.ts";
 import { expectToast, turnTheme } from "./helpers/browser.ts";
 import { addVirtualAuthenticator } from "./helpers/virtual_authenticator.ts";
+import { Secret, TOTP } from "otpauth";
 
 /** No serious or critical axe finding (WCAG 2.1 A and AA) on the page as it is now. */
 async function axe(page: Page, when: string): Promise<void> {
@@ -21,7 +22,8 @@ e2eTest(
   async (e2e) => {
     const { page, problems } = await e2e.newPage({
       // The password step answers no session: the dashboard's own session check then says 401.
-      allow: [/401.*\/api\/admin\/(session|orders)/],
+      // A wrong code to remove the authenticator app is refused with 401 too.
+      allow: [/401.*\/api\/admin\/(session|orders|factors\/totp)/],
     });
     // A passkey's relying party is a domain name, never an IP address: the shop is reached as
     // localhost (a secure context, as https is in production).
@@ -68,6 +70,34 @@ e2eTest(
     assert.equal(script, 401, "nor does the password as a bearer token");
     await page.getByRole("button", { name: "Use a passkey" }).click();
     await page.getByRole("heading", { name: "Admin Dashboard" }).waitFor();
+
+    // An authenticator app beside the passkey; a wrong code to remove it is refused with 401
+    // ("Wrong code"), which is the code's refusal, not the session's end: the owner is told so
+    // and stays signed in.
+    await page.getByRole("tab", { name: "Security" }).click();
+    await page.getByRole("button", { name: "Set up an authenticator app" }).click();
+    const secret = await page.getByTestId("totp-secret").textContent();
+    const app = new TOTP({
+      algorithm: "SHA1",
+      digits: 6,
+      period: 30,
+      secret: Secret.fromBase32(secret!),
+    });
+    await page.getByLabel("Code the app shows now").fill(app.generate());
+    await page.getByRole("button", { name: "Confirm" }).click();
+    await expectToast(page, "Authenticator app set up");
+    const current = app.generate();
+    await page.getByLabel("Current code (to remove the app)").fill(
+      current === "000000" ? "111111" : "000000",
+    );
+    await page.getByRole("button", { name: "Remove the app" }).click();
+    await expectToast(page, "Wrong code");
+    assert.ok(await page.getByTestId("totp-status").isVisible(), "the app is still set up");
+    assert.equal(await page.getByRole("heading", { name: "Admin Dashboard" }).count(), 1);
+    assert.deepEqual(
+      await page.getByRole("status").filter({ hasText: /session has ended/ }).allTextContents(),
+      [],
+    );
     assert.deepEqual(problems.errors, []);
   },
 );

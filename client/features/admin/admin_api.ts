@@ -19,6 +19,7 @@ import type {
   StockCounts,
   StockPlanning,
 } from "../../../shared/api_types.ts";
+import { toast } from "react-hot-toast";
 import { api, ApiError, type ApiOptions } from "../../app/api.ts";
 import { useStore } from "../../app/store/store.ts";
 import { isReadyToShip } from "../../../shared/status.ts";
@@ -34,26 +35,70 @@ import {
   type TrackingInput,
 } from "../../../shared/schemas.ts";
 
+/** What the dashboard says, once, when the server no longer knows its session. */
+export const SESSION_ENDED = "Your admin session has ended. Please log in again.";
+
 /**
- * Drops the admin flag when the server says the session is gone, then rethrows. The flag drops in
- * a task of its own, after the caller's handling of the refusal: dropping it closes the dashboard,
- * and a closed tab says nothing of its reads (so the owner who logged out on purpose is not told
- * the session ended), while an open one tells the owner whose session ended otherwise.
+ * Which session of this page the calls under way belong to. Logging out moves on to the next
+ * before the server is asked, and so does a session found ended: a refusal (401) answering a call
+ * of an earlier one was asked for (the owner logged out) or has been told already.
  */
-function watchSession(err: unknown): never {
+let pageSession = 0;
+/** Refusals that meant the session was gone: told here once, by no caller (reportAdminError). */
+const sessionRefusals = new WeakSet<ApiError>();
+
+/**
+ * Ends the client-side session when the server says it is gone: the first refusal of the current
+ * session tells the owner (one toast, whichever tab or form made the call) and drops the admin
+ * flag, which closes the dashboard; later ones, and any of an earlier session, say nothing more.
+ */
+function watchSession(err: unknown, callSession: number): never {
   if (err instanceof ApiError && err.status === 401) {
-    setTimeout(() => useStore.getState().setAdminAuth(false));
+    sessionRefusals.add(err);
+    if (callSession === pageSession) {
+      pageSession++;
+      toast.error(SESSION_ENDED, { id: "admin-session-ended" });
+      useStore.getState().setAdminAuth(false);
+    }
   }
   throw err;
 }
 
+/** Options of an admin call. */
+export interface AdminApiOptions extends ApiOptions {
+  /**
+   * The call is refused with 401 for what it sends (a wrong code, an expired passkey request),
+   * with the session still valid: such a refusal is the caller's to explain, not a session's end.
+   */
+  refusesWith401?: boolean;
+}
+
 /** An admin call; a 401 ends the client-side session (the Catalogue tab's calls use it too). */
-export async function adminApi<T>(path: string, options: ApiOptions = {}): Promise<T> {
+export async function adminApi<T>(path: string, options: AdminApiOptions = {}): Promise<T> {
+  const callSession = pageSession;
   try {
     return await api<T>(path, options);
   } catch (err) {
-    return watchSession(err);
+    if (options.refusesWith401) throw err;
+    return watchSession(err, callSession);
   }
+}
+
+/**
+ * Says that an admin call failed, in a toast with `adminErrorMessage`'s words; a failure without
+ * the server's own words for people (the fallback) goes to the console too, for whoever looks into
+ * it. Nothing for a refusal of a session that was gone, which `adminApi` has told once already (or
+ * which the owner asked for by logging out).
+ */
+export function reportAdminError(
+  err: unknown,
+  fallback: string,
+  serverStatuses: readonly number[] = [],
+): void {
+  if (err instanceof ApiError && sessionRefusals.has(err)) return;
+  const message = adminErrorMessage(err, fallback, serverStatuses);
+  if (message === fallback) console.error(err);
+  toast.error(message);
 }
 
 /**
@@ -67,6 +112,8 @@ export async function verifyPassword(password: string, email = ""): Promise<Admi
 
 /** Ends the admin session on the server (the cookie is cleared). */
 export async function logoutAdmin(): Promise<void> {
+  // Calls still under way are refused once the session is gone, which the owner asked for.
+  pageSession++;
   await api<{ ok: true }>("/api/admin/logout", { method: "POST" });
 }
 
@@ -289,7 +336,8 @@ export function adminErrorMessage(
   serverStatuses: readonly number[] = [],
 ): string {
   if (!(err instanceof ApiError)) return fallback;
-  if (err.status === 401) return "Your admin session has ended. Please log in again.";
+  // A 401 the caller lists is a refusal of what it sent (a wrong code), not the session's end.
+  if (err.status === 401 && !serverStatuses.includes(401)) return SESSION_ENDED;
   // A role's refusal names the role needed ("Only the owner can edit prices."): said as it is.
   if (err.status === 403) return err.message;
   return serverStatuses.includes(err.status) ? err.message : fallback;

@@ -3,7 +3,7 @@ import { toast } from "react-hot-toast";
 import type { ApiKeyView, CreatedApiKeyView } from "../../../shared/api_types.ts";
 import { ROLE_LABELS, ROLES } from "../../../shared/roles.ts";
 import { apiKeyCreateSchema } from "../../../shared/schemas.ts";
-import { adminErrorMessage, createApiKey, fetchApiKeys, revokeApiKey } from "./admin_api.ts";
+import { createApiKey, fetchApiKeys, reportAdminError, revokeApiKey } from "./admin_api.ts";
 import { FormError, InputField } from "./form_fields.tsx";
 import { useFields } from "./use_fields.ts";
 import { saveRecord } from "./save_record.ts";
@@ -167,7 +167,7 @@ function KeyList(
       toast.success(`API key ${apiKey.name} revoked`);
       onRevoked(apiKey.id);
     } catch (err) {
-      toast.error(adminErrorMessage(err, "The API key could not be revoked", [404]));
+      reportAdminError(err, "The API key could not be revoked", [404]);
     } finally {
       setBusy(null);
     }

@@ -1,5 +1,4 @@
 import { type FormEvent, useCallback, useState } from "react";
-import { toast } from "react-hot-toast";
 import type { AuditActorView, AuditEntryView } from "../../../shared/api_types.ts";
 import {
   AUDIT_KIND_LABELS,
@@ -7,7 +6,7 @@ import {
   type AuditKind,
   summariseChanges,
 } from "../../../shared/audit.ts";
-import { adminErrorMessage } from "./admin_api.ts";
+import { reportAdminError } from "./admin_api.ts";
 import { type AuditFilters, fetchAudit, fetchAuditActors, fetchAuditCsv } from "./audit_api.ts";
 import { SectionStatus, useSectionData } from "./use_section.tsx";
 import { saveFile } from "../../app/save_file.ts";
@@ -63,7 +62,7 @@ export function AuditTab() {
         nextCursor: page.nextCursor,
       });
     } catch (err) {
-      toast.error(adminErrorMessage(err, "Older entries could not be loaded"));
+      reportAdminError(err, "Older entries could not be loaded");
     } finally {
       setBusy(null);
     }
@@ -75,7 +74,7 @@ export function AuditTab() {
     try {
       saveFile(await fetchAuditCsv(filters), "audit_log.csv");
     } catch (err) {
-      toast.error(adminErrorMessage(err, "The audit log could not be exported", [400]));
+      reportAdminError(err, "The audit log could not be exported", [400]);
     } finally {
       setBusy(null);
     }

@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
 import { toast } from "react-hot-toast";
 import type { DropAdminView, DropListRow } from "../../../shared/drops.ts";
-import { adminErrorMessage } from "./admin_api.ts";
+import { reportAdminError } from "./admin_api.ts";
 import { dropIsLive, refusedText, sellOutText, utcClock } from "./drop_format.ts";
 import { cancelDrop, fetchDrop } from "./drops_api.ts";
 
@@ -64,7 +64,7 @@ export function DropCard({ first, onChanged }: {
       toast.success(`The drop of ${drop.name} is called off`);
       onChanged();
     } catch (err) {
-      toast.error(adminErrorMessage(err, "The drop could not be called off", [404, 409]));
+      reportAdminError(err, "The drop could not be called off", [404, 409]);
     } finally {
       setBusy(false);
     }

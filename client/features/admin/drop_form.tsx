@@ -7,7 +7,7 @@ import {
   dropScheduleSchema,
   type DropTargetKind,
 } from "../../../shared/drops.ts";
-import { adminErrorMessage } from "./admin_api.ts";
+import { adminErrorMessage, reportAdminError } from "./admin_api.ts";
 import {
   fetchCatalogItems,
   fetchCatalogPacks,
@@ -77,8 +77,7 @@ export function DropForm({ onScheduled }: { onScheduled: (id: string) => void })
       if (!closed) setTargets(loaded);
     }, (err) => {
       if (closed) return;
-      console.error(err);
-      toast.error(adminErrorMessage(err, "The catalogue could not be loaded"));
+      reportAdminError(err, "The catalogue could not be loaded");
     });
     return () => {
       closed = true;

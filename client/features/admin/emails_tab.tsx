@@ -1,7 +1,7 @@
 import { type FormEvent, useCallback, useState } from "react";
 import { toast } from "react-hot-toast";
 import type { AdminEmailView, MailHealthView } from "../../../shared/api_types.ts";
-import { adminErrorMessage, fetchEmails, fetchMailHealth, resendEmail } from "./admin_api.ts";
+import { fetchEmails, fetchMailHealth, reportAdminError, resendEmail } from "./admin_api.ts";
 import { SectionStatus, useSectionData } from "./use_section.tsx";
 
 const STATUS_TEXT: Record<AdminEmailView["status"], string> = {
@@ -146,7 +146,7 @@ function EmailRow({ email, onResent }: { email: AdminEmailView; onResent: () => 
       onResent();
     } catch (err) {
       // 409: an email the shop does not resend (a password reset link), with the reason.
-      toast.error(adminErrorMessage(err, "The email could not be queued", [404, 409]));
+      reportAdminError(err, "The email could not be queued", [404, 409]);
     } finally {
       setBusy(false);
     }

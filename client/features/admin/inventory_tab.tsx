@@ -1,7 +1,7 @@
 import { type FormEvent, useMemo, useState } from "react";
 import { toast } from "react-hot-toast";
 import type { InventoryView, StockCounts, StockPlanning } from "../../../shared/api_types.ts";
-import { adminErrorMessage, fetchInventory, updateStock } from "./admin_api.ts";
+import { fetchInventory, reportAdminError, updateStock } from "./admin_api.ts";
 import { ComponentPies, SwitchesStockChart, withBreaks } from "./inventory_charts.tsx";
 import { SectionStatus, useSectionData } from "./use_section.tsx";
 
@@ -176,7 +176,7 @@ function StockLine({ row, onSaved }: { row: StockRow; onSaved: () => Promise<unk
       setDraft(null);
       setLowDraft(null);
     } catch (err) {
-      toast.error(adminErrorMessage(err, "An error occurred", [400, 404]));
+      reportAdminError(err, "An error occurred", [400, 404]);
     } finally {
       setBusy(false);
     }

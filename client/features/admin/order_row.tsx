@@ -11,7 +11,13 @@ import { normaliseTrackingNumber, trackingNumberProblem } from "../../../shared/
 import type { AdminOrderItem, AdminOrderView } from "../../../shared/api_types.ts";
 import { ApiError } from "../../app/api.ts";
 import { formatDollars } from "../../app/money.ts";
-import { addTrackingNumber, adminErrorMessage, cancelOrder, markDelivered } from "./admin_api.ts";
+import {
+  addTrackingNumber,
+  adminErrorMessage,
+  cancelOrder,
+  markDelivered,
+  reportAdminError,
+} from "./admin_api.ts";
 import { useCan } from "./admin_can.tsx";
 
 /** Readable names of the tax id kinds payment pages record ("eu_vat" and so on). */
@@ -65,7 +71,7 @@ export function OrderRow({ order, hideUserData, onChanged }: OrderRowProps) {
         await markDelivered(order.orderNumber);
         toast.success("Order marked as delivered");
       } catch (err) {
-        toast.error(adminErrorMessage(err, "Failed to update order status"));
+        reportAdminError(err, "Failed to update order status");
       }
     });
   }
@@ -82,7 +88,7 @@ export function OrderRow({ order, hideUserData, onChanged }: OrderRowProps) {
         await cancelOrder(order.orderNumber);
         toast.success("Order cancelled");
       } catch (err) {
-        toast.error(adminErrorMessage(err, "Failed to cancel order", [409]));
+        reportAdminError(err, "Failed to cancel order", [409]);
       }
     });
   }

@@ -3,11 +3,11 @@ import { toast } from "react-hot-toast";
 import { isNewForAdmin, isProcessedForAdmin } from "../../../shared/status.ts";
 import type { AdminOrderView } from "../../../shared/api_types.ts";
 import {
-  adminErrorMessage,
   fetchNewOrdersCsv,
   fetchOrders,
   fetchOrdersToShip,
   type OrderFilters,
+  reportAdminError,
   shipChosenOrders,
   shipResultText,
 } from "./admin_api.ts";
@@ -54,7 +54,7 @@ export function OrdersTab() {
       if (turn !== latest.current) return;
       console.error(err);
       setFailed(true);
-      toast.error(adminErrorMessage(err, "Failed to fetch orders", [400]));
+      reportAdminError(err, "Failed to fetch orders", [400]);
     }
   }, [filters]);
 
@@ -78,8 +78,7 @@ export function OrdersTab() {
       setNextCursor(page.nextCursor);
     } catch (err) {
       if (turn !== latest.current) return;
-      console.error(err);
-      toast.error(adminErrorMessage(err, "Failed to fetch orders", [400]));
+      reportAdminError(err, "Failed to fetch orders", [400]);
     } finally {
       setBusy(null);
     }
@@ -94,8 +93,7 @@ export function OrdersTab() {
         : "";
       saveFile(await fetchNewOrdersCsv(filters), `new_orders${range}.csv`);
     } catch (err) {
-      console.error(err);
-      toast.error(adminErrorMessage(err, "Failed to download orders", [400]));
+      reportAdminError(err, "Failed to download orders", [400]);
     } finally {
       setBusy(null);
     }
@@ -111,8 +109,7 @@ export function OrdersTab() {
         toast.error("No order is ready to ship: an order ships once it has a tracking number.");
       } else setToShip(ready);
     } catch (err) {
-      console.error(err);
-      toast.error(adminErrorMessage(err, "Failed to fetch orders", [400]));
+      reportAdminError(err, "Failed to fetch orders", [400]);
     } finally {
       setBusy(null);
     }
@@ -130,8 +127,7 @@ export function OrdersTab() {
       toast.success(text.shipped);
       if (text.notShipped) toast.error(text.notShipped);
     } catch (err) {
-      console.error(err);
-      toast.error(adminErrorMessage(err, "Failed to update orders", [400]));
+      reportAdminError(err, "Failed to update orders", [400]);
     } finally {
       setBusy(null);
     }

@@ -3,9 +3,9 @@ import { toast } from "react-hot-toast";
 import type { AdminOrderView, PickListView } from "../../../shared/api_types.ts";
 import { configurationText } from "../../app/order_line_text.ts";
 import {
-  adminErrorMessage,
   fetchOrders,
   fetchPickList,
+  reportAdminError,
   shipChosenOrders,
   shippedMessage,
 } from "./admin_api.ts";
@@ -27,15 +27,22 @@ function partName(name: string): string {
 
 /** Every paid, unshipped order (oldest first, the order they are packed in) and the pick list. */
 async function loadPrintDay(): Promise<{ pickList: PickListView; orders: AdminOrderView[] }> {
+  // Both at once, and awaited together: a pick list refused while the orders are still read is
+  // the load's failure, never a rejection nobody awaits.
+  const [pickList, orders] = await Promise.all([fetchPickList(), newOrders()]);
+  return { pickList, orders };
+}
+
+/** Every paid, unshipped order, oldest first. */
+async function newOrders(): Promise<AdminOrderView[]> {
   const orders: AdminOrderView[] = [];
   let cursor: string | null = null;
-  const pickList = fetchPickList();
   do {
     const page = await fetchOrders({ status: "new" }, cursor, 200);
     orders.push(...page.orders);
     cursor = page.nextCursor;
   } while (cursor);
-  return { pickList: await pickList, orders: orders.reverse() };
+  return orders.reverse();
 }
 
 /**
@@ -71,7 +78,7 @@ export function PrintDayTab() {
       setChosen(new Set());
       await section.load();
     } catch (err) {
-      toast.error(adminErrorMessage(err, "Failed to update orders", [400]));
+      reportAdminError(err, "Failed to update orders", [400]);
     } finally {
       setBusy(false);
     }

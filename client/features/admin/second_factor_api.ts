@@ -31,9 +31,13 @@ export function confirmTotp(code: string): Promise<RecoveryCodesView> {
   });
 }
 
-/** Removes the authenticator app, given its current code. */
+/** Removes the authenticator app, given its current code (a wrong one is a 401, "Wrong code"). */
 export async function removeTotp(code: string): Promise<void> {
-  await adminApi("/api/admin/factors/totp", { method: "DELETE", body: { code } });
+  await adminApi("/api/admin/factors/totp", {
+    method: "DELETE",
+    body: { code },
+    refusesWith401: true,
+  });
 }
 
 /** A new set of recovery codes (the old set stops working). */
@@ -41,7 +45,10 @@ export function regenerateRecoveryCodes(): Promise<RecoveryCodesView> {
   return adminApi<RecoveryCodesView>("/api/admin/factors/recovery-codes", { method: "POST" });
 }
 
-/** Creates a passkey on this device (the browser asks for a fingerprint or PIN) and adds it. */
+/**
+ * Creates a passkey on this device (the browser asks for a fingerprint or PIN) and adds it. An
+ * expired or reused request is a 401 of its own, with the session still valid.
+ */
 export async function addPasskey(name: string): Promise<AddedPasskeyView> {
   const optionsJSON = await adminApi<Parameters<typeof startRegistration>[0]["optionsJSON"]>(
     "/api/admin/factors/passkeys/options",
@@ -51,6 +58,7 @@ export async function addPasskey(name: string): Promise<AddedPasskeyView> {
   return await adminApi<AddedPasskeyView>("/api/admin/factors/passkeys", {
     method: "POST",
     body: { name, response },
+    refusesWith401: true,
   });
 }
 

@@ -2,7 +2,7 @@ import { useCallback, useState } from "react";
 import { toast } from "react-hot-toast";
 import type { AdminSessionItemView } from "../../../shared/api_types.ts";
 import { useStore } from "../../app/store/store.ts";
-import { adminErrorMessage } from "./admin_api.ts";
+import { reportAdminError } from "./admin_api.ts";
 import { endSession, fetchSessions } from "./staff_api.ts";
 import { SectionStatus, useSectionData } from "./use_section.tsx";
 import { SecondFactorSection } from "./second_factor_section.tsx";
@@ -46,7 +46,7 @@ function SessionsSection({ all }: { all: boolean }) {
       }
       toast.success(`Session on ${session.device} ended`);
     } catch (err) {
-      toast.error(adminErrorMessage(err, "The session could not be ended", [403, 404]));
+      reportAdminError(err, "The session could not be ended", [403, 404]);
     } finally {
       setBusy(false);
     }

@@ -3,7 +3,7 @@ import { toast } from "react-hot-toast";
 import type { StaffMemberView } from "../../../shared/api_types.ts";
 import { type Role, ROLE_LABELS, ROLES } from "../../../shared/roles.ts";
 import { staffInviteSchema } from "../../../shared/schemas.ts";
-import { adminErrorMessage } from "./admin_api.ts";
+import { adminErrorMessage, reportAdminError } from "./admin_api.ts";
 import { issueField } from "./catalog_api.ts";
 import { Dialog } from "./dialog.tsx";
 import { FormError, InputField } from "./form_fields.tsx";
@@ -118,7 +118,7 @@ function StaffList(
       await changeStaffRole(member.id, role);
       toast.success(`${member.email} is now ${ROLE_LABELS[role]}`);
     } catch (err) {
-      toast.error(adminErrorMessage(err, "The role could not be changed", EXPLAINED));
+      reportAdminError(err, "The role could not be changed", EXPLAINED);
     } finally {
       setBusy(false);
       onChanged();
@@ -133,7 +133,7 @@ function StaffList(
       toast.success(`${member.email} was removed and signed out`);
       setRemoving(null);
     } catch (err) {
-      toast.error(adminErrorMessage(err, "The member could not be removed", EXPLAINED));
+      reportAdminError(err, "The member could not be removed", EXPLAINED);
     } finally {
       setBusy(false);
       onChanged();

@@ -1,7 +1,7 @@
 import { useMemo, useState } from "react";
 import { toast } from "react-hot-toast";
 import { formatDollars } from "../../app/money.ts";
-import { adminErrorMessage } from "./admin_api.ts";
+import { reportAdminError } from "./admin_api.ts";
 import { SectionStatus, useSectionData } from "./use_section.tsx";
 import type { AdminSwitchView } from "../../../shared/api_types.ts";
 import { fetchCatalogSwitches, isConflict, updateSwitch } from "./catalog_api.ts";
@@ -61,7 +61,7 @@ export function SwitchesSection() {
       );
     } catch (err) {
       if (isConflict(err)) setConflict(err.message);
-      toast.error(adminErrorMessage(err, "The switch could not be saved", [400, 404, 409]));
+      reportAdminError(err, "The switch could not be saved", [400, 404, 409]);
     } finally {
       setBusyId(null);
     }

@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { toast } from "react-hot-toast";
 import { ApiError } from "../../app/api.ts";
-import { adminErrorMessage, testEmail, testPing } from "./admin_api.ts";
+import { reportAdminError, testEmail, testPing } from "./admin_api.ts";
 
 /** The Test tab: pings the server and queues a sample order confirmation email. */
 export function TestTab() {
@@ -15,9 +15,8 @@ export function TestTab() {
       const text = await (which === "ping" ? testPing() : testEmail());
       toast.success(text, { duration: 5000 });
     } catch (err) {
-      console.error(err);
       const fallback = which === "ping" ? "Failed to test ping" : "Failed to test email";
-      toast.error(err instanceof ApiError ? adminErrorMessage(err, fallback) : "An error occurred");
+      reportAdminError(err, err instanceof ApiError ? fallback : "An error occurred");
     } finally {
       setBusy(null);
     }

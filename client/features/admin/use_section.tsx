@@ -6,8 +6,7 @@ import {
   useRef,
   useState,
 } from "react";
-import { toast } from "react-hot-toast";
-import { adminErrorMessage } from "./admin_api.ts";
+import { reportAdminError } from "./admin_api.ts";
 
 /** A dashboard section's data, loaded when the section opens and again on demand. */
 export interface SectionData<T> {
@@ -45,7 +44,7 @@ export function useSectionData<T>(fetch: () => Promise<T>, failure: string): Sec
       if (turn !== latest.current) return null;
       console.error(err);
       setFailed(true);
-      toast.error(adminErrorMessage(err, failure));
+      reportAdminError(err, failure);
       return null;
     }
   }, [fetch, failure]);
