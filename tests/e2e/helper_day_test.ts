@@ -52,7 +52,7 @@ e2eTest(
     // is a domain name, never an IP address: the helper reaches the shop as localhost.
     const helper = await e2e.newPage({
       // After removal: the dashboard's next read and the forgotten passkey are refused (the
-      // orders tab logs the refused read to the console as well as saying it).
+      // dashboard says the session ended, once).
       allow: [/401.*\/api\/admin\//, /Admin authentication required/],
     });
     const page = helper.page;

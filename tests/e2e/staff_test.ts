@@ -8,10 +8,12 @@ import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { axeFindings } from "./helpers/axe.ts";
 import { e2eTest } from "./helpers/e2e.ts";
-import { expectToast } from "./helpers/browser.ts";
+import { expectToast, settle } from "./helpers/browser.ts";
+import { austinBuyer, paidOrder } from "./helpers/api.ts";
 import { listOutbox } from "../../server/email/outbox.ts";
 
 const HELPER = "helper@example.com";
+const STARTER_PACK_ID = 384;
 const PASSWORD = "PrintDay2026";
 
 /** The invitation link as its recipient gets it, read from the shop's outbox (the Emails tab hides it). */
@@ -33,6 +35,9 @@ e2eTest(
   "the owner invites a helper, who signs in without the Staff tab, and is removed",
   async (e2e) => {
     const { shop } = e2e;
+    // A paid order, for the helper's last action.
+    const buyer = austinBuyer("staff@example.com", "Staff Test Buyer", "9 Main Street");
+    const orderNumber = await paidOrder(shop.url, buyer, STARTER_PACK_ID);
     const owner = await e2e.newPage();
     await owner.page.goto("/admin");
     await owner.page.getByLabel("Staff email").waitFor();
@@ -85,10 +90,19 @@ e2eTest(
     await expectToast(owner.page, `${HELPER} was removed and signed out`);
     await owner.page.getByText("Nobody else has access yet").waitFor();
 
-    // The helper's open dashboard: its next action is refused and says they were signed out.
-    await helper.page.getByRole("button", { name: "Refresh" }).click();
+    // The helper's open dashboard: its next action (a tracking number) is refused and says they
+    // were signed out, once: not again by the form, nor by the list's reload after it.
+    const newOrders = helper.page.getByTestId("new-orders");
+    await newOrders.getByLabel(`Tracking number for ${orderNumber}`).fill("9400111899223344551234");
+    await newOrders.getByRole("button", { name: `Add tracking number to order ${orderNumber}` })
+      .click();
     await expectToast(helper.page, "Your admin session has ended. Please log in again.");
     await helper.page.getByRole("heading", { name: "Admin Access" }).waitFor();
+    await settle(helper.page);
+    assert.equal(
+      await helper.page.getByRole("status").filter({ hasText: /session has ended/ }).count(),
+      1,
+    );
     assert.deepEqual(owner.problems.errors, []);
   },
 );

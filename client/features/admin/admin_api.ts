@@ -1,7 +1,8 @@
 /**
  * The admin dashboard's calls (docs/product.md#admin-api). The admin session is an HttpOnly
  * cookie that same-origin fetch sends by itself, so no call carries the password after login.
- * A 401 from any call but the login means the session ended: the adminAuth flag is dropped so
+ * A 401 from any call but the login means the session ended (unless the call `refusesWith401`
+ * and the session still answers): the owner is told once, and the adminAuth flag is dropped so
  * the page falls back to the password form.
  */
 import type {
@@ -49,19 +50,34 @@ const sessionRefusals = new WeakSet<ApiError>();
 
 /**
  * Ends the client-side session when the server says it is gone: the first refusal of the current
- * session tells the owner (one toast, whichever tab or form made the call) and drops the admin
- * flag, which closes the dashboard; later ones, and any of an earlier session, say nothing more.
+ * session, while the dashboard is open, tells the owner (one toast, whichever tab or form made the
+ * call) and drops the admin flag, which closes it; later ones (a reload a caller starts after its
+ * refusal), and any of an earlier session, say nothing more.
  */
 function watchSession(err: unknown, callSession: number): never {
   if (err instanceof ApiError && err.status === 401) {
     sessionRefusals.add(err);
-    if (callSession === pageSession) {
+    if (callSession === pageSession && useStore.getState().adminAuth) {
       pageSession++;
       toast.error(SESSION_ENDED, { id: "admin-session-ended" });
       useStore.getState().setAdminAuth(false);
     }
   }
   throw err;
+}
+
+/** Whether `err` is a refusal of a session that was gone, which `adminApi` has told already. */
+export function isSessionRefusal(err: unknown): boolean {
+  return err instanceof ApiError && sessionRefusals.has(err);
+}
+
+/**
+ * This page leaves its session on purpose (logging out, signing this device out): calls still
+ * under way are refused once the server has ended it, which the owner asked for. Called before the
+ * server is asked, since it ends the session before the page hears back.
+ */
+export function leaveAdminSession(): void {
+  pageSession++;
 }
 
 /** Options of an admin call. */
@@ -73,13 +89,20 @@ export interface AdminApiOptions extends ApiOptions {
   refusesWith401?: boolean;
 }
 
-/** An admin call; a 401 ends the client-side session (the Catalogue tab's calls use it too). */
+/**
+ * An admin call; a 401 ends the client-side session (the Catalogue tab's calls use it too), but
+ * for a call that `refusesWith401` only once the session is found gone too.
+ */
 export async function adminApi<T>(path: string, options: AdminApiOptions = {}): Promise<T> {
   const callSession = pageSession;
   try {
     return await api<T>(path, options);
   } catch (err) {
-    if (options.refusesWith401) throw err;
+    // A refusal of what was sent leaves a session that still answers; an unanswered check is
+    // taken as the session still there (the next call will tell).
+    const refusedWhatWasSent = options.refusesWith401 && err instanceof ApiError &&
+      err.status === 401 && await hasAdminSession().catch(() => true);
+    if (refusedWhatWasSent) throw err;
     return watchSession(err, callSession);
   }
 }
@@ -95,7 +118,7 @@ export function reportAdminError(
   fallback: string,
   serverStatuses: readonly number[] = [],
 ): void {
-  if (err instanceof ApiError && sessionRefusals.has(err)) return;
+  if (isSessionRefusal(err)) return;
   const message = adminErrorMessage(err, fallback, serverStatuses);
   if (message === fallback) console.error(err);
   toast.error(message);
@@ -112,8 +135,7 @@ export async function verifyPassword(password: string, email = ""): Promise<Admi
 
 /** Ends the admin session on the server (the cookie is cleared). */
 export async function logoutAdmin(): Promise<void> {
-  // Calls still under way are refused once the session is gone, which the owner asked for.
-  pageSession++;
+  leaveAdminSession();
   await api<{ ok: true }>("/api/admin/logout", { method: "POST" });
 }
 

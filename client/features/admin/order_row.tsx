@@ -15,6 +15,7 @@ import {
   addTrackingNumber,
   adminErrorMessage,
   cancelOrder,
+  isSessionRefusal,
   markDelivered,
   reportAdminError,
 } from "./admin_api.ts";
@@ -133,6 +134,8 @@ export function OrderRow({ order, hideUserData, onChanged }: OrderRowProps) {
                       toast.success("Tracking number added successfully");
                       outcome = { saved: true };
                     } catch (err) {
+                      // Told once, by adminApi; the dashboard closes.
+                      if (isSessionRefusal(err)) return;
                       const message = adminErrorMessage(
                         err,
                         "Failed to add tracking number",

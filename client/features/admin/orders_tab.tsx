@@ -52,7 +52,6 @@ export function OrdersTab() {
       setFailed(false);
     } catch (err) {
       if (turn !== latest.current) return;
-      console.error(err);
       setFailed(true);
       reportAdminError(err, "Failed to fetch orders", [400]);
     }

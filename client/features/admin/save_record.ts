@@ -1,5 +1,5 @@
 import { toast } from "react-hot-toast";
-import { adminErrorMessage } from "./admin_api.ts";
+import { adminErrorMessage, isSessionRefusal } from "./admin_api.ts";
 import { isConflict, issueField } from "./catalog_api.ts";
 
 /** What a Catalogue form hands `saveRecord`. */
@@ -29,6 +29,8 @@ export async function saveRecord<T>(options: SaveOptions<T>): Promise<T | null> 
     options.setConflict?.(null);
     return saved;
   } catch (err) {
+    // A session found gone is told once, by adminApi, and the form closes with the dashboard.
+    if (isSessionRefusal(err)) return null;
     if (isConflict(err) && options.setConflict) {
       options.setConflict(err.message);
     } else {

@@ -2,7 +2,7 @@ import { type FormEvent, useState } from "react";
 import { toast } from "react-hot-toast";
 import { ApiError } from "../../app/api.ts";
 import { useRequest } from "../../app/use_request.ts";
-import { adminErrorMessage } from "./admin_api.ts";
+import { adminErrorMessage, isSessionRefusal } from "./admin_api.ts";
 import {
   addPasskey,
   confirmTotp,
@@ -44,7 +44,7 @@ export function SecondFactorSection({ owner }: { owner: boolean }) {
       factors.reload();
     } catch (err) {
       if (isPasskeyCancelled(err)) toast.error("The passkey was not created.");
-      else toast.error(failure(err, fallback));
+      else if (!isSessionRefusal(err)) toast.error(failure(err, fallback));
     } finally {
       setBusy(false);
     }
@@ -133,7 +133,7 @@ function TotpPart({ enabled, busy, run }: { enabled: boolean; busy: boolean; run
     try {
       setSetup(await startTotp());
     } catch (err) {
-      toast.error(failure(err, "Could not start the setup"));
+      if (!isSessionRefusal(err)) toast.error(failure(err, "Could not start the setup"));
     }
   }
 
@@ -241,6 +241,7 @@ function StaffRequirement() {
       toast.success(!on ? "Staff must now set up a second factor" : "Requirement turned off");
       settings.reload();
     } catch (err) {
+      if (isSessionRefusal(err)) return;
       toast.error(err instanceof ApiError ? failure(err, "Could not save") : "Could not save");
     } finally {
       setSaving(false);

@@ -2,7 +2,7 @@ import { useCallback, useState } from "react";
 import { toast } from "react-hot-toast";
 import type { AdminSessionItemView } from "../../../shared/api_types.ts";
 import { useStore } from "../../app/store/store.ts";
-import { reportAdminError } from "./admin_api.ts";
+import { leaveAdminSession, reportAdminError } from "./admin_api.ts";
 import { endSession, fetchSessions } from "./staff_api.ts";
 import { SectionStatus, useSectionData } from "./use_section.tsx";
 import { SecondFactorSection } from "./second_factor_section.tsx";
@@ -37,6 +37,8 @@ function SessionsSection({ all }: { all: boolean }) {
   async function end(session: AdminSessionItemView) {
     if (busy) return;
     setBusy(true);
+    // Signing this device out is leaving on purpose: the calls still under way say nothing of it.
+    if (session.current) leaveAdminSession();
     try {
       const signedOut = await endSession(session.id);
       if (signedOut) {

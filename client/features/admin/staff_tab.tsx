@@ -3,7 +3,7 @@ import { toast } from "react-hot-toast";
 import type { StaffMemberView } from "../../../shared/api_types.ts";
 import { type Role, ROLE_LABELS, ROLES } from "../../../shared/roles.ts";
 import { staffInviteSchema } from "../../../shared/schemas.ts";
-import { adminErrorMessage, reportAdminError } from "./admin_api.ts";
+import { adminErrorMessage, isSessionRefusal, reportAdminError } from "./admin_api.ts";
 import { issueField } from "./catalog_api.ts";
 import { Dialog } from "./dialog.tsx";
 import { FormError, InputField } from "./form_fields.tsx";
@@ -56,6 +56,8 @@ function InviteForm({ onInvited }: { onInvited: () => void }) {
       fields.reset({ email: "", role: "staff" });
       onInvited();
     } catch (err) {
+      // A session found gone is told once, by adminApi, and the form closes with the dashboard.
+      if (isSessionRefusal(err)) return;
       const message = adminErrorMessage(err, "The invitation could not be sent", EXPLAINED);
       fields.showError(message, issueField(err) ?? "email");
       toast.error(message);

@@ -42,7 +42,6 @@ export function useSectionData<T>(fetch: () => Promise<T>, failure: string): Sec
       return fresh;
     } catch (err) {
       if (turn !== latest.current) return null;
-      console.error(err);
       setFailed(true);
       reportAdminError(err, failure);
       return null;
