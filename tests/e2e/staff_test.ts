@@ -81,6 +81,8 @@ e2eTest(
       0,
     );
     await tabs.getByRole("tab", { name: "Orders" }).click();
+    // The order is listed before the helper is removed (a read made after would close the page).
+    await helper.page.getByLabel(`Tracking number for ${orderNumber}`).waitFor();
 
     // The owner sees the helper joined, and removes them (asked once).
     await owner.page.getByRole("button", { name: "Refresh" }).click();
