@@ -465,14 +465,27 @@ e2eTest("gift guide: every quiz path, Back, Start Over and adding a pick", async
     await quiz.getByRole("heading", { level: 2, name: text, exact: true }).waitFor();
     assert.equal(await question.textContent(), text);
   };
+  /**
+   * Answers the question shown, then waits until the quiz has moved on, as a shopper reads the
+   * next question before answering it: the answers were once pressed faster than the quiz drew
+   * its questions, and one run of four files at a time ended on an unexpected step.
+   */
+  const answer = async (label: string) => {
+    const asked = await question.textContent();
+    await quiz.getByRole("button", { name: label, exact: true }).click();
+    await page.waitForFunction(
+      (before) => document.querySelector(".quiz h2")?.textContent !== before,
+      asked,
+    );
+  };
 
   for (const path of QUIZ_PATHS) {
     await t.step(`${path.answers.join(" > ")} recommends ${path.picks.join(" + ")}`, async () => {
       await startOver.click();
       await shows("Does the recipient have a keyboard?");
       assert.ok(await back.isDisabled(), "Back disabled on the first question");
-      for (const answer of path.answers) {
-        await quiz.getByRole("button", { name: answer, exact: true }).click();
+      for (const label of path.answers) {
+        await answer(label);
       }
       await picks.first().waitFor();
       assert.deepEqual(await picks.allTextContents(), path.picks);
@@ -489,11 +502,12 @@ e2eTest("gift guide: every quiz path, Back, Start Over and adding a pick", async
 
   await t.step("Back steps through the questions", async () => {
     await startOver.click();
-    for (const answer of ["Yes", "Yes", "More than 1"]) {
-      await quiz.getByRole("button", { name: answer, exact: true }).click();
+    await shows("Does the recipient have a keyboard?");
+    for (const label of ["Yes", "Yes", "More than 1"]) {
+      await answer(label);
     }
     await shows("Do you know their preferred switch type?");
-    await quiz.getByRole("button", { name: "No idea", exact: true }).click();
+    await answer("No idea");
     await picks.first().waitFor();
     await back.click();
     await shows("Do you know their preferred switch type?");
@@ -514,8 +528,9 @@ e2eTest("gift guide: every quiz path, Back, Start Over and adding a pick", async
     async () => {
       await setSwitchStock(e2e.shop, DRAGON_FRUIT.id, 0);
       await startOver.click();
-      for (const answer of QUIZ_PATHS[4].answers) {
-        await quiz.getByRole("button", { name: answer, exact: true }).click();
+      await shows("Does the recipient have a keyboard?");
+      for (const label of QUIZ_PATHS[4].answers) {
+        await answer(label);
       }
       const aesthetic = quiz.getByRole("article", { name: "Aesthetic Pack" });
       await aesthetic.getByRole("button", { name: "Out of Stock" }).waitFor();
