@@ -118,8 +118,6 @@ export function OrdersTab() {
   async function shipListed() {
     if (busy || !toShip) return;
     setBusy("ship");
-    // The list is read again after, unless a newer read or closing the tab came first.
-    const turn = latest.current;
     try {
       const text = shipResultText(await shipChosenOrders(toShip.map((o) => o.orderNumber)));
       setToShip(null);
@@ -130,7 +128,7 @@ export function OrdersTab() {
     } finally {
       setBusy(null);
     }
-    if (turn === latest.current) await load();
+    await load();
   }
 
   const search = (

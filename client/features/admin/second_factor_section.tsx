@@ -1,8 +1,7 @@
 import { type FormEvent, useState } from "react";
 import { toast } from "react-hot-toast";
-import { ApiError } from "../../app/api.ts";
 import { useRequest } from "../../app/use_request.ts";
-import { adminErrorMessage, isSessionRefusal } from "./admin_api.ts";
+import { reportAdminError } from "./admin_api.ts";
 import {
   addPasskey,
   confirmTotp,
@@ -19,10 +18,8 @@ import type { TotpSetupView } from "../../../shared/second_factor_views.ts";
 import { QrCode } from "./qr_code.tsx";
 import { RecoveryCodesPanel } from "./recovery_codes_panel.tsx";
 
-/** The message of a failed call: the server's sentence for refusals people can act on. */
-function failure(err: unknown, fallback: string): string {
-  return adminErrorMessage(err, fallback, [400, 401, 403, 404, 409, 429]);
-}
+/** Refusals said in the server's words: the ones people can act on (a wrong code is a 401). */
+const EXPLAINED = [400, 401, 403, 404, 409, 429];
 
 /**
  * The signed-in account's second factors: an authenticator app (TOTP, with its QR code), passkeys,
@@ -44,7 +41,7 @@ export function SecondFactorSection({ owner }: { owner: boolean }) {
       factors.reload();
     } catch (err) {
       if (isPasskeyCancelled(err)) toast.error("The passkey was not created.");
-      else if (!isSessionRefusal(err)) toast.error(failure(err, fallback));
+      else reportAdminError(err, fallback, EXPLAINED);
     } finally {
       setBusy(false);
     }
@@ -133,7 +130,7 @@ function TotpPart({ enabled, busy, run }: { enabled: boolean; busy: boolean; run
     try {
       setSetup(await startTotp());
     } catch (err) {
-      if (!isSessionRefusal(err)) toast.error(failure(err, "Could not start the setup"));
+      reportAdminError(err, "Could not start the setup", EXPLAINED);
     }
   }
 
@@ -241,8 +238,7 @@ function StaffRequirement() {
       toast.success(!on ? "Staff must now set up a second factor" : "Requirement turned off");
       settings.reload();
     } catch (err) {
-      if (isSessionRefusal(err)) return;
-      toast.error(err instanceof ApiError ? failure(err, "Could not save") : "Could not save");
+      reportAdminError(err, "Could not save", EXPLAINED);
     } finally {
       setSaving(false);
     }
