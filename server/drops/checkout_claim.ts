@@ -50,13 +50,25 @@ export async function claimOf(
   const { drop, units } = drops[0];
   const place = places.find((p) => p?.dropId === drop.id);
   if (!place) throw new DropRefused(drop.id, "no admitted ticket", joinSentence(drop));
-  const persons = personKeys(person, mailboxOf);
-  // The network the place joined from is the same person wherever it checks out from: else a
-  // second place taken at one door buys again through a proxy.
   const joinedFrom = (await placeReads)[placed.indexOf(place)]?.value?.network;
+  return {
+    dropId: drop.id,
+    ticket: place.ticket,
+    units,
+    persons: claimPersons(person, joinedFrom),
+  };
+}
+
+/**
+ * The person keys a checkout counts: the shopper's, and the network its place joined from, which
+ * is the same person wherever it checks out from (else a second place taken at one door buys
+ * again through a proxy).
+ */
+export function claimPersons(person: Person, joinedFrom: string | null | undefined): string[] {
+  const persons = personKeys(person, mailboxOf);
   const network = joinedFrom ? `network:${joinedFrom}` : null;
   if (network && !persons.includes(network)) persons.push(network);
-  return { dropId: drop.id, ticket: place.ticket, units, persons };
+  return persons;
 }
 
 /**

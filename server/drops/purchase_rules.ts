@@ -79,11 +79,19 @@ export function dropUnitsOf(
 }
 
 /**
- * Checks a drop adds at most to each write of its order: the drop, its ledger, the place and four
- * person keys (account, mailbox, address, network; a hosted checkout learns the last two only in
- * its payment's write).
+ * The person keys a drop's order counts at most, in its payment's write: the network it checked
+ * out from, the network its place joined from (claimOf), the account, the mailbox (given at the
+ * checkout, or on a hosted page at payment), and two delivery addresses: the one given at the
+ * checkout and another a payment page collected (paymentPersons keeps both).
  */
-export const DROP_WRITE_CHECKS = 7;
+export const MOST_PERSON_KEYS = 6;
+
+/**
+ * Checks a drop adds at most to each write of its order: the drop, its ledger, the place and its
+ * person keys. The checkout refuses an order whose payment's write would pass KV's limit with
+ * them (checkPayableSize): counting fewer let a charge be taken that could never be recorded.
+ */
+export const DROP_WRITE_CHECKS = 3 + MOST_PERSON_KEYS;
 
 /** The sentence of the per-person limit. */
 export function limitSentence(limit: number, have: number): string {

@@ -47,6 +47,7 @@ import {
   writeDropCounts,
 } from "../drops/counts_store.ts";
 import { paymentPersons } from "../drops/checkout_claim.ts";
+import type { Person } from "../drops/record.ts";
 import {
   copyCounts,
   countMorePersons,
@@ -256,17 +257,29 @@ async function readForPaid(
     usage = promo ? await readUsage(kv, [promo]) : null;
   }
   const dropPersons = entry.value.dropHold
-    ? paymentPersons(entry.value.dropHold.persons, {
-      userId: entry.value.userId,
-      email: entry.value.email ?? event.details?.email ?? null,
-      address: event.details?.address ?? entry.value.shippingAddress,
-      network: entry.value.holdClient ?? "",
-    })
+    ? paymentPersons(entry.value.dropHold.persons, payingPerson(entry.value, event.details))
     : [];
   const drops = entry.value.dropHold && entry.value.dropHold.state !== "sold"
     ? await readDropCounts(kv, wantsOf(dropWantOf(entry.value.dropHold, { dropPersons })))
     : new Map<string, DropRead>();
   return { entry, handled, cart, pending, holds, promo, usage, drops, dropPersons };
+}
+
+/**
+ * Who pays, as a drop's per-person limit counts them: the order's account and the network it
+ * checked out from, its email (else the one a payment page collected), and the delivery address a
+ * payment page collected (else the order's).
+ */
+export function payingPerson(
+  order: Pick<Order, "userId" | "email" | "shippingAddress" | "holdClient">,
+  details: Pick<PaidDetails, "email" | "address"> | undefined,
+): Person {
+  return {
+    userId: order.userId,
+    email: order.email ?? details?.email ?? null,
+    address: details?.address ?? order.shippingAddress,
+    network: order.holdClient ?? "",
+  };
 }
 
 /**

@@ -9,22 +9,61 @@ import {
   MAX_ORDER_COMPONENTS,
   PAID_WRITE_CHECKS,
 } from "../../server/orders/order.ts";
-import { DROP_WRITE_CHECKS } from "../../server/drops/purchase_rules.ts";
+import { DROP_WRITE_CHECKS, MOST_PERSON_KEYS } from "../../server/drops/purchase_rules.ts";
+import { claimPersons, paymentPersons } from "../../server/drops/checkout_claim.ts";
+import { payingPerson } from "../../server/orders/paid_write.ts";
 import { InvalidInput } from "../../server/errors.ts";
+import { US_ADDRESS } from "../helpers/shop_fixtures.ts";
 
 Deno.test("an order holds no more parts than its payment's write can check", () => {
-  assert.equal(DROP_WRITE_CHECKS, 7, "the drop, its ledger, the place and four person keys");
+  assert.equal(DROP_WRITE_CHECKS, 9, "the drop, its ledger, the place and six person keys");
   // Without a promo or a drop, the order's own limit decides (and fits the paid write).
   checkPayableSize(MAX_ORDER_COMPONENTS, 0);
   assert.ok(MAX_ORDER_COMPONENTS + PAID_WRITE_CHECKS <= KV_MAX_CHECKS);
-  // A drop's item: 100 - 9 - 7 = 84 parts at most.
-  checkPayableSize(84, DROP_WRITE_CHECKS);
+  // A drop's item: 100 - 9 - 9 = 82 parts at most.
+  checkPayableSize(82, DROP_WRITE_CHECKS);
   assert.throws(
-    () => checkPayableSize(85, DROP_WRITE_CHECKS),
+    () => checkPayableSize(83, DROP_WRITE_CHECKS),
     (err: unknown) =>
       err instanceof InvalidInput &&
-      /85 different switches and parts; with its promo code or drop, one order can hold at most 84/
+      /83 different switches and parts; with its promo code or drop, one order can hold at most 82/
         .test(err.message),
   );
   checkPayableSize(1, DROP_WRITE_CHECKS + 5);
+});
+
+Deno.test("a drop order's payment counts at most MOST_PERSON_KEYS person keys, however it was bought", () => {
+  const home = { ...US_ADDRESS, street: "1 Main St" };
+  const elsewhere = { ...US_ADDRESS, street: "9 Harbour Rd" };
+  let most = 0;
+  // Signed in or not; email and address given at the checkout or not; the place joined from the
+  // checkout's network, another or none known; the payment page collecting an email, the same
+  // address, another or none.
+  for (const userId of [null, "user-1"]) {
+    for (const email of [null, "ann@example.com"]) {
+      for (const address of [null, home]) {
+        for (const joinedFrom of [null, "203.0.113.7", "198.51.100.9"]) {
+          for (const paidEmail of [undefined, "ann.paid@example.com"]) {
+            for (const paidAddress of [undefined, home, elsewhere]) {
+              const counted = claimPersons(
+                { userId, email, address, network: "203.0.113.7" },
+                joinedFrom,
+              );
+              const persons = paymentPersons(
+                counted,
+                payingPerson(
+                  { userId, email, shippingAddress: address, holdClient: "203.0.113.7" },
+                  { email: paidEmail, address: paidAddress },
+                ),
+              );
+              assert.ok(persons.length <= MOST_PERSON_KEYS, persons.join(", "));
+              most = Math.max(most, persons.length);
+            }
+          }
+        }
+      }
+    }
+  }
+  // Reached: signed in, joined elsewhere, an email, and two addresses.
+  assert.equal(most, MOST_PERSON_KEYS);
 });
