@@ -26,7 +26,21 @@ export function extensionRefusal(order: Order, now: number): string | null {
 }
 
 /**
- * Extends `orderNumber`'s hold by the configured minutes for the caller who shows the payment
+ * What the one extension adds, in minutes: a drop's hold its own length again (the owner keeps a
+ * drop's holds short so unpaid units pass on to the next in line soon; the shop's 10 minutes would
+ * make a 2-minute hold six times as long), any other hold the shop's HOLD_EXTENSION_MINUTES. A
+ * hold not yet extended runs from the order's making to its end.
+ */
+export function extensionMinutes(
+  order: Pick<Order, "dropHold" | "createdAt" | "reservation">,
+  shopMinutes: number,
+): number {
+  if (!order.dropHold) return shopMinutes;
+  return Math.round((order.reservation.expiresAt - order.createdAt) / 60_000);
+}
+
+/**
+ * Extends `orderNumber`'s hold by extensionMinutes for the caller who shows the payment
  * its page holds (the demo page's session, /checkout's payment intent): NotFound, as for an
  * unknown number, when it is not that order's payment. Conflict when it ended, was paid or was
  * extended before, or when the provider cannot keep its payment open that long.
@@ -41,7 +55,8 @@ export async function extendHold(
   const refusal = extensionRefusal(order, deps.clock.now());
   if (refusal) throw new Conflict(refusal);
   const payment = order.payment;
-  const expiresAt = order.reservation.expiresAt + deps.config.holdExtensionMinutes * 60_000;
+  const expiresAt = order.reservation.expiresAt +
+    extensionMinutes(order, deps.config.holdExtensionMinutes) * 60_000;
   // First, so the hold never outlives its payment: an extension that fails below leaves only a
   // payment open longer, which the expiry stops at the hold's end all the same.
   const open = await step(deps, "extend payment", async () => {

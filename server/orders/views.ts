@@ -6,6 +6,7 @@
 import { cubeImageUrl, itemImageUrl, packImageUrl, switchImageUrl } from "../../shared/images.ts";
 import { maskAddress, maskEmail } from "../../shared/mask.ts";
 import type { AdminOrderView, PublicOrderView } from "../../shared/api_types.ts";
+import { extensionMinutes } from "./hold_extension.ts";
 import { toDollars } from "../../shared/pricing.ts";
 import { carrierTrackingUrl, progressPercent, trackingText } from "../../shared/status.ts";
 import { isHolding, type Order, type OrderItem } from "./order.ts";
@@ -23,7 +24,8 @@ export function orderItemImageUrl(item: OrderItem, base: string): string {
 
 /**
  * The public view of an order for its tracking page. `holdExtensionMinutes` is what the shop's
- * one extension of a hold adds (config), offered while the hold may still be extended.
+ * one extension of a hold adds (config; a drop's hold adds its own length), offered while the hold
+ * may still be extended.
  */
 export function publicOrderView(
   order: Order,
@@ -77,7 +79,7 @@ export function publicOrderView(
       ? Math.floor((order.reservation.expiresAt - now) / 1000)
       : null,
     holdExtendMinutes: isHolding(order, now) && order.reservation.extendedAt === undefined
-      ? holdExtensionMinutes
+      ? extensionMinutes(order, holdExtensionMinutes)
       : null,
     // The shopper sees money owed until it is on its way back (whatever the provider's steps).
     refund: !order.refund ? null : order.refund.state === "refunded" ? "refunded" : "pending",

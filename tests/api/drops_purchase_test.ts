@@ -439,6 +439,36 @@ Deno.test("a lapsed drop hold gives its units back at once; the next admitted sh
   assert.deepEqual(await ledgerOf(t, drop), { holding: 0, sold: 2 });
 });
 
+Deno.test("a drop's hold is extended by its own minutes, not the shop's, and its units pass on at the new end", async () => {
+  await using t = await createTestApp();
+  await stockUp(t);
+  const drop = await scheduleDrop(t, { units: 1, perPersonLimit: 1, holdMinutes: 2 });
+  const first = await admittedGuest(t, drop, 1, "192.0.2.40");
+  const held = await checkout(t, first.cartId, { client: "192.0.2.40" });
+  assert.equal(held.status, 200, held.text);
+  const { orderNumber, paymentIntentId } = held.json;
+  const view = (await t.request(`/api/orders/${orderNumber}`)).json;
+  assert.equal(view.holdSecondsLeft, 2 * 60);
+  assert.equal(
+    view.holdExtendMinutes,
+    2,
+    "the page offers the drop's 2 minutes, not the shop's 10",
+  );
+
+  t.clock.advance(90_000);
+  const extended = await t.request(`/api/orders/${orderNumber}/extend-hold`, {
+    method: "POST",
+    body: { paymentId: paymentIntentId },
+  });
+  assert.equal(extended.status, 200, extended.text);
+  assert.equal(extended.json.holdSecondsLeft, 30 + 2 * 60, "30 s were left, now 2 min 30 s");
+  // Twice the drop's minutes after the checkout, the units go back to the drop.
+  t.clock.advance(2 * 60_000 + 30_000 + 1);
+  await sweepHolds(t);
+  assert.equal((await getOrder(t.kv, orderNumber)).status, "EXPIRED");
+  assert.deepEqual(await ledgerOf(t, drop), { holding: 0, sold: 0 });
+});
+
 Deno.test("checking out again replaces the hold: the drop's units are counted once", async () => {
   await using t = await createTestApp();
   await stockUp(t);

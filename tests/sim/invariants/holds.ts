@@ -1,7 +1,8 @@
 /**
  * Holds and their one extension, after every step:
- * - an order's hold end moves at most once, by exactly the configured extension, and only with
- *   `extendedAt` recorded (the end it had when first seen is the model's);
+ * - an order's hold end moves at most once, by exactly the configured extension (a drop's hold by
+ *   its own length again), and only with `extendedAt` recorded (the end it had when first seen is
+ *   the model's);
  * - no order expired before its stored hold end (the expiry reads the end, extended or not).
  * That `reserved` is what holding orders hold, extended or not, is the stock invariant's.
  */
@@ -12,14 +13,22 @@ import { Violation } from "../world.ts";
 export function checkHolds(model: Model, view: View, extensionMs: number): void {
   for (const order of view.orders.values()) {
     const { expiresAt, extendedAt } = order.reservation;
+    // A drop's hold runs from the checkout; its one extension adds that length again.
+    const drop = !!order.dropHold;
     if (!model.holdEnds.has(order.orderNumber)) {
       model.holdEnds.set(
         order.orderNumber,
-        extendedAt === undefined ? expiresAt : expiresAt - extensionMs,
+        extendedAt === undefined
+          ? expiresAt
+          : drop
+          ? order.createdAt + (expiresAt - order.createdAt) / 2
+          : expiresAt - extensionMs,
       );
     }
     const first = model.holdEnds.get(order.orderNumber)!;
-    const want = extendedAt === undefined ? first : first + extensionMs;
+    const want = extendedAt === undefined
+      ? first
+      : first + (drop ? first - order.createdAt : extensionMs);
     if (expiresAt !== want) {
       throw new Violation(
         `order ${order.orderNumber}'s hold ends at ${expiresAt}, but it began ending at ${first} and was ${
