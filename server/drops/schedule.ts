@@ -3,7 +3,13 @@
  * its audit entry and the job that mails its opening in one atomic write, so a drop never exists
  * without any of them.
  */
-import { DEFAULT_DROP_HOLD_MINUTES, type DropRecord, isOver, targetKey } from "./record.ts";
+import {
+  DEFAULT_DROP_HOLD_MINUTES,
+  type DropLedger,
+  type DropRecord,
+  isOver,
+  targetKey,
+} from "./record.ts";
 import type { DropScheduleBody } from "../../shared/drops.ts";
 import type { Actor } from "../audit/actor.ts";
 import { auditEntry, auditInto } from "../audit/log.ts";
@@ -15,6 +21,9 @@ import { ledgerOf, readLedger } from "./store.ts";
 import { resolveTarget } from "./target.ts";
 import { openingJob, openingJobTiming } from "./opening_mail.ts";
 import { jobInto } from "../kv/jobs.ts";
+import { getManyBatched } from "../kv/kv_util.ts";
+import { listProducts } from "../catalog/store.ts";
+import { sharedProduct } from "./overlap.ts";
 
 /** The soonest a drop may open: shoppers need time to hear of it, the mail time to go out. */
 export const MIN_LEAD_MS = 60_000;
@@ -28,8 +37,8 @@ interface Deps {
 
 /**
  * Schedules a drop: the target on sale, the opening at least a minute ahead, no other drop
- * scheduled or running for it, and the free stock covering the units now (409 naming how many it
- * can make). Answers the new drop.
+ * scheduled or running for it nor for any product it would share (overlap.ts), and the free stock
+ * covering the units now (409 naming how many it can make). Answers the new drop.
  */
 export async function scheduleDrop(
   { kv, clock }: Deps,
@@ -64,6 +73,8 @@ export async function scheduleDrop(
     soldOutAt: null,
   };
   const indexKey = keys.dropByTarget(targetKey(drop.target));
+  // The marker first: a drop scheduled after this read changes it, and this write then fails.
+  const scheduled = await kv.get<number>(keys.dropScheduled());
   const indexed = await kv.get<string>(indexKey);
   if (indexed.value) {
     const other = await kv.get<DropRecord>(keys.drop(indexed.value));
@@ -76,9 +87,22 @@ export async function scheduleDrop(
       );
     }
   }
+  const [products, live] = await Promise.all([listProducts(kv), liveDrops(kv)]);
+  for (const other of live) {
+    const shared = sharedProduct(drop, other, products);
+    if (!shared) continue;
+    throw new Conflict(
+      `${shared.name} would be part of two drops, ${drop.name} and ${other.name} (opening ${
+        new Date(other.opensAt).toISOString()
+      }), and nobody could buy it while both last; call that drop off first, or schedule this one once it has ended`,
+      { dropId: other.id },
+    );
+  }
   const op = kv.atomic()
-    // The index as read: a drop scheduled for the target meanwhile makes this one a conflict.
-    .check(indexed)
+    // The index and the marker as read: a drop scheduled meanwhile, for the target or any other,
+    // makes this write read again (answered as a conflict to reload).
+    .check(indexed, scheduled)
+    .set(keys.dropScheduled(), now)
     .set(keys.drop(drop.id), drop)
     .set(indexKey, drop.id);
   jobInto(op, openingJob(drop.id), openingJobTiming(drop));
@@ -97,9 +121,16 @@ export async function scheduleDrop(
     }),
   );
   if (!(await op.commit()).ok) {
-    throw new Conflict(`${target.name} got another drop just now; reload and look again`);
+    throw new Conflict("Another drop was scheduled just now; reload and look again");
   }
   return drop;
+}
+
+/** The drops scheduled or running: neither called off nor sold out. */
+async function liveDrops(kv: Deno.Kv): Promise<DropRecord[]> {
+  const open = (await listDrops(kv)).filter((d) => d.cancelledAt === null);
+  const ledgers = await getManyBatched<DropLedger>(kv, open.map((d) => keys.dropLedger(d.id)));
+  return open.filter((d, i) => !isOver(d, ledgerOf(ledgers[i])));
 }
 
 /** Every drop, newest first (by when it was scheduled). */

@@ -155,6 +155,11 @@ export const keys = {
   dropByTarget: (target: string) => ["drop_by_target", target] as const,
   /** A drop's units held by unpaid checkouts and sold: checked and set in each checkout's write. */
   dropLedger: (id: string) => ["drop_ledger", id] as const,
+  /**
+   * When a drop was last scheduled: each scheduling checks and sets it, so two drops that would
+   * share a product (overlap.ts) are never scheduled at once past each other's check.
+   */
+  dropScheduled: () => ["drop_scheduled"] as const,
   /** Units one person (account, email, address or network) holds or bought in a drop. */
   dropPerson: (id: string, person: string) => ["drop_persons", id, person] as const,
   dropPersons: (id: string) => ["drop_persons", id] as const,

@@ -143,7 +143,9 @@ Deno.test("scheduling: packs by pack id, items by product id; the list is newest
   const cookie = await adminCookie(t);
   const sw = await scheduleTestDrop(t);
   t.clock.advance(1000);
-  const pack = await schedule(t, cookie, { target: { kind: "pack", id: PACKS[0].id }, units: 3 });
+  // A pack without the dropped switch: a pack holding it would be part of two drops.
+  const packed = PACKS.find((p) => !p.switchIds.includes(DROP_SWITCH.id))!;
+  const pack = await schedule(t, cookie, { target: { kind: "pack", id: packed.id }, units: 3 });
   assert.equal(pack.status, 201, pack.text);
   t.clock.advance(1000);
   const item = await schedule(t, cookie, {
@@ -159,16 +161,73 @@ Deno.test("scheduling: packs by pack id, items by product id; the list is newest
   assert.equal(list.json[0].name, ITEMS[0].name);
   assert.equal(list.json[0].holdMinutes, 5);
   assert.equal(list.json[0].signedInOnly, true);
-  assert.equal(list.json[1].name, PACKS[0].title);
+  assert.equal(list.json[1].name, packed.title);
   assert.equal(list.json[2].holdMinutes, 10, "the default hold");
   const stored = await storedDrop(t, pack.json.id);
-  assert.deepEqual(stored.productIds, [PACKS[0].id, PACKS[0].idWithKeycaps]);
-  const packPage = await t.request(`/api/drops/for/pack/${PACKS[0].id}`);
+  assert.deepEqual(stored.productIds, [packed.id, packed.idWithKeycaps]);
+  const packPage = await t.request(`/api/drops/for/pack/${packed.id}`);
   assert.equal(packPage.json.id, pack.json.id);
   const noDrop = await t.request(`/api/drops/for/item/${ITEMS[1].id}`);
   assert.equal(noDrop.status, 200, noDrop.text);
   assert.equal(noDrop.json, null);
   assert.equal((await t.request("/api/drops/for/keyboard/1")).status, 400);
+});
+
+Deno.test("scheduling: two drops that would share a product are refused with the product named, whichever comes first", async () => {
+  await using t = await createTestApp();
+  const cookie = await adminCookie(t);
+  const starter = PACKS[0];
+  assert.ok(starter.switchIds.includes(DROP_SWITCH.id));
+  for (const id of starter.switchIds) await setStock(t, switchKey(id), 100);
+  const switchDrop = await scheduleTestDrop(t);
+  const before = await snapshot(t.kv);
+  // The Starter Pack holds the dropped switch: its line would need a place in both rooms.
+  const pack = await schedule(t, cookie, { target: { kind: "pack", id: starter.id }, units: 2 });
+  assert.equal(pack.status, 409, pack.text);
+  assert.match(pack.json.error, /^Starter Pack would be part of two drops, Starter Pack and /);
+  assert.match(pack.json.error, /call that drop off first/);
+  assert.equal(pack.json.dropId, switchDrop);
+  // Another switch of the same pack: the pack would hold both drops' switches.
+  const other = starter.switchIds.find((id) => id !== DROP_SWITCH.id)!;
+  const second = await schedule(t, cookie, { target: { kind: "switch", id: other } });
+  assert.equal(second.status, 409, second.text);
+  assert.match(second.json.error, /^Starter Pack would be part of two drops/);
+  assert.deepEqual(changedKeys(before, await snapshot(t.kv)), [], "nothing written");
+  // A switch no pack holds shares nothing: its drop is scheduled beside the first.
+  const lone = SWITCHES.find((s) => !PACKS.some((p) => p.switchIds.includes(s.id)))!;
+  await setStock(t, switchKey(lone.id), 100);
+  const beside = await schedule(t, cookie, { target: { kind: "switch", id: lone.id } });
+  assert.equal(beside.status, 201, beside.text);
+  // Once the switch's drop is called off, the pack's drop is scheduled.
+  const off = await t.request(`/api/admin/drops/${switchDrop}`, {
+    method: "DELETE",
+    headers: { Cookie: cookie },
+  });
+  assert.equal(off.status, 200, off.text);
+  const after = await schedule(t, cookie, { target: { kind: "pack", id: starter.id }, units: 2 });
+  assert.equal(after.status, 201, after.text);
+  // And now the switch's drop is the one refused.
+  const back = await schedule(t, cookie);
+  assert.equal(back.status, 409, back.text);
+  assert.match(back.json.error, /^Starter Pack would be part of two drops/);
+});
+
+Deno.test("scheduling: two drops sharing a product sent at once are never both scheduled", async () => {
+  await using t = await createTestApp();
+  const cookie = await adminCookie(t);
+  const starter = PACKS[0];
+  for (const id of starter.switchIds) await setStock(t, switchKey(id), 100);
+  const answers = await Promise.all([
+    schedule(t, cookie),
+    schedule(t, cookie, { target: { kind: "pack", id: starter.id }, units: 2 }),
+  ]);
+  assert.deepEqual(
+    answers.map((a) => a.status).sort(),
+    [201, 409],
+    answers.map((a) => a.text).join(),
+  );
+  const list = await t.request("/api/admin/drops", { headers: { Cookie: cookie } });
+  assert.equal(list.json.length, 1);
 });
 
 Deno.test("drops' admin routes are the owner's: a staff key is refused each with a sentence", async () => {

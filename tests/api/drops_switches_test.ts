@@ -26,8 +26,9 @@ Deno.test("the configurators' switch drops: every phase listed, soonest first, c
   const later = await scheduleTestDrop(t, { opensAt: new Date(OPENS_AT + DAY).toISOString() });
   await setStock(t, switchKey(OTHER_SWITCH.id), 100);
   const sooner = await scheduleTestDrop(t, { target: { kind: "switch", id: OTHER_SWITCH.id } });
-  // A pack's drop is the pack page's, not the configurators'.
-  const pack = PACKS[0];
+  // A pack's drop is the pack page's, not the configurators' (a pack holding neither switch: one
+  // holding a dropped switch would be part of two drops).
+  const pack = PACKS.find((p) => !p.switchIds.includes(DROP_SWITCH.id))!;
   for (const id of pack.switchIds) await setStock(t, switchKey(id), 100);
   const packDrop = await t.request("/api/admin/drops", {
     method: "POST",

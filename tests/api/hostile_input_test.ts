@@ -972,10 +972,13 @@ async function noPackDrop(ctx: GroupContext): Promise<void> {
   }
 }
 
-/** A valid drop of the first pack, ten minutes ahead. */
+/**
+ * A valid drop of a pack, ten minutes ahead: one without the group's dropped switch (a pack
+ * holding it would be part of two drops, refused).
+ */
 function packDropBody(ctx: GroupContext): Json {
   return {
-    target: { kind: "pack", id: PACKS[0].id },
+    target: { kind: "pack", id: PACKS.find((p) => !p.switchIds.includes(SWITCHES[0].id))!.id },
     units: 1,
     opensAt: new Date(ctx.t.clock.now() + 10 * 60_000).toISOString(),
     perPersonLimit: 1,

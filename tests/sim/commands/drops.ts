@@ -9,6 +9,8 @@
 import { keys } from "../../../server/kv/keys.ts";
 import type { DropLedger, DropRecord, TicketRecord } from "../../../server/drops/record.ts";
 import type { DropTarget } from "../../../shared/drops.ts";
+import { PRODUCTS } from "../../../shared/catalog/products.ts";
+import { sharedProduct } from "../../../server/drops/overlap.ts";
 import { addTo, type Model, noteState } from "../model.ts";
 import { ADMIN, POPULAR, STARTER } from "../play.ts";
 import type { World } from "../world.ts";
@@ -50,7 +52,7 @@ async function running(world: World, drop: DropRecord): Promise<boolean> {
   return drop.cancelledAt === null && (ledger?.sold ?? 0) < drop.units;
 }
 
-/** The owner schedules a drop that opens now (one running drop per target). */
+/** The owner schedules a drop that opens now (one running drop per target and per product). */
 export class ScheduleDrop extends Step {
   constructor(
     readonly p: { target: number; units: number; limit: number; holdMinutes: number },
@@ -59,10 +61,12 @@ export class ScheduleDrop extends Step {
   }
   async act(_model: Model, world: World) {
     const what = nth(DROP_TARGETS, this.p.target)!;
+    // As the owner's route refuses: a second drop of the target, or one sharing a product with a
+    // drop still running (the Starter Pack and its switch).
     for (const drop of await dropsNow(world)) {
-      if (drop.target.kind === what.target.kind && drop.target.id === what.target.id) {
-        if (await running(world, drop)) return;
-      }
+      const same = drop.target.kind === what.target.kind && drop.target.id === what.target.id;
+      if (!same && !sharedProduct(drop, what, PRODUCTS)) continue;
+      if (await running(world, drop)) return;
     }
     // A millisecond on, so orders made before the drop are told apart from those made with it.
     world.clock.advance(1);
