@@ -111,15 +111,19 @@ export const PAID_WRITE_CHECKS = 9;
 
 /**
  * Refuses, at the checkout, an order whose payment's write could not fit one KV atomic: its
- * parts, that write's own checks and `extraChecks` (its promo use and drop hold, as many as they
- * can be once the payment names the email and address). A charge taken for such an order could
- * never be recorded.
+ * parts, that write's own checks and `extra`'s (its promo use and drop hold, as many as they can
+ * be once the payment names the email and address), whose causes the sentence names ("a promo
+ * code"). A charge taken for such an order could never be recorded.
  */
-export function checkPayableSize(parts: number, extraChecks: number): void {
-  const most = Math.min(MAX_ORDER_COMPONENTS, KV_MAX_CHECKS - PAID_WRITE_CHECKS - extraChecks);
+export function checkPayableSize(
+  parts: number,
+  extra: { checks: number; causes: readonly string[] },
+): void {
+  const most = Math.min(MAX_ORDER_COMPONENTS, KV_MAX_CHECKS - PAID_WRITE_CHECKS - extra.checks);
   if (parts > most) {
+    const cause = extra.causes.length > 0 ? `with ${extra.causes.join(" and ")}, ` : "";
     throw new InvalidInput(
-      `This order has ${parts} different switches and parts; with its promo code or drop, one order can hold at most ${most}. Please split it into two orders.`,
+      `This order has ${parts} different switches and parts; ${cause}one order can hold at most ${most}. Please split it into two orders.`,
     );
   }
 }

@@ -224,12 +224,10 @@ export function reservationJob(
 
       const drop = holdDrop(reads, replacing, now);
       // Its payment's write checks the promo's use and the drop's entries too, with the email and
-      // address a hosted checkout learns only then: an order that would not fit then must not
-      // start, or a charge taken for it could never be recorded.
-      checkPayableSize(
-        need.size,
-        (cart.promo ? PROMO_USE_CHECKS : 0) + (drop.hold ? DROP_WRITE_CHECKS : 0),
-      );
+      // address a hosted checkout learns only then, and a promo code a hosted payment page took
+      // (Stripe's promotion codes, the demo page's field): an order that would not fit then must
+      // not start, or a charge taken for it could never be recorded.
+      checkPayableSize(need.size, payableExtra(!!cart.promo, input.mode, !!drop.hold));
       const { released, reserved } = reserveStock(stock, need, replacing, cart.lines);
       // A drop's hold is the drop's own (short, so a lapsed hold passes its units on soon).
       const minutes = drop.hold ? drop.holdMinutes : config.reservationMinutes;
@@ -310,6 +308,25 @@ function dropWants(
   const held = prior?.dropHold;
   if (held?.state === "holding") want(wants, held.dropId, held.ticket, held.persons);
   return wants;
+}
+
+/** What a payment's write checks besides the order's parts and its own, and why (for the sentence). */
+export function payableExtra(
+  promo: boolean,
+  mode: CheckoutInput["mode"],
+  drop: boolean,
+): { checks: number; causes: string[] } {
+  const causes: string[] = [];
+  let checks = 0;
+  if (promo || mode === "hosted") {
+    checks += PROMO_USE_CHECKS;
+    causes.push(promo ? "a promo code" : "a payment page that takes promo codes");
+  }
+  if (drop) {
+    checks += DROP_WRITE_CHECKS;
+    causes.push("a drop's item");
+  }
+  return { checks, causes };
 }
 
 /**

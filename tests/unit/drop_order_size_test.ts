@@ -1,6 +1,7 @@
 /**
  * An order's size: its payment's write checks its parts with its own entries, its promo's use and
- * its drop's, so an order with a promo code or a drop's item may hold fewer distinct parts.
+ * its drop's, so an order with a promo code (or paid on a page that takes one) or a drop's item
+ * may hold fewer distinct parts.
  */
 import assert from "node:assert/strict";
 import {
@@ -13,23 +14,41 @@ import { DROP_WRITE_CHECKS, MOST_PERSON_KEYS } from "../../server/drops/purchase
 import { claimPersons, paymentPersons } from "../../server/drops/checkout_claim.ts";
 import { payingPerson } from "../../server/orders/paid_write.ts";
 import { InvalidInput } from "../../server/errors.ts";
+import { payableExtra } from "../../server/orders/reservation.ts";
 import { US_ADDRESS } from "../helpers/shop_fixtures.ts";
 
 Deno.test("an order holds no more parts than its payment's write can check", () => {
   assert.equal(DROP_WRITE_CHECKS, 9, "the drop, its ledger, the place and six person keys");
   // Without a promo or a drop, the order's own limit decides (and fits the paid write).
-  checkPayableSize(MAX_ORDER_COMPONENTS, 0);
+  checkPayableSize(MAX_ORDER_COMPONENTS, payableExtra(false, "embedded", false));
   assert.ok(MAX_ORDER_COMPONENTS + PAID_WRITE_CHECKS <= KV_MAX_CHECKS);
-  // A drop's item: 100 - 9 - 9 = 82 parts at most.
-  checkPayableSize(82, DROP_WRITE_CHECKS);
+  // A drop's item on the checkout page: 100 - 9 - 9 = 82 parts at most.
+  checkPayableSize(82, payableExtra(false, "embedded", true));
   assert.throws(
-    () => checkPayableSize(83, DROP_WRITE_CHECKS),
+    () => checkPayableSize(83, payableExtra(false, "embedded", true)),
     (err: unknown) =>
       err instanceof InvalidInput &&
-      /83 different switches and parts; with its promo code or drop, one order can hold at most 82/
-        .test(err.message),
+      err.message ===
+        "This order has 83 different switches and parts; with a drop's item, one order can hold at most 82. Please split it into two orders.",
   );
-  checkPayableSize(1, DROP_WRITE_CHECKS + 5);
+  // A promo code typed in the cart: 100 - 9 - 5 = 86.
+  checkPayableSize(86, payableExtra(true, "embedded", false));
+  assert.throws(
+    () => checkPayableSize(87, payableExtra(true, "embedded", false)),
+    /with a promo code, one order can hold at most 86/,
+  );
+  // A hosted payment page may take a code the cart did not have: counted as if it had one.
+  checkPayableSize(86, payableExtra(false, "hosted", false));
+  assert.throws(
+    () => checkPayableSize(87, payableExtra(false, "hosted", false)),
+    /with a payment page that takes promo codes, one order can hold at most 86/,
+  );
+  // Both: 100 - 9 - 5 - 9 = 77.
+  checkPayableSize(77, payableExtra(false, "hosted", true));
+  assert.throws(
+    () => checkPayableSize(78, payableExtra(true, "hosted", true)),
+    /with a promo code and a drop's item, one order can hold at most 77/,
+  );
 });
 
 Deno.test("a drop order's payment counts at most MOST_PERSON_KEYS person keys, however it was bought", () => {
