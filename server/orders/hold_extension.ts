@@ -26,17 +26,20 @@ export function extensionRefusal(order: Order, now: number): string | null {
 }
 
 /**
- * What the one extension adds, in minutes: a drop's hold its own length again (the owner keeps a
- * drop's holds short so unpaid units pass on to the next in line soon; the shop's 10 minutes would
- * make a 2-minute hold six times as long), any other hold the shop's HOLD_EXTENSION_MINUTES. A
- * hold not yet extended runs from the order's making to its end.
+ * What the one extension adds, in minutes: the shop's HOLD_EXTENSION_MINUTES, or a drop's own
+ * hold length when that is shorter (the owner keeps a drop's holds short so unpaid units pass on
+ * to the next in line soon; the shop's 10 minutes would make a 2-minute hold six times as long).
+ * Never more than the shop's: a Stripe Checkout Session ends at least 30 minutes after it starts
+ * and is kept open only that long, which the shop's extension is sized to. A hold not yet
+ * extended runs from the order's making to its end.
  */
 export function extensionMinutes(
   order: Pick<Order, "dropHold" | "createdAt" | "reservation">,
   shopMinutes: number,
 ): number {
   if (!order.dropHold) return shopMinutes;
-  return Math.round((order.reservation.expiresAt - order.createdAt) / 60_000);
+  const held = Math.round((order.reservation.expiresAt - order.createdAt) / 60_000);
+  return Math.min(held, shopMinutes);
 }
 
 /**

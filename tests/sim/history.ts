@@ -321,7 +321,8 @@ const stepArb: fc.Arbitrary<Step> = fc.oneof(
       target: fc.nat({ max: 2 }),
       units: fc.integer({ min: 1, max: 6 }),
       limit: fc.integer({ min: 1, max: 3 }),
-      holdMinutes: fc.integer({ min: 2, max: 10 }),
+      // Past the shop's 10 minutes of extension too, which a longer drop hold is extended by.
+      holdMinutes: fc.integer({ min: 2, max: 15 }),
     }).map((p) => new ScheduleDrop(p)),
   },
   {
