@@ -16,20 +16,20 @@ export interface DropScope {
 }
 
 /**
- * The products on sale a drop decides who may buy: a pack's or an item's own, or every product
- * whose bill of materials holds the switch.
+ * The products a drop decides who may buy: a pack's or an item's own, or every product whose bill
+ * of materials holds the switch. Those off sale too: the owner may put one back on sale while both
+ * drops last.
  */
 export function gatedProducts<P extends ProductData>(
   drop: DropScope,
   products: readonly P[],
 ): P[] {
-  const onSale = products.filter((p) => p.onSale);
-  if (drop.target.kind !== "switch") return onSale.filter((p) => drop.productIds.includes(p.id));
+  if (drop.target.kind !== "switch") return products.filter((p) => drop.productIds.includes(p.id));
   const key = switchKey(drop.target.id);
-  return onSale.filter((p) => bomOf(p.bom).has(key));
+  return products.filter((p) => bomOf(p.bom).has(key));
 }
 
-/** A product on sale both drops would decide who may buy, or null when they share none. */
+/** A product both drops would decide who may buy, or null when they share none. */
 export function sharedProduct<P extends ProductData>(
   a: DropScope,
   b: DropScope,

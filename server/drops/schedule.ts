@@ -72,6 +72,27 @@ export async function scheduleDrop(
     cancelledAt: null,
     soldOutAt: null,
   };
+  // Another drop scheduled meanwhile (the marker moved) makes the write read everything again:
+  // it may now clash, or not at all (an unrelated drop scheduled at the same moment).
+  for (let attempt = 0; attempt < SCHEDULE_TRIES; attempt++) {
+    if (await trySchedule(kv, clock, actor, drop)) return drop;
+  }
+  throw new Conflict("Other drops were being scheduled at the same moment; please try again");
+}
+
+/** How often scheduling reads again when other drops were scheduled meanwhile. */
+const SCHEDULE_TRIES = 5;
+
+/**
+ * One try of scheduling `drop`: refused (Conflict) when its target or a product it would share
+ * has a drop scheduled or running; false when another drop was scheduled meanwhile.
+ */
+async function trySchedule(
+  kv: Deno.Kv,
+  clock: Clock,
+  actor: Actor,
+  drop: DropRecord,
+): Promise<boolean> {
   const indexKey = keys.dropByTarget(targetKey(drop.target));
   // The marker first: a drop scheduled after this read changes it, and this write then fails.
   const scheduled = await kv.get<number>(keys.dropScheduled());
@@ -80,7 +101,7 @@ export async function scheduleDrop(
     const other = await kv.get<DropRecord>(keys.drop(indexed.value));
     if (other.value && !isOver(other.value, ledgerOf(await readLedger(kv, other.value.id)))) {
       throw new Conflict(
-        `${target.name} already has a drop scheduled or running (opening ${
+        `${drop.name} already has a drop scheduled or running (opening ${
           new Date(other.value.opensAt).toISOString()
         }); call it off first`,
         { dropId: other.value.id },
@@ -100,9 +121,9 @@ export async function scheduleDrop(
   }
   const op = kv.atomic()
     // The index and the marker as read: a drop scheduled meanwhile, for the target or any other,
-    // makes this write read again (answered as a conflict to reload).
+    // makes this write fail, and the caller read again.
     .check(indexed, scheduled)
-    .set(keys.dropScheduled(), now)
+    .set(keys.dropScheduled(), clock.now())
     .set(keys.drop(drop.id), drop)
     .set(indexKey, drop.id);
   jobInto(op, openingJob(drop.id), openingJobTiming(drop));
@@ -114,16 +135,13 @@ export async function scheduleDrop(
       target: drop.id,
       label: drop.name,
       detail: `${drop.units} units of ${drop.name} opening ${
-        new Date(opensAt).toISOString()
+        new Date(drop.opensAt).toISOString()
       }, ${drop.perPersonLimit} per person, holds of ${drop.holdMinutes} minutes${
         drop.signedInOnly ? ", signed-in shoppers only" : ""
       }`,
     }),
   );
-  if (!(await op.commit()).ok) {
-    throw new Conflict("Another drop was scheduled just now; reload and look again");
-  }
-  return drop;
+  return (await op.commit()).ok;
 }
 
 /** The drops scheduled or running: neither called off nor sold out. */

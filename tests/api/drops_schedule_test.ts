@@ -228,6 +228,13 @@ Deno.test("scheduling: two drops sharing a product sent at once are never both s
   );
   const list = await t.request("/api/admin/drops", { headers: { Cookie: cookie } });
   assert.equal(list.json.length, 1);
+  // Drops sharing nothing, sent at once, are both scheduled (the loser of the write reads again).
+  const apart = PACKS.filter((p) => !p.switchIds.includes(DROP_SWITCH.id)).slice(0, 3);
+  for (const pack of apart) for (const id of pack.switchIds) await setStock(t, switchKey(id), 100);
+  const both = await Promise.all(
+    apart.map((pack) => schedule(t, cookie, { target: { kind: "pack", id: pack.id }, units: 1 })),
+  );
+  assert.deepEqual(both.map((a) => a.status), [201, 201, 201], both.map((a) => a.text).join());
 });
 
 Deno.test("drops' admin routes are the owner's: a staff key is refused each with a sentence", async () => {
