@@ -227,7 +227,14 @@ export function reservationJob(
       // address a hosted checkout learns only then, and a promo code a hosted payment page took
       // (Stripe's promotion codes, the demo page's field): an order that would not fit then must
       // not start, or a charge taken for it could never be recorded.
-      checkPayableSize(need.size, payableExtra(!!cart.promo, input.mode, !!drop.hold));
+      checkPayableSize(
+        need.size,
+        payableExtra(
+          !!cart.promo,
+          input.mode === "hosted" && !payments.ownPromoCodes,
+          !!drop.hold,
+        ),
+      );
       const { released, reserved } = reserveStock(stock, need, replacing, cart.lines);
       // A drop's hold is the drop's own (short, so a lapsed hold passes its units on soon).
       const minutes = drop.hold ? drop.holdMinutes : config.reservationMinutes;
@@ -313,12 +320,13 @@ function dropWants(
 /** What a payment's write checks besides the order's parts and its own, and why (for the sentence). */
 export function payableExtra(
   promo: boolean,
-  mode: CheckoutInput["mode"],
+  /** Paid on a hosted page that may take a shop code the cart did not have. */
+  pageTakesCodes: boolean,
   drop: boolean,
 ): { checks: number; causes: string[] } {
   const causes: string[] = [];
   let checks = 0;
-  if (promo || mode === "hosted") {
+  if (promo || pageTakesCodes) {
     checks += PROMO_USE_CHECKS;
     causes.push(promo ? "a promo code" : "a payment page that takes promo codes");
   }

@@ -182,6 +182,12 @@ export interface PaymentProvider {
   parseWebhook(body: string, headers: Headers): Promise<PaymentEvent | null>;
   /** Present when the provider keeps its payments in the shop's KV. */
   readonly inline?: InlinePayments;
+  /**
+   * True when the promotion codes its hosted page takes are the provider's own (Stripe's), never
+   * the shop's. Otherwise the page may take a shop code the cart did not have, whose use the
+   * payment's write then counts, so a hosted checkout budgets that count (the demo page does).
+   */
+  readonly ownPromoCodes?: boolean;
 }
 
 /** The provider the environment chooses (by its name in `registry.ts`), with its settings. */

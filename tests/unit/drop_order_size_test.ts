@@ -20,33 +20,34 @@ import { US_ADDRESS } from "../helpers/shop_fixtures.ts";
 Deno.test("an order holds no more parts than its payment's write can check", () => {
   assert.equal(DROP_WRITE_CHECKS, 9, "the drop, its ledger, the place and six person keys");
   // Without a promo or a drop, the order's own limit decides (and fits the paid write).
-  checkPayableSize(MAX_ORDER_COMPONENTS, payableExtra(false, "embedded", false));
+  checkPayableSize(MAX_ORDER_COMPONENTS, payableExtra(false, false, false));
   assert.ok(MAX_ORDER_COMPONENTS + PAID_WRITE_CHECKS <= KV_MAX_CHECKS);
   // A drop's item on the checkout page: 100 - 9 - 9 = 82 parts at most.
-  checkPayableSize(82, payableExtra(false, "embedded", true));
+  checkPayableSize(82, payableExtra(false, false, true));
   assert.throws(
-    () => checkPayableSize(83, payableExtra(false, "embedded", true)),
+    () => checkPayableSize(83, payableExtra(false, false, true)),
     (err: unknown) =>
       err instanceof InvalidInput &&
       err.message ===
         "This order has 83 different switches and parts; with a drop's item, one order can hold at most 82. Please split it into two orders.",
   );
   // A promo code typed in the cart: 100 - 9 - 5 = 86.
-  checkPayableSize(86, payableExtra(true, "embedded", false));
+  checkPayableSize(86, payableExtra(true, false, false));
   assert.throws(
-    () => checkPayableSize(87, payableExtra(true, "embedded", false)),
+    () => checkPayableSize(87, payableExtra(true, false, false)),
     /with a promo code, one order can hold at most 86/,
   );
-  // A hosted payment page may take a code the cart did not have: counted as if it had one.
-  checkPayableSize(86, payableExtra(false, "hosted", false));
+  // A hosted payment page that takes the shop's codes (the demo's) may take one the cart did not
+  // have: counted as if it had one. Stripe's page takes Stripe's own codes (false here).
+  checkPayableSize(86, payableExtra(false, true, false));
   assert.throws(
-    () => checkPayableSize(87, payableExtra(false, "hosted", false)),
+    () => checkPayableSize(87, payableExtra(false, true, false)),
     /with a payment page that takes promo codes, one order can hold at most 86/,
   );
   // Both: 100 - 9 - 5 - 9 = 77.
-  checkPayableSize(77, payableExtra(false, "hosted", true));
+  checkPayableSize(77, payableExtra(false, true, true));
   assert.throws(
-    () => checkPayableSize(78, payableExtra(true, "hosted", true)),
+    () => checkPayableSize(78, payableExtra(true, true, true)),
     /with a promo code and a drop's item, one order can hold at most 77/,
   );
 });

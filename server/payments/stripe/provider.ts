@@ -117,6 +117,8 @@ export function stripePayments(settings: StripeSettings): PaymentProvider {
     name: "stripe",
     label: "Stripe",
     publishableKey: settings.publishableKey,
+    // allow_promotion_codes takes Stripe's own codes; the shop never counts their use.
+    ownPromoCodes: true,
 
     async createHostedPayment(input: HostedPaymentInput): Promise<PaymentRef> {
       const international = input.region === "international";
