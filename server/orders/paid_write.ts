@@ -440,14 +440,30 @@ function applyPaidDetails(order: Order, details: PaidDetails, now: number): Orde
   if (details.promoCode) next.promoCode = details.promoCode;
   if (details.totals) return { ...next, ...details.totals };
   if (typeof details.amountTotalCents === "number") {
-    const discount = details.amountDiscountCents ?? order.discountCents;
+    const discount = details.amountDiscountCents === undefined ||
+        details.amountDiscountCents === null
+      ? order.discountCents
+      : goodsShare(details.amountDiscountCents, order);
     next.discountCents = discount;
     next.totalCents = details.amountTotalCents;
-    // The provider discounted the tax line too; keep the breakdown adding up to what was charged.
+    // What is left is the tax as charged: its line was discounted by the rest of the code's
+    // discount, and the breakdown adds up to what was charged (a cent of rounding lands here).
     next.taxCents = Math.max(
       0,
       details.amountTotalCents - (order.subtotalCents - discount) - order.shippingCents,
     );
   }
   return next;
+}
+
+/**
+ * The part of a provider's discount that fell on the goods. A hosted page's code (Stripe's
+ * promotion codes) discounts the estimated tax line too, spread over the lines by their amounts,
+ * as taxing the discounted goods would: recorded whole as the discount, it overstated both the
+ * discount and the tax collected. Shipping is a rate, never discounted.
+ */
+function goodsShare(discountCents: number, order: Order): number {
+  const lines = order.subtotalCents + order.taxCents;
+  if (lines <= 0 || order.taxCents <= 0) return discountCents;
+  return Math.min(order.subtotalCents, Math.round(discountCents * order.subtotalCents / lines));
 }

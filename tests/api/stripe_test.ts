@@ -600,7 +600,41 @@ Deno.test("a promotion code applied on Stripe's page is recorded with the order'
   await deliver(t, fake, "checkout.session.completed", session);
   const paid = await order(t, o.orderNumber);
   assert.equal(paid.totalCents, o.totalCents - 500);
-  assert.equal(paid.discountCents, 500);
+  assertDiscountSplit(o, paid, 500);
+});
+
+/**
+ * A Stripe code's discount falls on the goods and on the estimated tax line alike, by their
+ * amounts: the order keeps the goods' part as its discount and the tax as charged, and its
+ * breakdown adds up to the total charged.
+ */
+function assertDiscountSplit(before: Order, paid: Order, discountCents: number) {
+  assert.ok(before.taxCents > 0, "the order has tax for the code to fall on");
+  const goods = Math.round(
+    discountCents * before.subtotalCents / (before.subtotalCents + before.taxCents),
+  );
+  assert.equal(paid.discountCents, goods);
+  assert.equal(paid.taxCents, before.taxCents - (discountCents - goods));
+  assert.equal(
+    paid.subtotalCents - paid.discountCents + paid.taxCents + paid.shippingCents,
+    paid.totalCents,
+  );
+}
+
+Deno.test("a percentage code on Stripe's page records the tax of the discounted goods, not the tax before it", async () => {
+  await using s = await stripeShop();
+  const { t, fake } = s;
+  const { order: o, sessionId } = await hostedCheckout(t);
+  // 10% off every line, the estimated tax's included, as Stripe applies a percentage code.
+  const discount = Math.round(o.subtotalCents * 0.1) + Math.round(o.taxCents * 0.1);
+  const session = fake.markSessionPaid(sessionId, { discountCents: discount });
+  await deliver(t, fake, "checkout.session.completed", session);
+  const paid = await order(t, o.orderNumber);
+  assert.equal(paid.totalCents, o.totalCents - discount);
+  assert.equal(paid.discountCents, Math.round(o.subtotalCents * 0.1));
+  // What the shop's own rule taxes the discounted goods at, to the cent.
+  const own = computeTotals(o.subtotalCents, o.region, { amountOffCents: paid.discountCents });
+  assert.ok(Math.abs(paid.taxCents - own.taxCents) <= 1, `${paid.taxCents} vs ${own.taxCents}`);
 });
 
 Deno.test("a session paid in the customer's currency records the dollar total", async () => {
@@ -625,7 +659,8 @@ Deno.test("a session paid in the customer's currency records the dollar total", 
   await deliver(t, fake, "checkout.session.completed", eur);
   const paid = await order(t, o.orderNumber);
   assert.equal(paid.totalCents, o.totalCents - 1000);
-  assert.equal(paid.discountCents, 1000);
+  if (o.taxCents > 0) assertDiscountSplit(o, paid, 1000);
+  else assert.equal(paid.discountCents, 1000);
 });
 
 // ---------------------------------------------------------------------------------------------
