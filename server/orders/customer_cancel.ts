@@ -7,11 +7,15 @@ import { isNewForAdmin } from "../../shared/status.ts";
 import { Conflict, NotFound } from "../errors.ts";
 import { findOrder, getOrder } from "./store.ts";
 import { normalizeEmail } from "../promos/store.ts";
-import { cancelOrder } from "./fulfilment.ts";
+import { cancelOrder, type CancelReasons } from "./fulfilment.ts";
 import type { Order } from "./order.ts";
 import type { OrderDeps } from "./steps.ts";
 
-export const CUSTOMER_CANCEL_REASON = "Cancelled by the customer; refunded in full";
+/** Why a shopper's own cancel ended the order (only paid orders are theirs to cancel). */
+export const CUSTOMER_CANCEL_REASONS: CancelReasons = {
+  paid: "Cancelled by the customer; refunded in full",
+  unpaid: "Cancelled by the customer before payment",
+};
 
 /** Why an order out of the window cannot be cancelled, in words for the shopper. */
 function refusal(order: Order): string {
@@ -42,7 +46,7 @@ export async function cancelByCustomer(
   if (!order || !(byEmail || byAccount)) throw new NotFound("Order not found");
   if (!isNewForAdmin(order.status)) throw new Conflict(refusal(order));
   try {
-    return await cancelOrder(deps, orderNumber, CUSTOMER_CANCEL_REASON);
+    return await cancelOrder(deps, orderNumber, CUSTOMER_CANCEL_REASONS);
   } catch (err) {
     // Shipped between the look and the cancel: the same sentence as above.
     if (err instanceof Conflict) throw new Conflict(refusal(await getOrder(deps.kv, orderNumber)));

@@ -36,8 +36,20 @@ import {
 import { copyCounts, giveBackSold } from "../drops/purchase_rules.ts";
 import { isOver } from "../drops/record.ts";
 
-/** Why an order the shop cancels was cancelled, as the shopper's order page says. */
-export const SHOP_CANCEL_REASON = "Cancelled by the shop; refunded in full";
+/** Why an order was cancelled, as the shopper's order page says: paid, or before payment. */
+export interface CancelReasons {
+  paid: string;
+  unpaid: string;
+}
+
+/**
+ * Why an order the shop cancels was cancelled. An unpaid checkout's page must not say "refunded":
+ * nothing was charged.
+ */
+export const SHOP_CANCEL_REASONS: CancelReasons = {
+  paid: "Cancelled by the shop; refunded in full",
+  unpaid: "Cancelled by the shop before payment",
+};
 
 /** Whether an error is the provider's (refused or unreachable), not the shop's own. */
 function isProviderTrouble(err: unknown): boolean {
@@ -179,7 +191,7 @@ export async function markDelivered(
 export async function cancelOrder(
   deps: OrderDeps,
   orderNumber: string,
-  reason: string,
+  reasons: CancelReasons,
   /** Who cancels, in the dashboard; none for a shopper's own cancel. */
   actor?: Actor,
 ): Promise<Order> {
@@ -203,20 +215,29 @@ export async function cancelOrder(
         // The provider cannot be asked now: the checkout ends anyway, and a job stops its
         // payment (a payment taken meanwhile is then recorded and refunded).
         deps.logger({ msg: "cancel: payment stop queued", level: "warn", error: String(err) });
-        return await releaseOrder(deps, orderNumber, "CANCELLED", reason, payment, actor);
+        return await releaseOrder(deps, orderNumber, "CANCELLED", reasons.unpaid, payment, actor);
       }
       if (taken) {
-        // It was paid meanwhile: record it, then cancel it as a paid order.
+        // It was paid meanwhile: record it, then cancel it as a paid order. A payment that could
+        // not stand (its units counted away, a limit lowered) cancelled the order in its own write
+        // with its refund owed: that is this cancel done, and recorded as the caller's.
         await receivePaymentEvent(deps, taken);
-        return await cancelOrder(deps, orderNumber, reason, actor);
+        const now = await getOrder(deps.kv, orderNumber);
+        if (now.status !== "CANCELLED") return await cancelOrder(deps, orderNumber, reasons, actor);
+        if (actor) {
+          const op = deps.kv.atomic();
+          auditMoveInto(deps, op, actor, "order.cancelled", order, now);
+          await op.commit();
+        }
+        return now;
       }
     }
-    return await releaseOrder(deps, orderNumber, "CANCELLED", reason, undefined, actor);
+    return await releaseOrder(deps, orderNumber, "CANCELLED", reasons.unpaid, undefined, actor);
   }
   const cancelled = await step(
     deps,
     "cancel paid order",
-    () => cancelPaid(deps, orderNumber, reason, actor),
+    () => cancelPaid(deps, orderNumber, reasons.paid, actor),
     orderNumber,
   );
   await step(deps, "refund", () => refundSoon(deps, orderNumber), orderNumber);

@@ -22,7 +22,7 @@ import {
   cancelOrder,
   markDelivered,
   shipProcessedOrders,
-  SHOP_CANCEL_REASON,
+  SHOP_CANCEL_REASONS,
 } from "../orders/fulfilment.ts";
 import { listOrderPage } from "../orders/list.ts";
 import type { Order } from "../orders/order.ts";
@@ -178,7 +178,7 @@ export function adminRoutes(deps: RouteDeps): Hono {
     const order = await cancelOrder(
       deps,
       c.req.valid("param").orderNumber,
-      SHOP_CANCEL_REASON,
+      SHOP_CANCEL_REASONS,
       actorOf(c),
     );
     return c.json(adminOrderView(order, imageBase));

@@ -4,7 +4,14 @@
  */
 import assert from "node:assert/strict";
 import { adminCookie, createTestApp, type TestApp } from "../helpers/test_app.ts";
-import { paidOrder, STARTER, stockCounts } from "../helpers/shop_fixtures.ts";
+import {
+  paidOrder,
+  payDemo,
+  STARTER,
+  startHostedCheckout,
+  stockCounts,
+  US_ADDRESS,
+} from "../helpers/shop_fixtures.ts";
 import { switchKey } from "../../shared/bom.ts";
 import { PACKS } from "../../shared/catalog/packs.ts";
 import { SWITCHES } from "../../shared/catalog/switches.ts";
@@ -225,4 +232,66 @@ Deno.test("after a restore, a waiting shopper still hears of every return to sto
     e.email.to === "wait@example.com" && /is back in stock$/.test(e.email.subject)
   );
   assert.equal(told.length, 80);
+});
+
+Deno.test("the owner cancels a checkout whose payment landed meanwhile and cannot stand: cancelled, owed back, and in the audit log", async () => {
+  // The shop stops right after the charge: the payment is taken at the provider, not yet recorded.
+  let dieAfterCharge = true;
+  await using t = await createTestApp({
+    onStep(step) {
+      if (step === "charge" && dieAfterCharge) {
+        dieAfterCharge = false;
+        throw new Error("the process died after the charge");
+      }
+    },
+  });
+  const { orderNumber, sessionId } = await startHostedCheckout(t);
+  const paying = await payDemo(t, sessionId, {
+    cardNumber: "4242424242424242",
+    email: "ann@example.com",
+    address: US_ADDRESS,
+  });
+  assert.equal(paying.status, 500, paying.text);
+  assert.equal((await getOrder(t.kv, orderNumber)).status, "STARTED");
+  // The owner counts a switch of the order at none: the late payment cannot take its units.
+  const counted = await owner(
+    t,
+    `/api/admin/inventory/switches/${STARTER.switchIds[0]}`,
+    { stock: 0 },
+    "PUT",
+  );
+  assert.equal(counted.status, 200, counted.text);
+
+  const res = await owner(t, `/api/admin/orders/${orderNumber}/cancel`);
+  assert.equal(res.status, 200, res.text);
+  assert.equal(res.json.status, "CANCELLED");
+  const order = await getOrder(t.kv, orderNumber);
+  assert.equal(order.status, "CANCELLED");
+  assert.ok(order.refund, "the charge is owed back");
+  // The owner's cancel is in the audit log, as any other.
+  const audit = await t.request("/api/admin/audit?kind=orders", {
+    headers: { Cookie: await adminCookie(t) },
+  });
+  assert.ok(
+    audit.json.some((e: { action: string; target: string }) =>
+      e.action === "order.cancelled" && e.target === orderNumber
+    ),
+    audit.text,
+  );
+});
+
+Deno.test("the owner cancels an unpaid checkout: its page says it ended before payment, not refunded", async () => {
+  await using t = await createTestApp();
+  const { orderNumber } = await startHostedCheckout(t);
+  const res = await owner(t, `/api/admin/orders/${orderNumber}/cancel`);
+  assert.equal(res.status, 200, res.text);
+  const view = await t.request(`/api/orders/${orderNumber}`);
+  assert.equal(view.json.status, "CANCELLED");
+  assert.equal(view.json.cancelReason, "Cancelled by the shop before payment");
+  assert.equal(view.json.refund, null);
+  // A paid order's cancel still says its money comes back.
+  const { orderNumber: paid } = await paidOrder(t);
+  await owner(t, `/api/admin/orders/${paid}/cancel`);
+  const paidView = await t.request(`/api/orders/${paid}`);
+  assert.equal(paidView.json.cancelReason, "Cancelled by the shop; refunded in full");
 });

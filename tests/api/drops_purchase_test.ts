@@ -23,6 +23,7 @@ import { COMPONENTS, switchKey } from "../../shared/bom.ts";
 import { getOrder } from "../../server/orders/store.ts";
 import { sweepHolds } from "../../server/orders/expiry.ts";
 import { cancelOrder } from "../../server/orders/fulfilment.ts";
+import { CUSTOMER_CANCEL_REASONS } from "../../server/orders/customer_cancel.ts";
 import { keys } from "../../server/kv/keys.ts";
 import type { CartRecord } from "../../server/cart/store.ts";
 import type { DropRecord } from "../../server/drops/record.ts";
@@ -489,7 +490,7 @@ Deno.test("a paid drop order cancelled while the drop sells gives its units back
   const started = await checkout(t, cartId);
   await pay(t, started.json.paymentIntentId);
   assert.deepEqual(await ledgerOf(t, drop), { holding: 0, sold: 2 });
-  await cancelOrder(t, started.json.orderNumber, "Cancelled by the customer; refunded in full");
+  await cancelOrder(t, started.json.orderNumber, CUSTOMER_CANCEL_REASONS);
   assert.deepEqual(await ledgerOf(t, drop), { holding: 0, sold: 0 });
   assert.equal(await personUnits(t, drop, "email:ann@example.com"), 0);
   assert.equal((await getOrder(t.kv, started.json.orderNumber)).dropHold?.state, "returned");
@@ -614,7 +615,7 @@ Deno.test("a paid drop order cancelled after the drop sold out leaves the drop's
   await pay(t, started.json.paymentIntentId);
   const soldOutAt = (await dropNow(t, drop)).soldOutAt;
   assert.notEqual(soldOutAt, null);
-  await cancelOrder(t, started.json.orderNumber, "Cancelled by the customer; refunded in full");
+  await cancelOrder(t, started.json.orderNumber, CUSTOMER_CANCEL_REASONS);
   assert.deepEqual(await ledgerOf(t, drop), { holding: 0, sold: 2 }, "the report stays true");
   assert.equal((await dropNow(t, drop)).soldOutAt, soldOutAt);
   // The units went back on the shelf, where the target sells as usual.

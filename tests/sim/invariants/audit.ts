@@ -8,7 +8,7 @@
  */
 import type { View } from "../view.ts";
 import { Violation } from "../world.ts";
-import { SHOP_CANCEL_REASON } from "../../../server/orders/fulfilment.ts";
+import { SHOP_CANCEL_REASONS } from "../../../server/orders/fulfilment.ts";
 import { STAFF_KEY_NAME } from "../play.ts";
 
 /** What the staff key may be recorded doing: the orders' work (its other tries are refused). */
@@ -53,7 +53,8 @@ export function checkAudit(view: View): void {
     cancels.delete(order.orderNumber);
     // The shop's reason is the owner's cancel (a payment that came after may cancel it again for a
     // refund, with a reason of its own, so another reason may still follow one owner's cancel).
-    const byOwner = order.cancelReason === SHOP_CANCEL_REASON;
+    const byOwner = order.cancelReason === SHOP_CANCEL_REASONS.paid ||
+      order.cancelReason === SHOP_CANCEL_REASONS.unpaid;
     const wasCancelled = order.history.some((h) => h.status === "CANCELLED");
     if (cancelled > 1 || (cancelled === 1 && !wasCancelled) || (byOwner && cancelled !== 1)) {
       throw new Violation(
