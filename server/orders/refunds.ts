@@ -177,10 +177,15 @@ export async function recordRefundOutcome(
     // A refund that went through stays so, unless the provider says it failed after all (rare:
     // the card's bank returned it).
     if (refund.state === "refunded" && outcome.status !== "failed") return order;
+    // The provider answered: refusals before this are over, so a later refused check starts its
+    // own count and its own hour (else a pending refund's one failed check could tell the owner
+    // at once that a refund the provider accepted "needs you", and wait hours for the next look).
     const base = {
       ...refund,
       providerId: outcome.id ?? refund.providerId ?? null,
       lastError: null,
+      failures: 0,
+      failingSince: null,
     };
     if (outcome.status === "succeeded") {
       became = "refunded";

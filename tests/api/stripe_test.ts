@@ -831,6 +831,40 @@ Deno.test("a refund Stripe keeps refusing is tried on a widening schedule; the o
   assert.equal((await s.queue.ofType("refund")).length, 0, "nothing more to try");
 });
 
+Deno.test("a refund Stripe accepted after a refused try starts afresh: a later failed check does not tell the owner it needs them", async () => {
+  await using s = await stripeShop();
+  const { t, fake } = s;
+  const { orderNumber } = await paidHosted(t, fake);
+  fake.failNext = 1;
+  assert.equal((await adminCancel(t, orderNumber)).status, 200);
+  assert.equal((await order(t, orderNumber)).refund!.failures, 1, "the first try was refused");
+  // A minute on, Stripe accepts it, pending (a new account's balance, say).
+  fake.refundStatus = "pending";
+  t.clock.advance(60_000);
+  await s.runDue();
+  const accepted = (await order(t, orderNumber)).refund!;
+  assert.deepEqual(
+    [accepted.state, accepted.failures, accepted.failingSince],
+    ["requested", 0, null],
+  );
+  // Over an hour after the refused try, one look at the pending refund fails.
+  t.clock.advance(60 * 60_000);
+  fake.failNext = 1;
+  await s.runDue();
+  const looked = (await order(t, orderNumber)).refund!;
+  assert.equal(looked.failures, 1, "one failed look, counted on its own");
+  assert.deepEqual(
+    await refundNotes(t, orderNumber),
+    [],
+    "the owner is not told a refund Stripe accepted needs them",
+  );
+  // The next look comes a minute later, not hours, and finds it done.
+  fake.settleRefund(fake.refunds[0].id, "succeeded");
+  t.clock.advance(60_000);
+  await s.runDue();
+  assert.equal((await order(t, orderNumber)).refund?.state, "refunded");
+});
+
 Deno.test("a replaced checkout's session Stripe cannot expire now is expired by its queued job", async () => {
   await using s = await stripeShop();
   const { t, fake } = s;
