@@ -218,18 +218,14 @@ export async function cancelOrder(
         return await releaseOrder(deps, orderNumber, "CANCELLED", reasons.unpaid, payment, actor);
       }
       if (taken) {
-        // It was paid meanwhile: record it, then cancel it as a paid order. A payment that could
-        // not stand (its units counted away, a limit lowered) cancelled the order in its own write
-        // with its refund owed: that is this cancel done, and recorded as the caller's.
+        // It was paid meanwhile: record it, then cancel it as a paid order. Found cancelled instead
+        // (the payment could not stand and its own write cancelled the order with its refund owed,
+        // or another cancel came first), what the caller asked for is done: answered, not refused.
+        // No audit entry of the caller's: the cancel was that write's, under its own reason.
         await receivePaymentEvent(deps, taken);
         const now = await getOrder(deps.kv, orderNumber);
-        if (now.status !== "CANCELLED") return await cancelOrder(deps, orderNumber, reasons, actor);
-        if (actor) {
-          const op = deps.kv.atomic();
-          auditMoveInto(deps, op, actor, "order.cancelled", order, now);
-          await op.commit();
-        }
-        return now;
+        if (now.status === "CANCELLED") return now;
+        return await cancelOrder(deps, orderNumber, reasons, actor);
       }
     }
     return await releaseOrder(deps, orderNumber, "CANCELLED", reasons.unpaid, undefined, actor);
