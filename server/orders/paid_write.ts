@@ -440,10 +440,13 @@ function applyPaidDetails(order: Order, details: PaidDetails, now: number): Orde
   if (details.promoCode) next.promoCode = details.promoCode;
   if (details.totals) return { ...next, ...details.totals };
   if (typeof details.amountTotalCents === "number") {
+    // The provider's discount as the charged total implies it: a session paid in another currency
+    // reports its discount converted, which may be cents off the dollars it took.
     const discount = details.amountDiscountCents === undefined ||
         details.amountDiscountCents === null
       ? order.discountCents
-      : goodsShare(details.amountDiscountCents, order);
+      : order.discountCents +
+        goodsShare(Math.max(0, order.totalCents - details.amountTotalCents), order);
     next.discountCents = discount;
     next.totalCents = details.amountTotalCents;
     // What is left is the tax as charged: its line was discounted by the rest of the code's
