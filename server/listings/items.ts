@@ -19,6 +19,7 @@ import {
 } from "../catalog/store.ts";
 import { CONFLICT, withRetries } from "../kv/kv_util.ts";
 import { commitStockChange } from "../kv/version.ts";
+import { stockAlertsJobInto } from "../stock/store.ts";
 import type { CatalogDeps } from "./switches.ts";
 
 /** An edit body as its schema answers it (money in cents). */
@@ -87,6 +88,8 @@ export async function updateItem(
       const now = clock.now();
       const op = kv.atomic();
       writeProductInto(op, entry, next);
+      // Back on sale (or off): the shoppers waiting for it are looked at, as a stock write would.
+      if (next.onSale !== before.onSale) stockAlertsJobInto(op, now);
       recordEditInto(op, actor, {
         at: now,
         kind: "item",

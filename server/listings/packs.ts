@@ -30,6 +30,7 @@ import {
 } from "../catalog/store.ts";
 import { CONFLICT, withRetries } from "../kv/kv_util.ts";
 import { commitStockChange } from "../kv/version.ts";
+import { stockAlertsJobInto } from "../stock/store.ts";
 import type { CatalogDeps } from "./switches.ts";
 
 /** An edit body as its schema answers it (money in cents). */
@@ -242,6 +243,11 @@ export async function updatePack(
       writeProductInto(op, keycapsEntry, nextWithKeycaps);
       // A switch retired meanwhile makes the edit read again (and be refused).
       for (const e of switchEntries) op.check(e);
+      // New switches or a return to sale may make the pack buyable again: the shoppers waiting
+      // for it are looked at, as a stock write would have them.
+      if (next.onSale !== before.onSale || `${next.switchIds}` !== `${before.switchIds}`) {
+        stockAlertsJobInto(op, now);
+      }
       recordEditInto(op, actor, {
         at: now,
         kind: "pack",

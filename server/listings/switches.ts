@@ -22,7 +22,13 @@ import {
   type SwitchRecord,
   writeSwitchInto,
 } from "../catalog/store.ts";
-import { createStockInto, getStockEntries, listStock, setShelfCountInto } from "../stock/store.ts";
+import {
+  createStockInto,
+  getStockEntries,
+  listStock,
+  setShelfCountInto,
+  stockAlertsJobInto,
+} from "../stock/store.ts";
 import { availableOf, type StockRecord, stockRecordOf } from "../stock/record.ts";
 import { CONFLICT, withRetries } from "../kv/kv_util.ts";
 import { commitStockChange } from "../kv/version.ts";
@@ -270,6 +276,8 @@ export async function updateSwitch(
       if (changes.length === 0) return null;
       // A pack that took this switch meanwhile makes the retirement read again.
       for (const pack of packs) op.check(pack);
+      // Retired or back: the shoppers waiting for it (and its packs) are looked at.
+      if (next.retired !== before.retired) stockAlertsJobInto(op, now);
       recordEditInto(op, actor, {
         at: now,
         kind: "switch",

@@ -14,10 +14,12 @@ import {
 } from "../helpers/shop_fixtures.ts";
 import { switchKey } from "../../shared/bom.ts";
 import { PACKS } from "../../shared/catalog/packs.ts";
+import { ITEMS } from "../../shared/catalog/items.ts";
 import { SWITCHES } from "../../shared/catalog/switches.ts";
 import { getOrder } from "../../server/orders/store.ts";
 import { listOutbox } from "../../server/email/outbox.ts";
 import { confirmAddress } from "../helpers/stock_alerts.ts";
+import { storedJobs } from "../helpers/stored_jobs.ts";
 
 async function cancel(t: TestApp, orderNumber: string, body: unknown, client = "127.0.0.30") {
   return await t.request(`/api/orders/${orderNumber}/cancel`, { method: "POST", body, client });
@@ -284,4 +286,66 @@ Deno.test("the owner cancels an unpaid checkout: its page says it ended before p
   await owner(t, `/api/admin/orders/${paid}/cancel`);
   const paidView = await t.request(`/api/orders/${paid}`);
   assert.equal(paidView.json.cancelReason, "Cancelled by the shop; refunded in full");
+});
+
+/**
+ * Back-in-stock mails as the queue worker sends them: only the jobs the shop's writes stored are
+ * run (the test app's deliverEmails would look at every sign-up whether or not a write asked).
+ */
+async function mailsByJobs(t: TestApp, to: string) {
+  await storedJobs(t.kv).runDue(t);
+  return t.mailer.sent.filter((e) => e.to === to && /back in stock/.test(e.subject));
+}
+
+Deno.test("a pack made buyable again by the owner's edit tells the shoppers waiting for it", async () => {
+  await using t = await createTestApp();
+  const pack = PACKS[1];
+  const missing = pack.switchIds[0];
+  const spare = SWITCHES.find((s) => !PACKS.some((p) => p.switchIds.includes(s.id)))!.id;
+  await owner(t, `/api/admin/inventory/switches/${missing}`, { stock: 0 }, "PUT");
+  await owner(t, `/api/admin/inventory/switches/${spare}`, { stock: 50 }, "PUT");
+  await signUp(t, { email: "dee@example.com", productId: pack.id });
+  await confirmAddress(t, "dee@example.com");
+  assert.equal((await mailsByJobs(t, "dee@example.com")).length, 0, "sold out");
+  // The owner swaps the missing switch for one on the shelf: the pack can be bought again.
+  const edited = await owner(t, `/api/admin/catalog/packs/${pack.id}`, {
+    switchIds: [spare, ...pack.switchIds.slice(1)],
+  }, "PATCH");
+  assert.equal(edited.status, 200, edited.text);
+  const mails = await mailsByJobs(t, "dee@example.com");
+  assert.equal(mails.length, 1);
+  assert.match(mails[0].subject, /back in stock/);
+});
+
+Deno.test("a switch retired, counted and brought back with stock is told again; never while retired", async () => {
+  await using t = await createTestApp();
+  const lone = SWITCHES.find((s) => !PACKS.some((p) => p.switchIds.includes(s.id)))!.id;
+  const edit = (body: unknown) => owner(t, `/api/admin/catalog/switches/${lone}`, body, "PATCH");
+  await owner(t, `/api/admin/inventory/switches/${lone}`, { stock: 0 }, "PUT");
+  await signUp(t, { email: "eve@example.com", switchId: lone });
+  await confirmAddress(t, "eve@example.com");
+  await owner(t, `/api/admin/inventory/switches/${lone}`, { stock: 5 }, "PUT");
+  assert.equal((await mailsByJobs(t, "eve@example.com")).length, 1, "back once");
+  assert.equal((await edit({ retired: true })).status, 200);
+  await owner(t, `/api/admin/inventory/switches/${lone}`, { stock: 0 }, "PUT");
+  assert.equal((await mailsByJobs(t, "eve@example.com")).length, 1, "nothing while retired");
+  assert.equal((await edit({ retired: false, stock: 20 })).status, 200);
+  assert.equal((await mailsByJobs(t, "eve@example.com")).length, 2, "back in the shop, with stock");
+});
+
+Deno.test("an item restocked while off sale is told when the owner puts it back on sale", async () => {
+  await using t = await createTestApp();
+  const cube = ITEMS.find((i) => i.bom.kind === "cube-case")!;
+  const count = (stock: number) =>
+    owner(t, "/api/admin/inventory/components/CUBE_BODY", { stock }, "PUT");
+  const sale = (onSale: boolean) =>
+    owner(t, `/api/admin/catalog/items/${cube.id}`, { onSale }, "PATCH");
+  assert.equal((await count(0)).status, 200);
+  await signUp(t, { email: "fay@example.com", productId: cube.id });
+  await confirmAddress(t, "fay@example.com");
+  assert.equal((await sale(false)).status, 200);
+  assert.equal((await count(30)).status, 200);
+  assert.equal((await mailsByJobs(t, "fay@example.com")).length, 0, "nothing while off sale");
+  assert.equal((await sale(true)).status, 200);
+  assert.equal((await mailsByJobs(t, "fay@example.com")).length, 1, "on sale again, with stock");
 });

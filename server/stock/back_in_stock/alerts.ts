@@ -151,7 +151,10 @@ export async function sendStockAlerts(deps: Deps): Promise<number> {
       described.set(alert.subject, await describe(kv, alert.subject, stock));
     }
     const item = described.get(alert.subject);
-    if (!item || item.gone || item.available === alert.notified) {
+    // A retired switch or an item off sale is not available: its sell-out is recorded like any
+    // other, so its return to the shop (with stock) is told, and never while it is gone.
+    const available = !!item && !item.gone && item.available;
+    if (!item || available === alert.notified) {
       // Confirmed while pending: in force for good, so it no longer needs its address's record
       // (which expires a week after the confirmation).
       if (alert.pending !== undefined) {
@@ -159,13 +162,13 @@ export async function sendStockAlerts(deps: Deps): Promise<number> {
       }
       continue;
     }
-    const emails = (alert.emails ?? 0) + (item.available ? 1 : 0);
+    const emails = (alert.emails ?? 0) + (available ? 1 : 0);
     const op = kv.atomic().check(entry).set(entry.key, {
       ...inForceOf(alert),
-      notified: item.available,
+      notified: available,
       emails,
     });
-    if (item.available) {
+    if (available) {
       const email = backInStockEmail(
         alert.email,
         item.name,
@@ -176,7 +179,7 @@ export async function sendStockAlerts(deps: Deps): Promise<number> {
       // included (versionstamps start again in a restored store).
       queueEmailInto(op, email, clock.now(), `back-in-stock:${alert.token}:${emails}`);
     }
-    if ((await op.commit()).ok && item.available) sent++;
+    if ((await op.commit()).ok && available) sent++;
   }
   return sent;
 }
