@@ -317,7 +317,7 @@ Deno.test("a pack made buyable again by the owner's edit tells the shoppers wait
   assert.match(mails[0].subject, /back in stock/);
 });
 
-Deno.test("a switch retired, counted and brought back with stock is told again; never while retired", async () => {
+Deno.test("a switch retired, counted out and brought back with stock is told again; never while retired, nor after a retirement it kept its stock through", async () => {
   await using t = await createTestApp();
   const lone = SWITCHES.find((s) => !PACKS.some((p) => p.switchIds.includes(s.id)))!.id;
   const edit = (body: unknown) => owner(t, `/api/admin/catalog/switches/${lone}`, body, "PATCH");
@@ -326,6 +326,11 @@ Deno.test("a switch retired, counted and brought back with stock is told again; 
   await confirmAddress(t, "eve@example.com");
   await owner(t, `/api/admin/inventory/switches/${lone}`, { stock: 5 }, "PUT");
   assert.equal((await mailsByJobs(t, "eve@example.com")).length, 1, "back once");
+  // Retired and back with its stock throughout: it never ran out, so no news.
+  assert.equal((await edit({ retired: true })).status, 200);
+  await mailsByJobs(t, "eve@example.com");
+  assert.equal((await edit({ retired: false })).status, 200);
+  assert.equal((await mailsByJobs(t, "eve@example.com")).length, 1, "not told again");
   assert.equal((await edit({ retired: true })).status, 200);
   await owner(t, `/api/admin/inventory/switches/${lone}`, { stock: 0 }, "PUT");
   assert.equal((await mailsByJobs(t, "eve@example.com")).length, 1, "nothing while retired");
@@ -348,4 +353,23 @@ Deno.test("an item restocked while off sale is told when the owner puts it back 
   assert.equal((await mailsByJobs(t, "fay@example.com")).length, 0, "nothing while off sale");
   assert.equal((await sale(true)).status, 200);
   assert.equal((await mailsByJobs(t, "fay@example.com")).length, 1, "on sale again, with stock");
+});
+
+Deno.test("a listing hidden for a while with stock throughout tells nobody again", async () => {
+  await using t = await createTestApp();
+  const cube = ITEMS.find((i) => i.bom.kind === "cube-case")!;
+  const count = (stock: number) =>
+    owner(t, "/api/admin/inventory/components/CUBE_BODY", { stock }, "PUT");
+  const sale = (onSale: boolean) =>
+    owner(t, `/api/admin/catalog/items/${cube.id}`, { onSale }, "PATCH");
+  await count(0);
+  await signUp(t, { email: "gil@example.com", productId: cube.id });
+  await confirmAddress(t, "gil@example.com");
+  await count(30);
+  assert.equal((await mailsByJobs(t, "gil@example.com")).length, 1, "back once");
+  // Off sale for new photos, then on again: it never ran out, so there is no news.
+  await sale(false);
+  assert.equal((await mailsByJobs(t, "gil@example.com")).length, 1);
+  await sale(true);
+  assert.equal((await mailsByJobs(t, "gil@example.com")).length, 1, "not told twice");
 });

@@ -151,10 +151,11 @@ export async function sendStockAlerts(deps: Deps): Promise<number> {
       described.set(alert.subject, await describe(kv, alert.subject, stock));
     }
     const item = described.get(alert.subject);
-    // A retired switch or an item off sale is not available: its sell-out is recorded like any
-    // other, so its return to the shop (with stock) is told, and never while it is gone.
+    // Nothing is told while a switch is retired or a product off sale, but a sell-out meanwhile
+    // is still recorded, so a return of what ran out is told once it is back in the shop; hiding
+    // a listing that never ran out tells nobody again.
     const available = !!item && !item.gone && item.available;
-    if (!item || available === alert.notified) {
+    if (!item || (item.gone && item.available) || item.available === alert.notified) {
       // Confirmed while pending: in force for good, so it no longer needs its address's record
       // (which expires a week after the confirmation).
       if (alert.pending !== undefined) {
@@ -165,7 +166,7 @@ export async function sendStockAlerts(deps: Deps): Promise<number> {
     const emails = (alert.emails ?? 0) + (available ? 1 : 0);
     const op = kv.atomic().check(entry).set(entry.key, {
       ...inForceOf(alert),
-      notified: available,
+      notified: item.available,
       emails,
     });
     if (available) {
