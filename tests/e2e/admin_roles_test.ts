@@ -75,10 +75,10 @@ e2eTest(
         body: JSON.stringify({ error: "Only the owner can ship orders." }),
       }), { times: 1 });
     await row.getByLabel(`Tracking number for ${order}`).fill("9400111122223333444455");
-    await row.getByRole("button", { name: "Add" }).click();
+    await row.getByRole("button", { name: /^Add tracking number/ }).click();
     await expectToast(staff.page, "Only the owner can ship orders.");
     // Staff ship with their own role: the tracking number is taken.
-    await row.getByRole("button", { name: "Add" }).click();
+    await row.getByRole("button", { name: /^Add tracking number/ }).click();
     await expectToast(staff.page, "Tracking number added");
 
     // Revoked after one question: the script is refused from its next request.

@@ -58,7 +58,7 @@ e2eTest(
     }
 
     // A refusal about the number: beside the field, which it marks and describes.
-    await row.getByRole("button", { name: "Add" }).click();
+    await row.getByRole("button", { name: /^Add tracking number/ }).click();
     await answer(400, REFUSED);
     await expectToast(page, REFUSED);
     assert.equal(await field.getAttribute("aria-invalid"), "true");
@@ -66,7 +66,7 @@ e2eTest(
     // The same number again, now refused for another reason (the order was cancelled meanwhile),
     // while the owner has moved on to the next order's field: the old message about the number
     // goes, and the focus stays where the owner put it.
-    await row.getByRole("button", { name: "Add" }).click();
+    await row.getByRole("button", { name: /^Add tracking number/ }).click();
     await other.focus();
     await answer(409, CONFLICT);
     await expectToast(page, CONFLICT);
@@ -77,7 +77,7 @@ e2eTest(
     assert.ok(await other.evaluate((el) => el === document.activeElement), "focus not taken back");
 
     // A late refusal about the number does not pull the focus back either, though it is shown.
-    await row.getByRole("button", { name: "Add" }).click();
+    await row.getByRole("button", { name: /^Add tracking number/ }).click();
     await other.focus();
     await answer(400, REFUSED);
     // The first refusal's toast may still be up (errors stay 6 s): wait for the field instead.
