@@ -3,7 +3,8 @@
  * deleting the account. Orders are kept for the shop's accounting, without who placed them.
  */
 import type { AppDeps } from "../deps.ts";
-import { Unauthorized } from "../errors.ts";
+import { Conflict, Unauthorized } from "../errors.ts";
+import { isNewForAdmin } from "../../shared/status.ts";
 import { keys } from "../kv/keys.ts";
 import { updateOrder } from "../orders/store.ts";
 import { listOrdersOfUser } from "../orders/by_user.ts";
@@ -82,6 +83,26 @@ function anonymised(order: Order, now: number): Order {
 }
 
 /**
+ * Why the account cannot be deleted now, or null: an order paid and not yet shipped needs its
+ * name and address to be sent (erased, the shop could neither ship it nor owe a refund), and a
+ * checkout waiting for payment may still be paid. Both end on their own: shipped, cancelled,
+ * paid or lapsed.
+ */
+export function deletionRefusal(
+  orders: readonly Pick<Order, "orderNumber" | "status">[],
+): string | null {
+  const unshipped = orders.find((o) => isNewForAdmin(o.status));
+  if (unshipped) {
+    return `Your order ${unshipped.orderNumber} has not shipped yet, and we need its name and address to send it, so the account was not deleted. Cancel the order from its page, or delete your account once it has shipped.`;
+  }
+  const waiting = orders.find((o) => o.status === "STARTED");
+  if (waiting) {
+    return `Your checkout ${waiting.orderNumber} is still waiting for payment, so the account was not deleted. Pay for it or let it lapse, then delete your account.`;
+  }
+  return null;
+}
+
+/**
  * Deletes the account after checking its password: its orders are anonymised, the emails sent to
  * it (and to the addresses its orders gave) leave the outbox and the owner's notes of its orders
  * lose their text, then the account, its email index and cart link go and every session stops
@@ -98,6 +119,8 @@ export async function deleteMyAccount(
     throw new Unauthorized("That password is not right, so the account was not deleted");
   }
   const orders = await listOrdersOfUser(kv, user.userId);
+  const refusal = deletionRefusal(orders);
+  if (refusal) throw new Conflict(refusal);
   for (const order of orders) {
     await updateOrder(kv, order.orderNumber, (current, op) => {
       op.delete(keys.ordersByUser(user.userId, order.orderNumber));

@@ -4,7 +4,12 @@
  * orders kept anonymised.
  */
 import assert from "node:assert/strict";
-import { createTestApp, TEST_ADMIN_PASSWORD, type TestApp } from "../helpers/test_app.ts";
+import {
+  adminCookie,
+  createTestApp,
+  TEST_ADMIN_PASSWORD,
+  type TestApp,
+} from "../helpers/test_app.ts";
 import { newPackCart, sessionIdOf, STARTER, US_ADDRESS } from "../helpers/shop_fixtures.ts";
 import { ERASED_TEXT, listOutbox } from "../../server/email/outbox.ts";
 import { getOrder } from "../../server/orders/store.ts";
@@ -126,6 +131,20 @@ Deno.test("the answer never tells whether an account exists; requests are limite
 });
 
 /** A paid order of the signed-in shopper, through the account's checkout. */
+/** The owner labels and ships the order. */
+async function ship(t: TestApp, orderNumber: string): Promise<void> {
+  const cookie = await adminCookie(t);
+  for (
+    const [path, body] of [
+      [`/api/admin/orders/${orderNumber}/tracking`, { trackingNumber: "9400111122223333444455" }],
+      ["/api/admin/orders/ship-processed", { orderNumbers: [orderNumber] }],
+    ] as const
+  ) {
+    const res = await t.request(path, { method: "POST", body, headers: { Cookie: cookie } });
+    assert.equal(res.status, 200, res.text);
+  }
+}
+
 async function ordersAsShopper(t: TestApp, token: string): Promise<string> {
   const headers = { Authorization: `Bearer ${token}` };
   const cartId = await newPackCart(t, headers);
@@ -161,7 +180,7 @@ Deno.test("my data: the export holds the account and orders, never the password"
   assert.equal((await t.request("/auth/me/export")).status, 401);
 });
 
-Deno.test("deleting the account: sessions and sign-in end, orders stay anonymised", async () => {
+Deno.test("deleting the account: refused while an order is still to ship; then sessions and sign-in end, orders stay anonymised", async () => {
   await using t = await createTestApp();
   const token = await account(t);
   const orderNumber = await ordersAsShopper(t, token);
@@ -175,6 +194,21 @@ Deno.test("deleting the account: sessions and sign-in end, orders stay anonymise
   assert.equal(wrong.status, 401);
   assert.equal(await me(t, token), 200, "nothing deleted");
 
+  // The order is paid and not shipped: its name and address are what it is sent with.
+  const early = await t.request("/auth/me", {
+    method: "DELETE",
+    body: { password: PASSWORD },
+    headers,
+  });
+  assert.equal(early.status, 409, early.text);
+  assert.equal(
+    early.json.error,
+    `Your order ${orderNumber} has not shipped yet, and we need its name and address to send it, so the account was not deleted. Cancel the order from its page, or delete your account once it has shipped.`,
+  );
+  assert.equal(await me(t, token), 200, "nothing deleted");
+  assert.equal((await getOrder(t.kv, orderNumber)).customerName, "Dana Doe");
+  await ship(t, orderNumber);
+
   const deleted = await t.request("/auth/me", {
     method: "DELETE",
     body: { password: PASSWORD },
@@ -185,7 +219,7 @@ Deno.test("deleting the account: sessions and sign-in end, orders stay anonymise
   assert.equal(await signIn(t, PASSWORD), "", "the login fails");
 
   const order = await getOrder(t.kv, orderNumber);
-  assert.equal(order.status, "PAYMENT_RECEIVED", "the order itself stays");
+  assert.equal(order.status, "SHIPPED", "the order itself stays");
   assert.equal(order.totalCents, 1898);
   assert.deepEqual(
     [order.email, order.customerName, order.userId, order.shippingAddress?.street],
@@ -254,6 +288,9 @@ Deno.test("deleting the account takes its emails out of the owner's Emails tab; 
     body: { email: "eve@example.com", password: PASSWORD },
   });
   await askReset(t, "eve@example.com");
+  // Shipped (its shipping email names the shopper too): the account may go.
+  await ship(t, orderNumber);
+  await t.deliverEmails();
 
   const deleted = await t.request("/auth/me", {
     method: "DELETE",

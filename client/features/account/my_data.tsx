@@ -47,6 +47,9 @@ export function MyData() {
       if (err instanceof ApiError && (err.status === 401 || err.status === 429)) {
         form.showError("password", err.message);
         document.getElementById(form.idOf("password"))?.focus();
+      } else if (err instanceof ApiError && err.status === 409) {
+        // An order still to ship (or a checkout still open): the server's sentence says which.
+        toast.error(err.message);
       } else toast.error("The account could not be deleted. Please try again.");
       setBusy(null);
     }
