@@ -338,16 +338,25 @@ Deno.test("a switch retired, counted out and brought back with stock is told aga
   assert.equal((await mailsByJobs(t, "eve@example.com")).length, 2, "back in the shop, with stock");
 });
 
-Deno.test("an item restocked while off sale is told when the owner puts it back on sale", async () => {
-  await using t = await createTestApp();
+/**
+ * The fidget cube case sold out (its CUBE_BODY counted at none) with `email` confirmed waiting for
+ * it; answers the owner's two moves on it: counting its bodies and taking it on or off sale.
+ */
+async function waitingForCube(t: TestApp, email: string) {
   const cube = ITEMS.find((i) => i.bom.kind === "cube-case")!;
   const count = (stock: number) =>
     owner(t, "/api/admin/inventory/components/CUBE_BODY", { stock }, "PUT");
   const sale = (onSale: boolean) =>
     owner(t, `/api/admin/catalog/items/${cube.id}`, { onSale }, "PATCH");
   assert.equal((await count(0)).status, 200);
-  await signUp(t, { email: "fay@example.com", productId: cube.id });
-  await confirmAddress(t, "fay@example.com");
+  await signUp(t, { email, productId: cube.id });
+  await confirmAddress(t, email);
+  return { count, sale };
+}
+
+Deno.test("an item restocked while off sale is told when the owner puts it back on sale", async () => {
+  await using t = await createTestApp();
+  const { count, sale } = await waitingForCube(t, "fay@example.com");
   assert.equal((await sale(false)).status, 200);
   assert.equal((await count(30)).status, 200);
   assert.equal((await mailsByJobs(t, "fay@example.com")).length, 0, "nothing while off sale");
@@ -357,14 +366,7 @@ Deno.test("an item restocked while off sale is told when the owner puts it back 
 
 Deno.test("a listing hidden for a while with stock throughout tells nobody again", async () => {
   await using t = await createTestApp();
-  const cube = ITEMS.find((i) => i.bom.kind === "cube-case")!;
-  const count = (stock: number) =>
-    owner(t, "/api/admin/inventory/components/CUBE_BODY", { stock }, "PUT");
-  const sale = (onSale: boolean) =>
-    owner(t, `/api/admin/catalog/items/${cube.id}`, { onSale }, "PATCH");
-  await count(0);
-  await signUp(t, { email: "gil@example.com", productId: cube.id });
-  await confirmAddress(t, "gil@example.com");
+  const { count, sale } = await waitingForCube(t, "gil@example.com");
   await count(30);
   assert.equal((await mailsByJobs(t, "gil@example.com")).length, 1, "back once");
   // Off sale for new photos, then on again: it never ran out, so there is no news.

@@ -10,6 +10,7 @@ import { ledgerOf, placeFor, scheduleDrop, shopper } from "../helpers/drop_fixtu
 import { SWITCHES } from "../../shared/catalog/switches.ts";
 import { COMPONENTS, switchKey } from "../../shared/bom.ts";
 import { getOrder } from "../../server/orders/store.ts";
+import type { Order } from "../../server/orders/order.ts";
 import type { DropRecord } from "../../server/drops/record.ts";
 import { storedJobs } from "../helpers/stored_jobs.ts";
 import { DROP_SWITCH, OPENS_AT, scheduleTestDrop, storedDrop } from "../helpers/drop_room.ts";
@@ -93,234 +94,195 @@ async function testersCart(
   return cartId;
 }
 
-Deno.test("a drop checkout too big for its payment's write is refused at the checkout, never after the charge", async () => {
-  await using t = await createTestApp({ env: { MAX_HELD_UNITS_PER_CLIENT: "1000" } });
+/** A test app with every part in plenty and a drop of LIVE[0] of 100 units, 100 a person. */
+async function sizeShop() {
+  const t = await createTestApp({ env: { MAX_HELD_UNITS_PER_CLIENT: "1000" } });
   await stockEverything(t);
-  const dropSwitch = LIVE[0];
   const drop = await scheduleDrop(t, {
-    target: { kind: "switch", id: dropSwitch.id },
+    target: { kind: "switch", id: LIVE[0].id },
     productIds: [],
     units: 100,
     perPersonLimit: 100,
   });
-  let paid = 0;
-  let refused = 0;
-  // From a cart every write takes with room to spare to one at the edge of the checkout's limit.
-  for (let n = 72; n <= 84; n++) {
-    const client = `198.51.100.${n}`;
-    const ids = [dropSwitch.id, ...LIVE.slice(1, n).map((s) => s.id)];
-    const cartId = await testersCart(t, drop, ids, client);
-    const before = await ledgerOf(t, drop);
-    const started = await t.request(`/api/cart/${cartId}/checkout/us`, { method: "POST", client });
-    if (started.status !== 200) {
-      // Refused with a sentence, and nothing of the drop held for it.
-      assert.equal(started.status, 400, started.text);
-      assert.match(started.json.error, /split it into two orders/);
-      assert.deepEqual(await ledgerOf(t, drop), before);
-      refused++;
-      continue;
-    }
-    // A hosted checkout learns the email and address at payment: they are counted then.
-    const pay = await payDemo(t, sessionIdOf(started.json.url), {
-      cardNumber: "4242424242424242",
-      email: `buyer${n}@example.com`,
-      address: { ...US_ADDRESS, street: `${n} Main St` },
-    });
-    assert.equal(
-      pay.status,
-      200,
-      `${n} switches: the payment was taken but not recorded: ${pay.text}`,
-    );
-    assert.equal((await getOrder(t.kv, started.json.orderNumber)).status, "PAYMENT_RECEIVED");
-    paid++;
-  }
-  assert.ok(paid > 0 && refused > 0, `paid ${paid}, refused ${refused}: the edge was crossed`);
-  assert.deepEqual(await ledgerOf(t, drop), { holding: 0, sold: paid });
-});
+  return { t, drop, [Symbol.asyncDispose]: () => t[Symbol.asyncDispose]() };
+}
 
-Deno.test("a signed-in shopper whose place joined on another network, paying on the checkout page with another address: the largest drop checkout allowed is recorded", async () => {
-  await using t = await createTestApp({ env: { MAX_HELD_UNITS_PER_CLIENT: "1000" } });
-  await stockEverything(t);
-  const dropSwitch = LIVE[0];
-  const drop = await scheduleDrop(t, {
-    target: { kind: "switch", id: dropSwitch.id },
-    productIds: [],
-    units: 100,
-    perPersonLimit: 100,
-  });
-  const { headers } = await shopper(t, "ann@example.com");
-  let paid = 0;
-  let refused = 0;
-  // Every person key at once: the account, the checkout's network and the one the place joined
-  // from, the email, the address given at the checkout and the other one given when paying.
-  for (let n = 78; n <= 86; n++) {
-    const client = `198.51.103.${n}`;
-    const ids = [dropSwitch.id, ...LIVE.slice(1, n).map((s) => s.id)];
-    const cartId = await testersCart(t, drop, ids, client, {
-      headers,
-      joinedFrom: `203.0.113.${n}`,
-    });
-    const before = await ledgerOf(t, drop);
-    const started = await t.request("/api/orders/create", {
-      method: "POST",
-      client,
-      headers,
-      body: {
-        cartId,
-        email: "ann@example.com",
-        customerName: "Ann Example",
-        shippingAddress: US_ADDRESS,
-      },
-    });
-    if (started.status !== 200) {
-      assert.equal(started.status, 400, started.text);
-      assert.match(started.json.error, /split it into two orders/);
-      assert.deepEqual(await ledgerOf(t, drop), before);
-      refused++;
-      continue;
-    }
-    const pay = await t.request(
-      `/api/demo/payment-intents/${started.json.paymentIntentId}/confirm`,
-      {
-        method: "POST",
-        body: {
-          cardNumber: "4242424242424242",
-          address: { ...US_ADDRESS, street: `${n} Harbour Rd` },
-        },
-      },
-    );
-    assert.equal(
-      pay.status,
-      200,
-      `${n} switches: the payment was taken but not recorded: ${pay.text}`,
-    );
-    assert.equal((await getOrder(t.kv, started.json.orderNumber)).status, "PAYMENT_RECEIVED");
-    paid++;
-  }
-  assert.ok(paid > 0 && refused > 0, `paid ${paid}, refused ${refused}: the edge was crossed`);
-  assert.deepEqual(await ledgerOf(t, drop), { holding: 0, sold: paid });
-});
-
-Deno.test("an order with a promo code, with or without a drop's item, is refused at the checkout when its payment could not be recorded", async () => {
-  await using t = await createTestApp({ env: { MAX_HELD_UNITS_PER_CLIENT: "1000" } });
-  await stockEverything(t);
+/** Makes a promo code for every order of a size test (10% off, uses to spare). */
+async function makePromo(t: TestApp, code: string): Promise<void> {
   const made = await t.request("/api/admin/promos", {
     method: "POST",
     headers: { Cookie: await adminCookie(t) },
-    body: { code: "TENOFF", percentOff: 10, maxUses: 1000, maxUsesPerEmail: 100 },
+    body: { code, percentOff: 10, maxUses: 1000, maxUsesPerEmail: 100 },
   });
   assert.equal(made.status, 201, made.text);
-  const dropSwitch = LIVE[0];
-  const drop = await scheduleDrop(t, {
-    target: { kind: "switch", id: dropSwitch.id },
-    productIds: [],
-    units: 100,
-    perPersonLimit: 100,
+}
+
+/** How one size test checks out and pays a cart of `n` switches. */
+interface EdgeWalk {
+  /** The switch counts, from a cart every write takes with room to spare to past the edge. */
+  sizes: [number, number];
+  withDrop: boolean;
+  /** The first three parts of each cart's client address. */
+  net: string;
+  cart?: (n: number) => { headers?: Record<string, string>; joinedFrom?: string };
+  checkout(cartId: string, client: string, n: number): Promise<TestResponse>;
+  /** The refusal's sentence at the checkout. */
+  refused: RegExp;
+  pay(started: TestResponse, n: number): Promise<TestResponse>;
+}
+
+type TestResponse = Awaited<ReturnType<TestApp["request"]>>;
+
+/**
+ * Walks carts across the edge of the checkout's size limit: each is refused at the checkout with
+ * a sentence and nothing of the drop held for it, or its payment is taken and recorded, never
+ * charged and left. Both must happen. Answers the paid orders.
+ */
+async function walkTheEdge(t: TestApp, drop: DropRecord, walk: EdgeWalk): Promise<Order[]> {
+  const paid: Order[] = [];
+  let refused = 0;
+  for (let n = walk.sizes[0]; n <= walk.sizes[1]; n++) {
+    const client = `${walk.net}.${n}`;
+    const others = LIVE.slice(1, walk.withDrop ? n : n + 1).map((s) => s.id);
+    const ids = walk.withDrop ? [LIVE[0].id, ...others] : others;
+    const { headers, joinedFrom = client } = walk.cart?.(n) ?? {};
+    const cartId = await testersCart(t, drop, ids, client, { headers, joinedFrom });
+    const before = await ledgerOf(t, drop);
+    const started = await walk.checkout(cartId, client, n);
+    if (started.status !== 200) {
+      assert.equal(started.status, 400, started.text);
+      assert.match(started.json.error, walk.refused);
+      assert.deepEqual(await ledgerOf(t, drop), before);
+      refused++;
+      continue;
+    }
+    const pay = await walk.pay(started, n);
+    assert.equal(
+      pay.status,
+      200,
+      `${n} switches${
+        walk.withDrop ? " with the drop's" : ""
+      }: the payment was taken but not recorded: ${pay.text}`,
+    );
+    const order = await getOrder(t.kv, started.json.orderNumber);
+    assert.equal(order.status, "PAYMENT_RECEIVED");
+    paid.push(order);
+  }
+  assert.ok(
+    paid.length > 0 && refused > 0,
+    `paid ${paid.length}, refused ${refused}: the edge was crossed`,
+  );
+  return paid;
+}
+
+/** Pays an embedded checkout's payment intent with the demo card and `body`'s other fields. */
+function confirmIntent(t: TestApp, started: TestResponse, body: Record<string, unknown> = {}) {
+  return t.request(`/api/demo/payment-intents/${started.json.paymentIntentId}/confirm`, {
+    method: "POST",
+    body: { cardNumber: "4242424242424242", ...body },
   });
-  for (const withDrop of [false, true]) {
-    let paid = 0;
-    let refused = 0;
-    for (let n = 72; n <= 87; n++) {
-      const client = `198.51.${withDrop ? 101 : 102}.${n}`;
-      const others = LIVE.slice(1, withDrop ? n : n + 1).map((s) => s.id);
-      const cartId = await testersCart(
-        t,
-        drop,
-        withDrop ? [dropSwitch.id, ...others] : others,
-        client,
-      );
-      const started = await t.request("/api/orders/create", {
+}
+
+Deno.test("a drop checkout too big for its payment's write is refused at the checkout, never after the charge", async () => {
+  await using shop = await sizeShop();
+  const { t, drop } = shop;
+  const paid = await walkTheEdge(t, drop, {
+    sizes: [72, 84],
+    withDrop: true,
+    net: "198.51.100",
+    checkout: (cartId, client) =>
+      t.request(`/api/cart/${cartId}/checkout/us`, { method: "POST", client }),
+    refused: /split it into two orders/,
+    // A hosted checkout learns the email and address at payment: they are counted then.
+    pay: (started, n) =>
+      payDemo(t, sessionIdOf(started.json.url), {
+        cardNumber: "4242424242424242",
+        email: `buyer${n}@example.com`,
+        address: { ...US_ADDRESS, street: `${n} Main St` },
+      }),
+  });
+  assert.deepEqual(await ledgerOf(t, drop), { holding: 0, sold: paid.length });
+});
+
+Deno.test("a signed-in shopper whose place joined on another network, paying on the checkout page with another address: the largest drop checkout allowed is recorded", async () => {
+  await using shop = await sizeShop();
+  const { t, drop } = shop;
+  const { headers } = await shopper(t, "ann@example.com");
+  // Every person key at once: the account, the checkout's network and the one the place joined
+  // from, the email, the address given at the checkout and the other one given when paying.
+  const paid = await walkTheEdge(t, drop, {
+    sizes: [78, 86],
+    withDrop: true,
+    net: "198.51.103",
+    cart: (n) => ({ headers, joinedFrom: `203.0.113.${n}` }),
+    checkout: (cartId, client) =>
+      t.request("/api/orders/create", {
         method: "POST",
         client,
+        headers,
         body: {
           cartId,
-          email: `promo${n}@example.com`,
+          email: "ann@example.com",
           customerName: "Ann Example",
           shippingAddress: US_ADDRESS,
-          promoCode: "TENOFF",
         },
-      });
-      if (started.status !== 200) {
-        assert.equal(started.status, 400, started.text);
-        assert.match(started.json.error, /split it into two orders/);
-        refused++;
-        continue;
-      }
-      const pay = await t.request(
-        `/api/demo/payment-intents/${started.json.paymentIntentId}/confirm`,
-        { method: "POST", body: { cardNumber: "4242424242424242" } },
-      );
-      assert.equal(
-        pay.status,
-        200,
-        `${n} switches${
-          withDrop ? " with the drop's" : ""
-        }: the payment was taken but not recorded: ${pay.text}`,
-      );
-      paid++;
-    }
-    assert.ok(paid > 0 && refused > 0, `paid ${paid}, refused ${refused}: the edge was crossed`);
+      }),
+    refused: /split it into two orders/,
+    pay: (started, n) =>
+      confirmIntent(t, started, { address: { ...US_ADDRESS, street: `${n} Harbour Rd` } }),
+  });
+  assert.deepEqual(await ledgerOf(t, drop), { holding: 0, sold: paid.length });
+});
+
+Deno.test("an order with a promo code, with or without a drop's item, is refused at the checkout when its payment could not be recorded", async () => {
+  await using shop = await sizeShop();
+  const { t, drop } = shop;
+  await makePromo(t, "TENOFF");
+  for (const withDrop of [false, true]) {
+    await walkTheEdge(t, drop, {
+      sizes: [72, 87],
+      withDrop,
+      net: `198.51.${withDrop ? 101 : 102}`,
+      checkout: (cartId, client, n) =>
+        t.request("/api/orders/create", {
+          method: "POST",
+          client,
+          body: {
+            cartId,
+            email: `promo${n}@example.com`,
+            customerName: "Ann Example",
+            shippingAddress: US_ADDRESS,
+            promoCode: "TENOFF",
+          },
+        }),
+      refused: /split it into two orders/,
+      pay: (started) => confirmIntent(t, started),
+    });
   }
 });
 
 Deno.test("a hosted checkout paid with a promo code typed on the payment page is recorded at the largest size the checkout allows", async () => {
-  await using t = await createTestApp({ env: { MAX_HELD_UNITS_PER_CLIENT: "1000" } });
-  await stockEverything(t);
-  const made = await t.request("/api/admin/promos", {
-    method: "POST",
-    headers: { Cookie: await adminCookie(t) },
-    body: { code: "PAGECODE", percentOff: 10, maxUses: 1000, maxUsesPerEmail: 100 },
-  });
-  assert.equal(made.status, 201, made.text);
-  const dropSwitch = LIVE[0];
-  const drop = await scheduleDrop(t, {
-    target: { kind: "switch", id: dropSwitch.id },
-    productIds: [],
-    units: 100,
-    perPersonLimit: 100,
-  });
+  await using shop = await sizeShop();
+  const { t, drop } = shop;
+  await makePromo(t, "PAGECODE");
   for (const withDrop of [false, true]) {
-    let paid = 0;
-    let refused = 0;
-    for (let n = 72; n <= 87; n++) {
-      const client = `198.51.${withDrop ? 104 : 105}.${n}`;
-      const others = LIVE.slice(1, withDrop ? n : n + 1).map((s) => s.id);
-      const cartId = await testersCart(
-        t,
-        drop,
-        withDrop ? [dropSwitch.id, ...others] : others,
-        client,
-      );
-      const started = await t.request(`/api/cart/${cartId}/checkout/us`, {
-        method: "POST",
-        client,
-      });
-      if (started.status !== 200) {
-        assert.equal(started.status, 400, started.text);
-        assert.match(started.json.error, /a payment page that takes promo codes/);
-        refused++;
-        continue;
-      }
+    const paid = await walkTheEdge(t, drop, {
+      sizes: [72, 87],
+      withDrop,
+      net: `198.51.${withDrop ? 104 : 105}`,
+      checkout: (cartId, client) =>
+        t.request(`/api/cart/${cartId}/checkout/us`, { method: "POST", client }),
+      refused: /a payment page that takes promo codes/,
       // The code the cart never had, typed on the payment page: its use is counted at payment.
-      const pay = await payDemo(t, sessionIdOf(started.json.url), {
-        cardNumber: "4242424242424242",
-        email: `page${n}@example.com`,
-        address: { ...US_ADDRESS, street: `${n} Page St` },
-        promoCode: "PAGECODE",
-      });
-      assert.equal(
-        pay.status,
-        200,
-        `${n} switches${
-          withDrop ? " with the drop's" : ""
-        }: the payment was taken but not recorded: ${pay.text}`,
-      );
-      const order = await getOrder(t.kv, started.json.orderNumber);
-      assert.equal(order.status, "PAYMENT_RECEIVED");
-      assert.equal(order.promoCode, "PAGECODE");
-      paid++;
-    }
-    assert.ok(paid > 0 && refused > 0, `paid ${paid}, refused ${refused}: the edge was crossed`);
+      pay: (started, n) =>
+        payDemo(t, sessionIdOf(started.json.url), {
+          cardNumber: "4242424242424242",
+          email: `page${n}@example.com`,
+          address: { ...US_ADDRESS, street: `${n} Page St` },
+          promoCode: "PAGECODE",
+        }),
+    });
+    for (const order of paid) assert.equal(order.promoCode, "PAGECODE");
   }
 });
 
